@@ -1,0 +1,164 @@
+/**
+ * Pure file operations shared by the backends that keep whole files as
+ * {@link FileData} (state, IndexedDB, store): slicing, editing, grepping and
+ * listing over a set of paths. No I/O here.
+ */
+import { globMatch } from "./glob.ts";
+import { dirPrefix, isWithin } from "./paths.ts";
+import {
+  backendError,
+  type BackendError,
+  type FileData,
+  type FileInfo,
+  type GrepMatch,
+  type ReadSlice,
+} from "./protocol.ts";
+
+export const textEncoder = new TextEncoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+
+export function byteLength(data: FileData): number {
+  if (data.encoding === "base64") return Math.floor((data.content.replace(/=+$/, "").length * 3) / 4);
+  return textEncoder.encode(data.content).length;
+}
+
+export function newFileData(content: string, now: string, createdAt = now): FileData {
+  return { content, encoding: "utf-8", createdAt, modifiedAt: now };
+}
+
+/** Bytes to FileData: valid UTF-8 is kept as text, anything else as base64. */
+export function fileDataFromBytes(bytes: Uint8Array, now: string, createdAt = now): FileData {
+  try {
+    return newFileData(strictDecoder.decode(bytes), now, createdAt);
+  } catch {
+    return { content: bytesToBase64(bytes), encoding: "base64", createdAt, modifiedAt: now };
+  }
+}
+
+export function fileDataToBytes(data: FileData): Uint8Array {
+  return data.encoding === "base64" ? base64ToBytes(data.content) : textEncoder.encode(data.content);
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+export function base64ToBytes(b64: string): Uint8Array {
+  const binary = atob(b64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** Splits text into lines; a trailing newline does not make an extra empty line. */
+export function splitLines(content: string): string[] {
+  if (content.length === 0) return [];
+  const lines = content.split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+export function readSlice(path: string, data: FileData, offset = 0, limit = 100): ReadSlice | BackendError {
+  if (data.encoding === "base64") {
+    return backendError(
+      "invalid_argument",
+      `Error: File '${path}' is a binary file and cannot be read as text.`,
+    );
+  }
+  if (!Number.isInteger(offset) || offset < 0) {
+    return backendError("invalid_argument", `Error: offset must be a non-negative integer, got ${offset}.`);
+  }
+  if (!Number.isInteger(limit) || limit < 1) {
+    return backendError("invalid_argument", `Error: limit must be a positive integer, got ${limit}.`);
+  }
+  const all = splitLines(data.content);
+  return { lines: all.slice(offset, offset + limit), offset, totalLines: all.length };
+}
+
+export function countOccurrences(haystack: string, needle: string): number {
+  if (needle.length === 0) return 0;
+  let count = 0;
+  let at = haystack.indexOf(needle);
+  while (at !== -1) {
+    count++;
+    at = haystack.indexOf(needle, at + needle.length);
+  }
+  return count;
+}
+
+/** The text after an edit, or why the edit cannot be made. */
+export function applyEdit(
+  content: string,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+): { content: string; occurrences: number } | BackendError {
+  if (oldString.length === 0) {
+    return backendError("invalid_argument", "Error: old_string must not be empty.");
+  }
+  const occurrences = countOccurrences(content, oldString);
+  if (occurrences === 0) {
+    return backendError("string_not_found", `Error: String not found in file: '${oldString}'`);
+  }
+  if (occurrences > 1 && !replaceAll) {
+    return backendError(
+      "not_unique",
+      `Error: String '${oldString}' appears ${occurrences} times in file. Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.`,
+    );
+  }
+  const next = replaceAll ? content.split(oldString).join(newString) : content.replace(oldString, () => newString);
+  return { content: next, occurrences: replaceAll ? occurrences : 1 };
+}
+
+/** Literal matches of `pattern`, line by line. */
+export function grepText(path: string, content: string, pattern: string, into: GrepMatch[]): void {
+  if (!content.includes(pattern)) return;
+  const lines = splitLines(content);
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!;
+    if (text.includes(pattern)) into.push({ path, line: i + 1, text });
+  }
+}
+
+/** Direct children of `dir` among `paths` (files only are stored; directories are implied). */
+export function listChildren(
+  dir: string,
+  entries: Iterable<[string, { size: number; modifiedAt?: string }]>,
+): FileInfo[] {
+  const prefix = dirPrefix(dir);
+  const out = new Map<string, FileInfo>();
+  for (const [path, meta] of entries) {
+    if (!path.startsWith(prefix) || path === dir) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash === -1) {
+      out.set(path, { path, isDir: false, size: meta.size, ...(meta.modifiedAt ? { modifiedAt: meta.modifiedAt } : {}) });
+    } else {
+      const sub = prefix + rest.slice(0, slash);
+      if (!out.has(sub)) out.set(sub, { path: sub, isDir: true, size: 0 });
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Is `dir` a directory implied by some stored path? */
+export function isImpliedDir(dir: string, paths: Iterable<string>): boolean {
+  if (dir === "/") return true;
+  const prefix = dir + "/";
+  for (const p of paths) if (p.startsWith(prefix)) return true;
+  return false;
+}
+
+export function globFilter(pattern: string, root: string, path: string): boolean {
+  if (!isWithin(path, root) || path === root) return false;
+  const rel = path.slice(dirPrefix(root).length);
+  return globMatch(pattern, rel);
+}
+
+export function sortByPath<T extends { path: string }>(items: T[]): T[] {
+  return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,37 @@
+import { backendError, type BackendError } from "./protocol.ts";
+
+/**
+ * Normalizes an absolute virtual path: collapses repeated slashes, drops a
+ * trailing slash and "." segments. Rejects anything that could escape the
+ * virtual root or be read as a host path: relative paths, `..`, `~`,
+ * backslashes, drive letters, control characters.
+ */
+export function normalizePath(path: string): string | BackendError {
+  const invalid = (why: string) =>
+    backendError("invalid_path", `Error: Invalid path '${path}': ${why}. Use an absolute path such as /notes.md.`);
+  if (typeof path !== "string" || path.length === 0) return invalid("path is empty");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(path)) return invalid("control characters are not allowed");
+  if (path.includes("\\")) return invalid("backslashes are not allowed");
+  if (/^[a-zA-Z]:/.test(path)) return invalid("drive letters are not allowed");
+  if (path.startsWith("~")) return invalid("home-directory paths (~) are not allowed");
+  if (!path.startsWith("/")) return invalid("the path must start with /");
+  const parts: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") return invalid("'..' segments are not allowed");
+    if (segment === "~") return invalid("'~' segments are not allowed");
+    parts.push(segment);
+  }
+  return "/" + parts.join("/");
+}
+
+/** The directory prefix of a normalized path, with a trailing slash ("/" for the root). */
+export function dirPrefix(dir: string): string {
+  return dir === "/" ? "/" : dir + "/";
+}
+
+/** True when `path` is `dir` itself or lies below it. Both normalized. */
+export function isWithin(path: string, dir: string): boolean {
+  return dir === "/" || path === dir || path.startsWith(dir + "/");
+}

@@ -1,0 +1,143 @@
+/**
+ * The backend protocol: where the agent's files live and, for a sandbox, where
+ * commands run. Tools, eviction, memory and skills all go through it, so one
+ * implementation swap moves the whole agent onto another storage.
+ *
+ * Contract for every method:
+ * - Paths are absolute virtual paths ("/notes/a.md"). A path that is not one
+ *   (relative, `..`, `~`, backslashes, NUL) yields `{ error: "invalid_path" }`.
+ * - Expected failures are returned as {@link BackendError} values, never thrown.
+ * - A method throws only on a broken invariant or an unavailable medium (for
+ *   example IndexedDB refusing to open); callers let such errors propagate.
+ */
+export type BackendErrorCode =
+  | "file_not_found"
+  | "is_directory"
+  | "permission_denied"
+  | "invalid_path"
+  | "already_exists"
+  | "string_not_found"
+  | "not_unique"
+  | "invalid_argument"
+  | "not_supported";
+
+/** An expected failure, as a value. `message` is written for the model to act on. */
+export interface BackendError {
+  readonly error: BackendErrorCode;
+  readonly message: string;
+}
+
+export function backendError(error: BackendErrorCode, message: string): BackendError {
+  return { error, message };
+}
+
+export function isBackendError(value: unknown): value is BackendError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { error?: unknown }).error === "string" &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
+}
+
+/** One entry of a listing. Directories end without a slash in `path`; `isDir` tells. */
+export interface FileInfo {
+  path: string;
+  isDir: boolean;
+  /** Size in bytes of the stored content (0 for directories). */
+  size: number;
+  /** ISO time of the last change, when the backend knows it. */
+  modifiedAt?: string;
+}
+
+/** A slice of a text file, as lines (without their line terminators). */
+export interface ReadSlice {
+  /** The lines from `offset` (0-based), at most `limit` of them. */
+  lines: string[];
+  offset: number;
+  totalLines: number;
+}
+
+export interface GrepMatch {
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  text: string;
+}
+
+export interface EditOutcome {
+  path: string;
+  occurrences: number;
+}
+
+export interface ExecuteResult {
+  output: string;
+  exitCode: number | null;
+  truncated: boolean;
+}
+
+export interface UploadOutcome {
+  path: string;
+  error?: BackendErrorCode;
+}
+
+export interface DownloadOutcome {
+  path: string;
+  content?: Uint8Array;
+  error?: BackendErrorCode;
+}
+
+export type Outcome<T> = T | BackendError;
+
+/** Storage for an agent's files. See the module comment for the error contract. */
+export interface BackendProtocol {
+  /** Direct children of a directory (non-recursive), sorted by path. */
+  ls(path: string): Promise<Outcome<FileInfo[]>>;
+  /** Lines `[offset, offset + limit)` of a text file. An empty file gives zero lines. */
+  read(path: string, offset?: number, limit?: number): Promise<Outcome<ReadSlice>>;
+  /** Creates a new file; an existing path gives `already_exists`. */
+  write(path: string, content: string): Promise<Outcome<{ path: string }>>;
+  /** Replaces `oldString`; it must occur exactly once unless `replaceAll`. */
+  edit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<Outcome<EditOutcome>>;
+  /** Literal (not regex) search of file contents under `path`, optionally filtered by a glob. */
+  grep(pattern: string, path?: string, glob?: string): Promise<Outcome<GrepMatch[]>>;
+  /** Files whose path, relative to `path`, matches the glob (`*`, `**`, `?`, `[...]`, `{a,b}`). */
+  glob(pattern: string, path?: string): Promise<Outcome<FileInfo[]>>;
+  /** Removes a file. Optional: a backend without it has no `delete` tool. */
+  delete?(path: string): Promise<Outcome<{ path: string }>>;
+  /** Stores raw bytes; overwrites. One outcome per file, in order. */
+  uploadFiles?(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]>;
+  /** Raw bytes of files. One outcome per path, in order. */
+  downloadFiles?(paths: string[]): Promise<DownloadOutcome[]>;
+}
+
+/** A backend that can also run shell commands. */
+export interface SandboxBackendProtocol extends BackendProtocol {
+  /** Stable id of the sandbox instance. */
+  readonly id: string;
+  /**
+   * Runs a command. Never throws for a failing command: a non-zero exit is a
+   * value. `timeout` is in seconds; on expiry the result has `exitCode: null`.
+   */
+  execute(command: string, timeout?: number): Promise<ExecuteResult>;
+}
+
+export function canExecute(backend: BackendProtocol): backend is SandboxBackendProtocol {
+  return typeof (backend as Partial<SandboxBackendProtocol>).execute === "function";
+}
+
+/** File content as kept by state- and IndexedDB-backed backends. */
+export interface FileData {
+  /** Text, or base64 when `encoding` is "base64" (binary uploads). */
+  content: string;
+  encoding: "utf-8" | "base64";
+  createdAt: string;
+  modifiedAt: string;
+}
+
+/**
+ * The `files` channel update: a path mapped to its new data, or to `null`,
+ * an explicit delete marker that survives merging (a child's delete reaches
+ * the parent).
+ */
+export type FilesUpdate = Record<string, FileData | null>;

@@ -1,0 +1,33 @@
+import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph/web";
+import type { BackendProtocol, FileData, FilesUpdate } from "./protocol.ts";
+
+/**
+ * What a backend may see of the run that uses it. Built per tool call (and
+ * per model call for capability checks); never shared between parallel calls.
+ */
+export interface BackendRuntime {
+  /** Files in graph state as of this step (StateBackend reads them). */
+  readonly stateFiles: Readonly<Record<string, FileData>>;
+  /** File changes made by this call; the harness merges them into the step's update. */
+  readonly pendingFiles: FilesUpdate;
+  readonly config: LangGraphRunnableConfig;
+  readonly store?: BaseStore | undefined;
+  /** The run's clock (ISO strings); tests pass a fixed one. */
+  readonly now: () => string;
+}
+
+/** A backend, or a function building one for each call's runtime. */
+export type BackendFactory = (runtime: BackendRuntime) => BackendProtocol;
+export type BackendOption = BackendProtocol | BackendFactory;
+
+export function resolveBackend(option: BackendOption, runtime: BackendRuntime): BackendProtocol {
+  return typeof option === "function" ? option(runtime) : option;
+}
+
+export function createBackendRuntime(
+  stateFiles: Record<string, FileData> | undefined,
+  config: LangGraphRunnableConfig,
+  now: () => string = () => new Date().toISOString(),
+): BackendRuntime {
+  return { stateFiles: stateFiles ?? {}, pendingFiles: {}, config, store: config.store, now };
+}

@@ -1,0 +1,184 @@
+import {
+  applyEdit,
+  byteLength,
+  fileDataFromBytes,
+  fileDataToBytes,
+  globFilter,
+  grepText,
+  isImpliedDir,
+  listChildren,
+  newFileData,
+  readSlice,
+  sortByPath,
+} from "./file-ops.ts";
+import { globMatch } from "./glob.ts";
+import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
+import {
+  backendError,
+  isBackendError,
+  type BackendError,
+  type BackendProtocol,
+  type DownloadOutcome,
+  type EditOutcome,
+  type FileData,
+  type FileInfo,
+  type GrepMatch,
+  type Outcome,
+  type ReadSlice,
+  type UploadOutcome,
+} from "./protocol.ts";
+import type { BackendRuntime } from "./runtime.ts";
+
+export function notFound(path: string): BackendError {
+  return backendError("file_not_found", `Error: File '${path}' not found`);
+}
+
+export function isDirectoryError(path: string): BackendError {
+  return backendError("is_directory", `Error: '${path}' is a directory, not a file`);
+}
+
+/**
+ * Files kept in graph state, scoped to the thread and checkpointed with it.
+ * Reads see this call's own writes; writes land in `runtime.pendingFiles` and
+ * reach state through the tool's update. A delete is an explicit `null`
+ * marker, so it survives being merged into a parent's state.
+ */
+export class StateBackend implements BackendProtocol {
+  readonly #rt: BackendRuntime;
+
+  constructor(runtime: BackendRuntime) {
+    this.#rt = runtime;
+  }
+
+  #get(path: string): FileData | undefined {
+    if (path in this.#rt.pendingFiles) return this.#rt.pendingFiles[path] ?? undefined;
+    return this.#rt.stateFiles[path];
+  }
+
+  *#entries(): Iterable<[string, FileData]> {
+    for (const [path, data] of Object.entries(this.#rt.stateFiles)) {
+      if (!(path in this.#rt.pendingFiles)) yield [path, data];
+    }
+    for (const [path, data] of Object.entries(this.#rt.pendingFiles)) if (data) yield [path, data];
+  }
+
+  *#paths(): Iterable<string> {
+    for (const [path] of this.#entries()) yield path;
+  }
+
+  #set(path: string, data: FileData | null): void {
+    this.#rt.pendingFiles[path] = data;
+  }
+
+  async ls(rawPath: string): Promise<Outcome<FileInfo[]>> {
+    const path = normalizePath(rawPath);
+    if (isBackendError(path)) return path;
+    if (this.#get(path)) return [{ path, isDir: false, size: byteLength(this.#get(path)!) }];
+    if (!isImpliedDir(path, this.#paths())) {
+      return backendError("file_not_found", `Error: Directory '${path}' not found`);
+    }
+    return listChildren(path, this.#metaEntries());
+  }
+
+  *#metaEntries(): Iterable<[string, { size: number; modifiedAt: string }]> {
+    for (const [path, data] of this.#entries()) yield [path, { size: byteLength(data), modifiedAt: data.modifiedAt }];
+  }
+
+  async read(rawPath: string, offset = 0, limit = 100): Promise<Outcome<ReadSlice>> {
+    const path = normalizePath(rawPath);
+    if (isBackendError(path)) return path;
+    const data = this.#get(path);
+    if (!data) return isImpliedDir(path, this.#paths()) ? isDirectoryError(path) : notFound(path);
+    return readSlice(path, data, offset, limit);
+  }
+
+  async write(rawPath: string, content: string): Promise<Outcome<{ path: string }>> {
+    const path = normalizePath(rawPath);
+    if (isBackendError(path)) return path;
+    if (path === "/" || isImpliedDir(path, this.#paths())) return isDirectoryError(path);
+    if (this.#get(path)) {
+      return backendError(
+        "already_exists",
+        `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`,
+      );
+    }
+    this.#set(path, newFileData(content, this.#rt.now()));
+    return { path };
+  }
+
+  async edit(rawPath: string, oldString: string, newString: string, replaceAll = false): Promise<Outcome<EditOutcome>> {
+    const path = normalizePath(rawPath);
+    if (isBackendError(path)) return path;
+    const data = this.#get(path);
+    if (!data) return isImpliedDir(path, this.#paths()) ? isDirectoryError(path) : notFound(path);
+    if (data.encoding === "base64") return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be edited.`);
+    const edited = applyEdit(data.content, oldString, newString, replaceAll);
+    if (isBackendError(edited)) return edited;
+    this.#set(path, newFileData(edited.content, this.#rt.now(), data.createdAt));
+    return { path, occurrences: edited.occurrences };
+  }
+
+  async grep(pattern: string, rawPath = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
+    const root = normalizePath(rawPath);
+    if (isBackendError(root)) return root;
+    const matches: GrepMatch[] = [];
+    for (const [path, data] of this.#entries()) {
+      if (!isWithin(path, root) || data.encoding === "base64") continue;
+      if (glob && !globMatch(glob, path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length), true)) continue;
+      grepText(path, data.content, pattern, matches);
+    }
+    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  }
+
+  async glob(pattern: string, rawPath = "/"): Promise<Outcome<FileInfo[]>> {
+    const root = normalizePath(rawPath);
+    if (isBackendError(root)) return root;
+    const out: FileInfo[] = [];
+    for (const [path, data] of this.#entries()) {
+      if (globFilter(pattern, root, path)) out.push({ path, isDir: false, size: byteLength(data), modifiedAt: data.modifiedAt });
+    }
+    return sortByPath(out);
+  }
+
+  async delete(rawPath: string): Promise<Outcome<{ path: string }>> {
+    const path = normalizePath(rawPath);
+    if (isBackendError(path)) return path;
+    if (!this.#get(path)) return isImpliedDir(path, this.#paths()) ? isDirectoryError(path) : notFound(path);
+    this.#set(path, null);
+    return { path };
+  }
+
+  async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {
+    return files.map(({ path: raw, content }) => {
+      const path = normalizePath(raw);
+      if (isBackendError(path)) return { path: raw, error: path.error };
+      if (path === "/" || isImpliedDir(path, this.#paths())) return { path, error: "is_directory" as const };
+      const prev = this.#get(path);
+      this.#set(path, fileDataFromBytes(content, this.#rt.now(), prev?.createdAt));
+      return { path };
+    });
+  }
+
+  async downloadFiles(paths: string[]): Promise<DownloadOutcome[]> {
+    return paths.map((raw) => {
+      const path = normalizePath(raw);
+      if (isBackendError(path)) return { path: raw, error: path.error };
+      const data = this.#get(path);
+      if (!data) return { path, error: isImpliedDir(path, this.#paths()) ? ("is_directory" as const) : ("file_not_found" as const) };
+      return { path, content: fileDataToBytes(data) };
+    });
+  }
+}
+
+/** The `files` channel reducer: merge, with `null` deleting. */
+export function filesReducer(
+  current: Record<string, FileData> | undefined,
+  update: Record<string, FileData | null> | undefined,
+): Record<string, FileData> {
+  const next: Record<string, FileData> = { ...(current ?? {}) };
+  for (const [path, data] of Object.entries(update ?? {})) {
+    if (data === null) delete next[path];
+    else next[path] = data;
+  }
+  return next;
+}

@@ -1,0 +1,45 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AgentTool } from "./types.ts";
+
+/** What the model is called through: the model itself or its tool-bound form. */
+export interface Invokable {
+  invoke: BaseChatModel["invoke"];
+}
+
+/** An OpenAI-style tool definition, accepted by every LangChain chat model's `bindTools`. */
+export function toToolDefinition(tool: AgentTool) {
+  return {
+    type: "function" as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.schema },
+  };
+}
+
+interface Bound {
+  tools: readonly AgentTool[];
+  runnable: Invokable;
+}
+
+const cache = new WeakMap<BaseChatModel, Map<string, Bound>>();
+
+/**
+ * `model.bindTools(tools)`, memoized per model and exact tool list: binding
+ * happens once per distinct visible tool set, not on every call.
+ */
+export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[]): Invokable {
+  if (tools.length === 0) return model;
+  if (typeof model.bindTools !== "function") {
+    throw new Error(`The model ${model.getName()} does not support tool calling (no bindTools).`);
+  }
+  let perModel = cache.get(model);
+  if (!perModel) {
+    perModel = new Map();
+    cache.set(model, perModel);
+  }
+  const key = tools.map((t) => t.name).join("\u0000");
+  const hit = perModel.get(key);
+  if (hit && hit.tools.length === tools.length && hit.tools.every((t, i) => t === tools[i])) return hit.runnable;
+  const runnable = model.bindTools(tools.map(toToolDefinition)) as Invokable;
+  if (perModel.size > 64) perModel.clear();
+  perModel.set(key, { tools, runnable });
+  return runnable;
+}

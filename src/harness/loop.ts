@@ -1,0 +1,189 @@
+/**
+ * The agent loop as a LangGraph StateGraph on `@langchain/langgraph/web`:
+ *
+ *   START → before_agent → model ⇄ tools → END
+ *
+ * The model node runs the wrapModelCall chain; `tools` runs every pending tool
+ * call of the last AI message concurrently through the wrapToolCall chain.
+ * The loop ends when the last AI message has no tool calls. The run's
+ * `config` is handed explicitly to every hook, tool and model call.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ToolCall } from "@langchain/core/messages/tool";
+import {
+  Annotation,
+  Command,
+  END,
+  START,
+  StateGraph,
+  messagesStateReducer,
+  type BaseCheckpointSaver,
+  type BaseStore,
+  type LangGraphRunnableConfig,
+  type StateDefinition,
+} from "@langchain/langgraph/web";
+import type { BackendOption } from "../backends/runtime.ts";
+import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
+import { filesReducer } from "../backends/state.ts";
+import { composeModelCall, composeToolCall } from "./compose.ts";
+import { bindToolsCached } from "./bind-tools.ts";
+import { errorToolMessage, executeTool } from "./execute-tool.ts";
+import type {
+  AgentMiddleware,
+  AgentState,
+  AgentTool,
+  ModelRequest,
+  ModelResponse,
+  StateField,
+  StateUpdate,
+  ToolCallResult,
+} from "./types.ts";
+
+export interface LoopSpec {
+  model: BaseChatModel;
+  systemPrompt: string;
+  tools: readonly AgentTool[];
+  /** Ordered: the first is outermost. */
+  middleware: readonly AgentMiddleware[];
+  backend: BackendOption;
+  now: () => string;
+  checkpointer?: BaseCheckpointSaver | undefined;
+  store?: BaseStore | undefined;
+  name?: string | undefined;
+  /** Nodes to pause before (used by approvals). */
+  interruptBefore?: string[] | undefined;
+}
+
+/** The built-in state fields every agent has. */
+export const coreStateFields: Record<string, StateField> = {
+  messages: { reducer: messagesStateReducer as (a: unknown, b: unknown) => unknown, default: () => [] },
+  files: { reducer: filesReducer as (a: unknown, b: unknown) => unknown, default: () => ({}) },
+};
+
+export function collectStateFields(middleware: readonly AgentMiddleware[]): Record<string, StateField> {
+  const fields: Record<string, StateField> = { ...coreStateFields };
+  for (const mw of middleware) {
+    for (const [key, field] of Object.entries(mw.stateSchema ?? {})) {
+      if (key in coreStateFields) throw new Error(`Middleware ${mw.name} may not redefine state field '${key}'.`);
+      fields[key] = field;
+    }
+  }
+  return fields;
+}
+
+function buildAnnotation(fields: Record<string, StateField>) {
+  const spec: StateDefinition = {};
+  for (const [key, field] of Object.entries(fields)) {
+    spec[key] = field.reducer
+      ? Annotation<unknown>({ reducer: field.reducer, default: field.default })
+      : Annotation<unknown>({ reducer: (_a: unknown, b: unknown) => b, default: field.default });
+  }
+  return Annotation.Root(spec);
+}
+
+/** The AI message at the end of the history, if the history ends with one. */
+export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | undefined {
+  const last = messages[messages.length - 1];
+  return last && AIMessage.isInstance(last) ? last : undefined;
+}
+
+type IdToolCall = ToolCall & { id: string };
+
+/** Tool calls of the last AI message that have no result yet. */
+export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const msg = messages[i]!;
+    if (!AIMessage.isInstance(msg)) continue;
+    const answered = new Set<string>();
+    for (let j = i + 1; j < messages.length; j++) {
+      const m = messages[j]!;
+      if (ToolMessage.isInstance(m)) answered.add(m.tool_call_id);
+    }
+    return (msg.tool_calls ?? []).filter((c): c is IdToolCall => typeof c.id === "string" && !answered.has(c.id));
+  }
+  return [];
+}
+
+export function buildAgentLoop(spec: LoopSpec) {
+  const fields = collectStateFields(spec.middleware);
+  const toolsByName = new Map(spec.tools.map((t) => [t.name, t]));
+  const toolNames = spec.tools.map((t) => t.name);
+
+  const callModel = composeModelCall(spec.middleware, async (request: ModelRequest): Promise<ModelResponse> => {
+    const bound = bindToolsCached(request.model, request.tools);
+    const input: BaseMessage[] = request.systemPrompt
+      ? [new SystemMessage(request.systemPrompt), ...request.messages]
+      : [...request.messages];
+    const out = await bound.invoke(input, request.config);
+    const message = AIMessage.isInstance(out) ? out : new AIMessage(out as unknown as ConstructorParameters<typeof AIMessage>[0]);
+    return { message };
+  });
+
+  const callTool = composeToolCall(spec.middleware, executeTool);
+
+  const beforeAgentHooks = spec.middleware.filter((mw) => mw.beforeAgent);
+
+  async function beforeAgentNode(state: AgentState, config: LangGraphRunnableConfig) {
+    const updates: Command[] = [];
+    for (const mw of beforeAgentHooks) {
+      const update = await mw.beforeAgent!(state, config);
+      if (update && Object.keys(update).length) updates.push(new Command({ update }));
+    }
+    return updates.length ? updates : {};
+  }
+
+  async function modelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const response = await callModel({
+      model: spec.model,
+      systemPrompt: spec.systemPrompt,
+      messages: state.messages,
+      tools: spec.tools,
+      state,
+      config,
+    });
+    return { ...(response.update ?? {}), messages: [response.message] };
+  }
+
+  async function toolsNode(state: AgentState, config: LangGraphRunnableConfig) {
+    const calls = pendingToolCalls(state.messages);
+    const results = await Promise.all(
+      calls.map(async (call): Promise<ToolCallResult> => {
+        const callConfig = { ...config, toolCall: call } as LangGraphRunnableConfig;
+        const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now);
+        const backend = resolveBackend(spec.backend, backendRuntime);
+        const runtime = { toolCall: call, state, config: callConfig, backend, backendRuntime };
+        const result = await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames });
+        const pending = backendRuntime.pendingFiles;
+        if (Object.keys(pending).length === 0) return result;
+        const files = { ...pending, ...((result.update?.files as object | undefined) ?? {}) };
+        return { ...result, update: { ...(result.update ?? {}), files } };
+      }),
+    );
+    return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
+  }
+
+  function route(state: AgentState): "tools" | typeof END {
+    return pendingToolCalls(state.messages).length > 0 && lastAIMessage(state.messages) ? "tools" : END;
+  }
+
+  const graph = new StateGraph(buildAnnotation(fields))
+    .addNode("before_agent", beforeAgentNode as never)
+    .addNode("model", modelNode as never)
+    .addNode("tools", toolsNode as never)
+    .addEdge(START, "before_agent")
+    .addEdge("before_agent", "model")
+    .addConditionalEdges("model", route as never, ["tools", END])
+    .addEdge("tools", "model");
+
+  return graph
+    .compile({
+      checkpointer: spec.checkpointer,
+      store: spec.store,
+      name: spec.name ?? "deep-agent",
+      interruptBefore: spec.interruptBefore as never,
+    })
+    .withConfig({ recursionLimit: 10_000 });
+}
+
+export { errorToolMessage };

@@ -1,0 +1,137 @@
+/**
+ * The harness contracts: tools, middleware, requests and responses.
+ * Everything the loop passes around is plain data plus the run's explicit
+ * `config`; nothing is read from ambient context.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { ToolCall } from "@langchain/core/messages/tool";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
+import type { BackendProtocol, FileData } from "../backends/protocol.ts";
+import type { BackendRuntime } from "../backends/runtime.ts";
+
+/** JSON schema of a tool's arguments (an object schema). */
+export type JsonSchema = Record<string, unknown>;
+
+/** The graph state every deep agent has; middleware add their own fields. */
+export interface AgentState {
+  messages: BaseMessage[];
+  files: Record<string, FileData>;
+  [field: string]: unknown;
+}
+
+/** A partial state update; fields are merged by their channel's reducer. */
+export type StateUpdate = Record<string, unknown>;
+
+/** What a tool call sees of its run. One per call; never shared. */
+export interface ToolRuntime {
+  readonly toolCall: ToolCall & { id: string };
+  readonly state: Readonly<AgentState>;
+  /** The run's config, with `toolCall` set to this call. */
+  readonly config: LangGraphRunnableConfig;
+  /** The backend, built for this call (its file writes are collected here). */
+  readonly backend: BackendProtocol;
+  readonly backendRuntime: BackendRuntime;
+}
+
+/** A tool's result: text, or text plus a state update. */
+export type ToolOutput =
+  | string
+  | {
+      content: string;
+      status?: "success" | "error";
+      update?: StateUpdate;
+    };
+
+/**
+ * A tool the harness can run. `schema` is a JSON object schema; arguments are
+ * validated against it before `run` (a mismatch becomes an error result).
+ *
+ * `run` contract: return expected failures as `{ content, status: "error" }`
+ * (the model sees them and can act). A thrown {@link ToolError} is reported
+ * the same way. Any other exception is a bug in the tool and propagates: the
+ * run fails visibly and the next run patches the dangling call.
+ */
+export interface AgentTool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  run(args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput>;
+}
+
+/** An expected tool failure. Carries a `code`; survives postMessage as a plain object. */
+export class ToolError extends Error {
+  readonly code: string;
+  constructor(message: string, code = "tool_error") {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+  }
+}
+
+/** One model call as middleware shape it. Changing it never touches stored state. */
+export interface ModelRequest {
+  readonly model: BaseChatModel;
+  readonly systemPrompt: string;
+  readonly messages: readonly BaseMessage[];
+  readonly tools: readonly AgentTool[];
+  readonly state: Readonly<AgentState>;
+  readonly config: LangGraphRunnableConfig;
+}
+
+export interface ModelResponse {
+  readonly message: AIMessage;
+  /** State updates contributed by middleware (e.g. a summarization event). */
+  readonly update?: StateUpdate;
+}
+
+export type ModelHandler = (request: ModelRequest) => Promise<ModelResponse>;
+
+export interface ToolCallRequest {
+  readonly toolCall: ToolCall & { id: string };
+  /** Undefined when the model called a tool that does not exist. */
+  readonly tool: AgentTool | undefined;
+  readonly runtime: ToolRuntime;
+  /** All tool calls of the AI message this call belongs to. */
+  readonly siblings: readonly (ToolCall & { id: string })[];
+  /** Names of the tools the agent has (for error messages). */
+  readonly toolNames: readonly string[];
+}
+
+export interface ToolCallResult {
+  readonly message: ToolMessage;
+  readonly update?: StateUpdate;
+}
+
+export type ToolHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
+
+/** A state field contributed by a middleware. */
+export interface StateField<T = unknown> {
+  /** Merge of current value and update; without it the last write wins. */
+  reducer?: (current: T, update: T) => T;
+  default: () => T;
+  /** Private fields never cross into or out of subagents. */
+  private?: boolean;
+}
+
+/**
+ * A middleware: one capability hooked into fixed points of the loop.
+ *
+ * - `beforeAgent` runs once per invocation, before the first model call; it
+ *   returns a state update (or nothing). It may throw only on a broken setup.
+ * - `wrapModelCall` receives a request and the next handler; it may reshape
+ *   the request (prompt, messages, tools), retry, or add `update`. It must not
+ *   mutate the request or state in place.
+ * - `wrapToolCall` wraps each tool execution; it may short-circuit with its own
+ *   result (e.g. an error ToolMessage) or post-process the handler's result.
+ *
+ * Hooks are async and receive everything through their arguments.
+ */
+export interface AgentMiddleware {
+  readonly name: string;
+  readonly tools?: readonly AgentTool[];
+  readonly stateSchema?: Readonly<Record<string, StateField>>;
+  beforeAgent?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
+  wrapModelCall?(request: ModelRequest, next: ModelHandler): Promise<ModelResponse>;
+  wrapToolCall?(request: ToolCallRequest, next: ToolHandler): Promise<ToolCallResult>;
+}

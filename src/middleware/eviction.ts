@@ -1,0 +1,80 @@
+/**
+ * Large tool results go to the filesystem; the model sees a stub with where
+ * the full text is, its head and tail as numbered lines, and how to page
+ * through it with read_file. Thresholds as in deepagents: 20,000 tokens at
+ * 4 characters per token.
+ */
+import { ToolMessage } from "@langchain/core/messages";
+import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
+import { splitLines } from "../backends/file-ops.ts";
+import type { ToolCallResult } from "../harness/types.ts";
+import { formatNumberedLines } from "./fs-format.ts";
+
+export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
+export const CHARS_PER_TOKEN = 4;
+export const LARGE_RESULTS_DIR = "/large_tool_results";
+const PREVIEW_LINES = 5;
+/** Preview lines are cut to this many characters so the stub stays small. */
+const PREVIEW_LINE_CHARS = 100;
+
+export function sanitizeToolCallId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]/g, "_");
+}
+
+export function contentToText(content: ToolMessage["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((b) => (typeof b === "string" ? b : "text" in b && typeof b.text === "string" ? b.text : "")).join("");
+}
+
+/** Head and tail of the text as numbered lines, with a marker for what was cut. */
+export function headTailPreview(text: string): string {
+  const lines = splitLines(text).map((l) => (l.length > PREVIEW_LINE_CHARS ? l.slice(0, PREVIEW_LINE_CHARS) + "…" : l));
+  if (lines.length <= PREVIEW_LINES * 2) return formatNumberedLines(lines, 1);
+  const head = formatNumberedLines(lines.slice(0, PREVIEW_LINES), 1);
+  const tailStart = lines.length - PREVIEW_LINES;
+  const tail = formatNumberedLines(lines.slice(tailStart), tailStart + 1);
+  return `${head}\n... [${tailStart - PREVIEW_LINES} lines truncated] ...\n${tail}`;
+}
+
+export function evictionStub(toolCallId: string, filePath: string, preview: string): string {
+  return `Tool result too large, the result of this tool call ${toolCallId} was saved in the filesystem at this path: ${filePath}
+You can read the result from the filesystem by using the read_file tool, but make sure to only read part of the result at a time.
+You can do this by specifying an offset and limit in the read_file tool call.
+For example, to read the first 100 lines, you can use the read_file tool with offset=0 and limit=100.
+
+Here is a preview showing the head and tail of the result (lines of the form
+... [N lines truncated] ...
+indicate omitted lines in the middle of the content):
+
+${preview}`;
+}
+
+/**
+ * Evicts the result when it is over the limit. Writes through `backend`
+ * (so a StateBackend records it in this call's pending files). If the write
+ * fails the original result is kept: nothing is lost.
+ */
+export async function evictLargeResult(
+  result: ToolCallResult,
+  backend: BackendProtocol,
+  limitTokens = TOOL_RESULT_TOKEN_LIMIT,
+): Promise<ToolCallResult> {
+  const text = contentToText(result.message.content);
+  if (text.length <= limitTokens * CHARS_PER_TOKEN) return result;
+  const id = result.message.tool_call_id;
+  const path = `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(id)}`;
+  let written = await backend.write(path, text);
+  if (isBackendError(written) && written.error === "already_exists" && backend.delete) {
+    await backend.delete(path);
+    written = await backend.write(path, text);
+  }
+  if (isBackendError(written)) return result;
+  const message = new ToolMessage({
+    content: evictionStub(id, path, headTailPreview(text)),
+    tool_call_id: id,
+    name: result.message.name,
+    status: result.message.status,
+    response_metadata: { ...result.message.response_metadata, evicted_to: path },
+  });
+  return result.update ? { message, update: result.update } : { message };
+}

@@ -1,0 +1,78 @@
+/**
+ * FilesystemMiddleware: the file tools over the configured backend.
+ *
+ * - Tools: ls, read_file, write_file, edit_file, delete, glob, grep, and
+ *   execute. A tool the backend cannot serve (execute without a sandbox,
+ *   delete without `delete`) is not shown to the model.
+ * - Same-path guard: when one AI message mutates a path twice, the second
+ *   call is rejected with an error result (parallel calls would race).
+ * - Eviction: results over 20,000 tokens go to /large_tool_results/<id>.
+ */
+import { canExecute, type BackendProtocol } from "../backends/protocol.ts";
+import { normalizePath } from "../backends/paths.ts";
+import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
+import { errorToolMessage } from "../harness/execute-tool.ts";
+import type { AgentMiddleware, AgentTool, ToolCallRequest } from "../harness/types.ts";
+import { evictLargeResult } from "./eviction.ts";
+import { filesystemTools, MUTATING_TOOLS, TOOLS_EXCLUDED_FROM_EVICTION } from "./fs-tools.ts";
+
+export const FILESYSTEM = "FilesystemMiddleware";
+
+export interface FilesystemMiddlewareOptions {
+  backend: BackendOption;
+  now: () => string;
+  /** Token limit above which a tool result is evicted; `false` disables eviction. */
+  toolTokenLimitBeforeEvict?: number | false;
+}
+
+/** Tools this backend can serve. */
+export function visibleFileTools(backend: BackendProtocol, tools: readonly AgentTool[]): AgentTool[] {
+  return tools.filter((t) => {
+    if (t.name === "execute") return canExecute(backend);
+    if (t.name === "delete") return typeof backend.delete === "function";
+    return true;
+  });
+}
+
+function mutatedPath(call: { name: string; args: Record<string, unknown> }): string | undefined {
+  if (!MUTATING_TOOLS.has(call.name)) return undefined;
+  const raw = call.args.file_path;
+  if (typeof raw !== "string") return undefined;
+  const norm = normalizePath(raw);
+  return typeof norm === "string" ? norm : undefined;
+}
+
+/** The error for a second mutation of one path in one AI message, if this call is one. */
+export function parallelMutationError(request: ToolCallRequest): string | undefined {
+  const path = mutatedPath(request.toolCall);
+  if (!path) return undefined;
+  for (const sibling of request.siblings) {
+    if (sibling.id === request.toolCall.id) return undefined;
+    if (mutatedPath(sibling) === path) {
+      return `Error: ${request.toolCall.name} on '${path}' was rejected: another call in the same message (${sibling.name}, id ${sibling.id}) already modifies this file. Make one change per file per message, or combine the changes.`;
+    }
+  }
+  return undefined;
+}
+
+export function filesystemMiddleware(options: FilesystemMiddlewareOptions): AgentMiddleware {
+  const builtinNames = new Set(filesystemTools.map((t) => t.name));
+  const limit = options.toolTokenLimitBeforeEvict;
+  return {
+    name: FILESYSTEM,
+    tools: filesystemTools,
+    async wrapModelCall(request, next) {
+      const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
+      const hide = filesystemTools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
+      if (hide.length === 0) return next(request);
+      return next({ ...request, tools: request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) });
+    },
+    async wrapToolCall(request, next) {
+      const conflict = parallelMutationError(request);
+      if (conflict) return { message: errorToolMessage(request.toolCall.id, request.toolCall.name, conflict) };
+      const result = await next(request);
+      if (limit === false || TOOLS_EXCLUDED_FROM_EVICTION.has(request.toolCall.name)) return result;
+      return evictLargeResult(result, request.runtime.backend, limit);
+    },
+  };
+}

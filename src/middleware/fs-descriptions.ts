@@ -1,0 +1,70 @@
+/** Tool descriptions shown to the model (deepagents' wording). */
+export const LS = `Lists all files in a directory.
+
+This is useful for exploring the filesystem and finding the right file to read or edit.
+You should almost ALWAYS use this tool before using the read_file or edit_file tools.`;
+
+export const READ_FILE = `Reads a file from the filesystem.
+
+Assume this tool is able to read all files. If the User provides a path to a file assume that path is valid. It is okay to read a file that does not exist; an error will be returned.
+
+Usage:
+- By default, it reads up to 100 lines starting from the beginning of the file
+- **IMPORTANT for large files and codebase exploration**: Use pagination with offset and limit parameters to avoid context overflow
+- Results are returned using cat -n format, with line numbers starting at 1
+- Lines longer than 5,000 characters will be split into multiple lines with continuation markers (e.g., 5.1, 5.2, etc.)
+- You should ALWAYS make sure a file has been read before editing it.`;
+
+export const WRITE_FILE = `Writes to a new file in the filesystem.
+
+Usage:
+- The write_file tool will create a new file.
+- Prefer to edit existing files (with the edit_file tool) over creating new ones when possible.`;
+
+export const EDIT_FILE = `Performs exact string replacements in files.
+
+Usage:
+- You must read the file before editing. This tool will error if you attempt an edit without reading the file first.
+- When editing, preserve the exact indentation (tabs/spaces) from the read output. Never include line number prefixes in old_string or new_string.
+- ALWAYS prefer editing existing files over creating new ones.
+- Only use emojis if the user explicitly requests it.`;
+
+export const DELETE = `Deletes a file from the filesystem.
+
+Usage:
+- The file_path parameter must be an absolute path.
+- Deleting a file that does not exist returns an error.`;
+
+export const GLOB = `Find files matching a glob pattern.
+
+Supports standard glob patterns: \`*\` (any characters), \`**\` (any directories), \`?\` (single character).
+Returns a list of absolute file paths that match the pattern.
+
+Examples:
+- \`**/*.py\` - Find all Python files
+- \`*.txt\` - Find all text files in root
+- \`/subdir/**/*.md\` - Find all markdown files under /subdir`;
+
+export const GREP = `Search for a text pattern across files.
+
+Searches for literal text (not regex) and returns matching files or content based on output_mode.
+Special characters like parentheses, brackets, pipes, etc. are treated as literal characters, not regex operators.
+
+Examples:
+- Search all files: \`grep(pattern="TODO")\`
+- Search Python files only: \`grep(pattern="import", glob="*.py")\`
+- Show matching lines: \`grep(pattern="error", output_mode="content")\`
+- Search for code with special chars: \`grep(pattern="def __init__(self):")\``;
+
+export const EXECUTE = `Executes a shell command in an isolated sandbox environment.
+
+Usage:
+Executes a given command in the sandbox environment with proper handling and security measures.
+Before executing the command, please follow these steps:
+1. Directory Verification:
+   - If the command will create new directories or files, first use the ls tool to verify the parent directory exists and is the correct location
+2. Command Execution:
+   - Always quote file paths that contain spaces with double quotes
+   - Commands run in an isolated sandbox environment
+   - Returns combined stdout/stderr output with exit code
+   - Avoid using read or search commands like find, grep, cat; use the ls, read_file, glob and grep tools instead`;

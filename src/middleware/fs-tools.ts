@@ -1,0 +1,196 @@
+/**
+ * The filesystem tools, with deepagents' names, parameters and outputs.
+ * Each tool talks only to `runtime.backend`; backend failures (values) become
+ * error results the model can act on.
+ */
+import { canExecute, isBackendError, type BackendError } from "../backends/protocol.ts";
+import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
+import {
+  DEFAULT_READ_LIMIT,
+  formatGlob,
+  formatGrep,
+  formatLs,
+  formatRead,
+  type GrepOutputMode,
+} from "./fs-format.ts";
+import * as desc from "./fs-descriptions.ts";
+
+/** Tools that cap their own output; large-result eviction skips them. */
+export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read_file", "write_file", "edit_file", "delete"]);
+/** Tools that change a file; two of them on one path in one AI message conflict. */
+export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
+export const MAX_EXECUTE_TIMEOUT = 3_600;
+
+function fail(err: BackendError): ToolOutput {
+  return { content: err.message, status: "error" };
+}
+
+function str(args: Record<string, unknown>, key: string): string {
+  return args[key] as string;
+}
+
+const string = (description: string) => ({ type: "string", description });
+const object = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+export const lsTool: AgentTool = {
+  name: "ls",
+  description: desc.LS,
+  schema: object({ path: string("Absolute path to the directory to list. Must be absolute, not relative.") }, ["path"]),
+  async run(args, rt) {
+    const res = await rt.backend.ls(str(args, "path"));
+    return isBackendError(res) ? fail(res) : formatLs(res);
+  },
+};
+
+export const readFileTool: AgentTool = {
+  name: "read_file",
+  description: desc.READ_FILE,
+  schema: object(
+    {
+      file_path: string("Absolute path to the file to read. Must be absolute, not relative."),
+      offset: { type: "integer", description: "Line number to start reading from (0-indexed). Use for pagination of large files.", default: 0 },
+      limit: { type: "integer", description: "Maximum number of lines to read. Use for pagination of large files.", default: DEFAULT_READ_LIMIT },
+    },
+    ["file_path"],
+  ),
+  async run(args, rt) {
+    const offset = (args.offset as number | undefined) ?? 0;
+    const limit = (args.limit as number | undefined) ?? DEFAULT_READ_LIMIT;
+    const res = await rt.backend.read(str(args, "file_path"), offset, limit);
+    if (isBackendError(res)) return fail(res);
+    const text = formatRead(str(args, "file_path"), res);
+    return text.startsWith("Error:") ? { content: text, status: "error" } : text;
+  },
+};
+
+export const writeFileTool: AgentTool = {
+  name: "write_file",
+  description: desc.WRITE_FILE,
+  schema: object(
+    {
+      file_path: string("Absolute path where the file should be created. Must be absolute, not relative."),
+      content: string("The text content to write to the file. This parameter is required."),
+    },
+    ["file_path", "content"],
+  ),
+  async run(args, rt) {
+    const res = await rt.backend.write(str(args, "file_path"), str(args, "content"));
+    return isBackendError(res) ? fail(res) : `Updated file ${res.path}`;
+  },
+};
+
+export const editFileTool: AgentTool = {
+  name: "edit_file",
+  description: desc.EDIT_FILE,
+  schema: object(
+    {
+      file_path: string("Absolute path to the file to edit. Must be absolute, not relative."),
+      old_string: string("The exact text to find and replace. Must be unique in the file unless replace_all is True."),
+      new_string: string("The text to replace old_string with. Must be different from old_string."),
+      replace_all: { type: "boolean", description: "If True, replace all occurrences of old_string. If False (default), old_string must be unique.", default: false },
+    },
+    ["file_path", "old_string", "new_string"],
+  ),
+  async run(args, rt) {
+    const res = await rt.backend.edit(str(args, "file_path"), str(args, "old_string"), str(args, "new_string"), (args.replace_all as boolean | undefined) ?? false);
+    return isBackendError(res) ? fail(res) : `Successfully replaced ${res.occurrences} instance(s) of the string in '${res.path}'`;
+  },
+};
+
+export const deleteTool: AgentTool = {
+  name: "delete",
+  description: desc.DELETE,
+  schema: object({ file_path: string("Absolute path to the file to delete. Must be absolute, not relative.") }, ["file_path"]),
+  async run(args, rt) {
+    if (!rt.backend.delete) return { content: "Error: this backend does not support deleting files.", status: "error" };
+    const res = await rt.backend.delete(str(args, "file_path"));
+    return isBackendError(res) ? fail(res) : `Deleted ${res.path}`;
+  },
+};
+
+export const globTool: AgentTool = {
+  name: "glob",
+  description: desc.GLOB,
+  schema: object(
+    {
+      pattern: string("Glob pattern to match files (e.g., '**/*.py', '*.txt', '/subdir/**/*.md')."),
+      path: { type: "string", description: "Base directory to search from. Defaults to root '/'.", default: "/" },
+    },
+    ["pattern"],
+  ),
+  async run(args, rt) {
+    const res = await rt.backend.glob(str(args, "pattern"), (args.path as string | undefined) ?? "/");
+    if (isBackendError(res)) return fail(res);
+    return res.length === 0 ? `No files found matching pattern '${str(args, "pattern")}'` : formatGlob(res);
+  },
+};
+
+export const grepTool: AgentTool = {
+  name: "grep",
+  description: desc.GREP,
+  schema: object(
+    {
+      pattern: string("Text pattern to search for (literal string, not regex)."),
+      path: { type: "string", description: "Directory to search in. Defaults to current working directory." },
+      glob: { type: "string", description: "Glob pattern to filter which files to search (e.g., '*.py')." },
+      output_mode: {
+        type: "string",
+        enum: ["files_with_matches", "content", "count"],
+        description: "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
+        default: "files_with_matches",
+      },
+    },
+    ["pattern"],
+  ),
+  async run(args, rt) {
+    const res = await rt.backend.grep(str(args, "pattern"), (args.path as string | undefined) ?? "/", args.glob as string | undefined);
+    if (isBackendError(res)) return fail(res);
+    return formatGrep(res, ((args.output_mode as GrepOutputMode | undefined) ?? "files_with_matches"), str(args, "pattern"));
+  },
+};
+
+export const executeTool: AgentTool = {
+  name: "execute",
+  description: desc.EXECUTE,
+  schema: object(
+    {
+      command: string("Shell command to execute in the sandbox environment."),
+      timeout: { type: "integer", description: "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it." },
+    },
+    ["command"],
+  ),
+  async run(args, rt: ToolRuntime) {
+    if (!canExecute(rt.backend)) {
+      return { content: "Error: Execution not available. This agent's backend does not support command execution.", status: "error" };
+    }
+    const timeout = args.timeout as number | undefined;
+    if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
+      return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
+    }
+    const res = await rt.backend.execute(str(args, "command"), timeout);
+    const parts = [res.output];
+    if (res.exitCode !== null) {
+      parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
+    } else {
+      parts.push("\n[Command timed out]");
+    }
+    if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
+    return { content: parts.join(""), status: res.exitCode === 0 ? "success" : "error" };
+  },
+};
+
+export const filesystemTools: readonly AgentTool[] = [
+  lsTool,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  deleteTool,
+  globTool,
+  grepTool,
+  executeTool,
+];

@@ -1,0 +1,199 @@
+/**
+ * A deterministic chat model for tests and the app's demo mode. It plays a
+ * script of turns (text, tool calls, token chunks, errors, delays) and records
+ * every request it receives, so tests can assert exactly what the model saw.
+ * Browser-safe: no Node imports.
+ */
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+
+export interface ScriptedToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  id?: string;
+}
+
+export interface ScriptedError {
+  message: string;
+  /** Error class name to report, e.g. "ContextOverflowError". */
+  name?: string;
+  status?: number;
+  code?: string;
+}
+
+export interface ScriptedTurn {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** How the text streams; by default it is split into words (spaces kept). */
+  chunks?: string[];
+  error?: ScriptedError;
+  /** Wait before answering (ms); aborts with the run's signal. */
+  delayMs?: number;
+  /** Wait between streamed chunks (ms). */
+  chunkDelayMs?: number;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+export interface ScriptContext {
+  /** 0-based index of this model call. */
+  call: number;
+  messages: readonly BaseMessage[];
+  tools: readonly string[];
+}
+
+export type Script = readonly ScriptedTurn[] | ((ctx: ScriptContext) => ScriptedTurn);
+
+export interface RecordedCall {
+  messages: BaseMessage[];
+  tools: string[];
+}
+
+interface Shared {
+  script: Script;
+  calls: RecordedCall[];
+}
+
+export interface ScriptedChatModelParams extends BaseChatModelParams {
+  script: Script;
+}
+
+function toolName(tool: BindToolsInput): string {
+  const t = tool as { name?: string; function?: { name?: string } };
+  return t.function?.name ?? t.name ?? "unknown";
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason ?? new Error("Aborted"));
+      },
+      { once: true },
+    );
+  });
+}
+
+export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
+  readonly #shared: Shared;
+  readonly #tools: string[];
+
+  constructor(params: ScriptedChatModelParams | { shared: Shared; tools: string[] }) {
+    super({});
+    if ("shared" in params) {
+      this.#shared = params.shared;
+      this.#tools = params.tools;
+    } else {
+      this.#shared = { script: params.script, calls: [] };
+      this.#tools = [];
+    }
+  }
+
+  static override lc_name(): string {
+    return "ScriptedChatModel";
+  }
+
+  _llmType(): string {
+    return "scripted";
+  }
+
+  /** Every request received so far, across tool-bound copies. */
+  get calls(): readonly RecordedCall[] {
+    return this.#shared.calls;
+  }
+
+  override bindTools(tools: BindToolsInput[]): ScriptedChatModel {
+    return new ScriptedChatModel({ shared: this.#shared, tools: tools.map(toolName) });
+  }
+
+  #nextTurn(messages: BaseMessage[]): { turn: ScriptedTurn; call: number } {
+    const call = this.#shared.calls.length;
+    this.#shared.calls.push({ messages: [...messages], tools: [...this.#tools] });
+    const script = this.#shared.script;
+    const turn = typeof script === "function" ? script({ call, messages, tools: this.#tools }) : script[call];
+    if (!turn) throw new Error(`ScriptedChatModel: script exhausted after ${call} calls`);
+    return { turn, call };
+  }
+
+  #raise(error: ScriptedError): never {
+    const err = new Error(error.message) as Error & { status?: number; code?: string };
+    if (error.name) err.name = error.name;
+    if (error.status !== undefined) err.status = error.status;
+    if (error.code !== undefined) err.code = error.code;
+    throw err;
+  }
+
+  #toolCalls(turn: ScriptedTurn, call: number) {
+    return (turn.toolCalls ?? []).map((tc, i) => ({
+      name: tc.name,
+      args: tc.args,
+      id: tc.id ?? `call_${call}_${i}`,
+      type: "tool_call" as const,
+    }));
+  }
+
+  #usage(turn: ScriptedTurn) {
+    const u = turn.usage;
+    return u ? { input_tokens: u.input_tokens, output_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens } : undefined;
+  }
+
+  override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    const { turn, call } = this.#nextTurn(messages);
+    if (turn.delayMs) await sleep(turn.delayMs, options.signal);
+    if (turn.error) this.#raise(turn.error);
+    const usage = this.#usage(turn);
+    const message = new AIMessage({
+      content: turn.text ?? "",
+      tool_calls: this.#toolCalls(turn, call),
+      id: `scripted-${call}`,
+      ...(usage ? { usage_metadata: usage } : {}),
+    });
+    return { generations: [{ text: turn.text ?? "", message }] };
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const { turn, call } = this.#nextTurn(messages);
+    if (turn.delayMs) await sleep(turn.delayMs, options.signal);
+    if (turn.error) this.#raise(turn.error);
+    const id = `scripted-${call}`;
+    const text = turn.text ?? "";
+    const chunks = turn.chunks ?? (text.match(/\S+\s*|\s+/g) ?? []);
+    for (const piece of chunks) {
+      if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs, options.signal);
+      const chunk = new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece, id }) });
+      yield chunk;
+      await runManager?.handleLLMNewToken(piece, undefined, undefined, undefined, undefined, { chunk });
+    }
+    const toolCalls = this.#toolCalls(turn, call);
+    const usage = this.#usage(turn);
+    if (toolCalls.length || usage || chunks.length === 0) {
+      const message = new AIMessageChunk({
+        content: "",
+        id,
+        tool_call_chunks: toolCalls.map((tc, index) => ({
+          name: tc.name,
+          args: JSON.stringify(tc.args),
+          id: tc.id,
+          index,
+          type: "tool_call_chunk" as const,
+        })),
+        ...(usage ? { usage_metadata: usage } : {}),
+      });
+      yield new ChatGenerationChunk({ text: "", message });
+    }
+  }
+}

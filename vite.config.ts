@@ -1,0 +1,63 @@
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
+
+/** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
+const isolation = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+};
+
+/** Dependencies the worker imports; pre-bundled so the dev server does not reload mid-test. */
+const workerDeps = [
+  "@langchain/langgraph/web",
+  "@langchain/core/messages",
+  "@langchain/core/language_models/chat_models",
+  "@langchain/core/outputs",
+  "@langchain/core/tools",
+  "@langchain/core/utils/json_schema",
+  "comlink",
+  "idb",
+  "zod",
+];
+
+export default defineConfig({
+  base: "./",
+  plugins: [svelte()],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: "es" },
+  optimizeDeps: { include: workerDeps },
+  build: { target: "es2022", sourcemap: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["src/**/*.test.ts"],
+          exclude: ["src/**/*.browser.test.ts"],
+          globals: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["src/**/*.browser.test.ts"],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+            }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+    ],
+  },
+});
