@@ -1,0 +1,33 @@
+import js from "@eslint/js";
+import svelte from "eslint-plugin-svelte";
+import globals from "globals";
+import ts from "typescript-eslint";
+
+export default ts.config(
+  { ignores: ["dist/", "node_modules/", "public/", "test-results/", "playwright-report/"] },
+  js.configs.recommended,
+  ...ts.configs.recommended,
+  ...svelte.configs["flat/recommended"],
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@langchain/langgraph", message: "Import @langchain/langgraph/web (browser-safe)." },
+            { name: "@langchain/core/context", message: "Pulls node:async_hooks; pass config explicitly." },
+            { name: "@langchain/core/callbacks/dispatch", message: "Pulls node:async_hooks." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["**/*.svelte", "**/*.svelte.ts"],
+    languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: [".svelte"] } },
+  },
+);
