@@ -3,7 +3,7 @@
  * to a bare @langchain/langgraph/web loop making the same model and tool
  * calls, in the same process, interleaved, median of several rounds.
  */
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
 import { z } from "zod";

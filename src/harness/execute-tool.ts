@@ -48,7 +48,7 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
 
 export function normalizeOutput(output: ToolOutput, toolCallId: string, name: string): ToolCallResult {
   if (typeof output === "string") {
-    return { message: new ToolMessage({ content: output, tool_call_id: toolCallId, name }) };
+    return { message: new ToolMessage({ content: output, tool_call_id: toolCallId, name, status: "success" }) };
   }
   const message = new ToolMessage({
     content: output.content,

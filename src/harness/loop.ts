@@ -21,8 +21,10 @@ import {
   type BaseCheckpointSaver,
   type BaseStore,
   type LangGraphRunnableConfig,
+  type Messages,
   type StateDefinition,
 } from "@langchain/langgraph/web";
+import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
@@ -55,31 +57,35 @@ export interface LoopSpec {
   interruptBefore?: string[] | undefined;
 }
 
-/** The built-in state fields every agent has. */
-export const coreStateFields: Record<string, StateField> = {
-  messages: { reducer: messagesStateReducer as (a: unknown, b: unknown) => unknown, default: () => [] },
-  files: { reducer: filesReducer as (a: unknown, b: unknown) => unknown, default: () => ({}) },
-};
+/** The built-in channels every agent has, typed. */
+function coreChannels() {
+  return {
+    messages: Annotation<BaseMessage[], Messages>({ reducer: messagesStateReducer, default: () => [] }),
+    files: Annotation<Record<string, FileData>, FilesUpdate>({ reducer: filesReducer, default: () => ({}) }),
+  };
+}
+const CORE_FIELDS = new Set(["messages", "files"]);
 
+/** Middleware state fields, checked for clashes with the core ones. */
 export function collectStateFields(middleware: readonly AgentMiddleware[]): Record<string, StateField> {
-  const fields: Record<string, StateField> = { ...coreStateFields };
+  const fields: Record<string, StateField> = {};
   for (const mw of middleware) {
     for (const [key, field] of Object.entries(mw.stateSchema ?? {})) {
-      if (key in coreStateFields) throw new Error(`Middleware ${mw.name} may not redefine state field '${key}'.`);
+      if (CORE_FIELDS.has(key)) throw new Error(`Middleware ${mw.name} may not redefine state field '${key}'.`);
       fields[key] = field;
     }
   }
   return fields;
 }
 
+/** Core channels plus middleware fields; typed by the core (the rest are read through AgentState). */
 function buildAnnotation(fields: Record<string, StateField>) {
-  const spec: StateDefinition = {};
+  const extra: StateDefinition = {};
   for (const [key, field] of Object.entries(fields)) {
-    spec[key] = field.reducer
-      ? Annotation<unknown>({ reducer: field.reducer, default: field.default })
-      : Annotation<unknown>({ reducer: (_a: unknown, b: unknown) => b, default: field.default });
+    extra[key] = Annotation<unknown>({ reducer: field.reducer ?? ((_a: unknown, b: unknown) => b), default: field.default });
   }
-  return Annotation.Root(spec);
+  const core = coreChannels();
+  return Annotation.Root({ ...extra, ...core } as typeof core);
 }
 
 /** The AI message at the end of the history, if the history ends with one. */

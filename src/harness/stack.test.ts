@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../testing/scripted-model.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 import { assembleStack } from "./stack.ts";
-import type { AgentMiddleware, AgentTool } from "./types.ts";
+import type { AgentMiddleware, AgentState, AgentTool } from "./types.ts";
 
 const mw = (name: string, extra: Partial<AgentMiddleware> = {}): AgentMiddleware => ({ name, ...extra });
 
@@ -77,7 +77,7 @@ describe("middleware stack", () => {
     expect(model.calls[0]!.messages.map((m) => m.content)).toEqual(["base [shaped]", "second"]);
     expect(model.calls[0]!.tools).toEqual([]);
     expect(out.messages.map((m: { content: unknown }) => m.content)).toEqual(["first", "second", "a"]);
-    expect(out.shaped).toBe(1);
+    expect((out as AgentState).shaped).toBe(1);
   });
 
   it("replacing the filesystem middleware by name keeps the agent working with the replacement", async () => {
