@@ -1,0 +1,134 @@
+/**
+ * One conformance suite for every backend: the same behaviours, error codes
+ * and edge cases (unicode, binary, spaces, empty and 1 MB files), run in Node
+ * and in Chromium against each implementation.
+ */
+import { describe, expect, it } from "vitest";
+import { isBackendError, type BackendProtocol, type Outcome } from "../backends/protocol.ts";
+
+export type BackendMaker = () => Promise<BackendProtocol> | BackendProtocol;
+
+function ok<T>(value: Outcome<T>): T {
+  if (isBackendError(value)) throw new Error(`expected success, got ${value.error}: ${value.message}`);
+  return value;
+}
+
+function code<T>(value: Outcome<T>): string | undefined {
+  return isBackendError(value) ? value.error : undefined;
+}
+
+export function backendConformance(name: string, make: BackendMaker): void {
+  describe(`backend conformance: ${name}`, () => {
+    it("writes, reads and refuses to overwrite", async () => {
+      const b = await make();
+      ok(await b.write("/a.txt", "one\ntwo\nthree\n"));
+      expect(ok(await b.read("/a.txt"))).toEqual({ lines: ["one", "two", "three"], offset: 0, totalLines: 3 });
+      expect(ok(await b.read("/a.txt", 1, 1)).lines).toEqual(["two"]);
+      expect(code(await b.write("/a.txt", "again"))).toBe("already_exists");
+      expect(ok(await b.read("/a.txt")).lines).toEqual(["one", "two", "three"]);
+    });
+
+    it("edits with unique or all matches", async () => {
+      const b = await make();
+      ok(await b.write("/e.txt", "x y x"));
+      expect(code(await b.edit("/e.txt", "x", "z"))).toBe("not_unique");
+      expect(ok(await b.edit("/e.txt", "y", "w"))).toEqual({ path: "/e.txt", occurrences: 1 });
+      expect(ok(await b.edit("/e.txt", "x", "z", true))).toEqual({ path: "/e.txt", occurrences: 2 });
+      expect(ok(await b.read("/e.txt")).lines).toEqual(["z w z"]);
+      expect(code(await b.edit("/e.txt", "absent", "q"))).toBe("string_not_found");
+      expect(code(await b.edit("/missing.txt", "a", "b"))).toBe("file_not_found");
+    });
+
+    it("lists direct children with implied directories", async () => {
+      const b = await make();
+      ok(await b.write("/d/one.md", "1"));
+      ok(await b.write("/d/sub/two.md", "2"));
+      ok(await b.write("/top.md", "t"));
+      const root = ok(await b.ls("/"));
+      expect(root.map((f) => [f.path, f.isDir])).toEqual([["/d", true], ["/top.md", false]]);
+      const d = ok(await b.ls("/d"));
+      expect(d.map((f) => [f.path, f.isDir])).toEqual([["/d/one.md", false], ["/d/sub", true]]);
+      expect(d[0]!.size).toBe(1);
+      expect(code(await b.ls("/nowhere"))).toBe("file_not_found");
+    });
+
+    it("globs and greps literally", async () => {
+      const b = await make();
+      ok(await b.write("/src/a.ts", "const a = 1; // TODO(x)\n"));
+      ok(await b.write("/src/deep/b.ts", "no\nTODO(x) here\n"));
+      ok(await b.write("/notes.md", "TODO(x) in md\n"));
+      expect(ok(await b.glob("**/*.ts")).map((f) => f.path)).toEqual(["/src/a.ts", "/src/deep/b.ts"]);
+      expect(ok(await b.glob("*.md")).map((f) => f.path)).toEqual(["/notes.md"]);
+      expect(ok(await b.glob("*.ts", "/src")).map((f) => f.path)).toEqual(["/src/a.ts"]);
+      const all = ok(await b.grep("TODO(x)"));
+      expect(all.map((m) => [m.path, m.line])).toEqual([["/notes.md", 1], ["/src/a.ts", 1], ["/src/deep/b.ts", 2]]);
+      expect(ok(await b.grep("TODO(x)", "/src", "*.ts")).map((m) => m.path)).toEqual(["/src/a.ts", "/src/deep/b.ts"]);
+      expect(ok(await b.grep(".*"))).toEqual([]);
+    });
+
+    it("deletes files", async () => {
+      const b = await make();
+      if (!b.delete) return expect(b.delete).toBeUndefined();
+      ok(await b.write("/gone.md", "x"));
+      expect(ok(await b.delete("/gone.md"))).toEqual({ path: "/gone.md" });
+      expect(code(await b.read("/gone.md"))).toBe("file_not_found");
+      expect(code(await b.delete("/gone.md"))).toBe("file_not_found");
+      ok(await b.write("/gone.md", "back"));
+      expect(ok(await b.read("/gone.md")).lines).toEqual(["back"]);
+    });
+
+    it("returns error codes for bad paths and directories", async () => {
+      const b = await make();
+      ok(await b.write("/dir/f.md", "x"));
+      for (const bad of ["relative.md", "/a/../b", "~/x", "C:\\x", ""]) {
+        expect(code(await b.read(bad)), bad).toBe("invalid_path");
+        expect(code(await b.write(bad, "x")), bad).toBe("invalid_path");
+      }
+      expect(code(await b.read("/dir"))).toBe("is_directory");
+      expect(code(await b.write("/dir", "x"))).toBe("is_directory");
+      expect(code(await b.read("/nope.md"))).toBe("file_not_found");
+    });
+
+    it("keeps unicode, spaces in paths and empty files", async () => {
+      const b = await make();
+      ok(await b.write("/über dir/日本 語.md", "héllo ✓ 🚀\nzweite Zeile"));
+      expect(ok(await b.read("/über dir/日本 語.md")).lines).toEqual(["héllo ✓ 🚀", "zweite Zeile"]);
+      expect(ok(await b.grep("🚀")).map((m) => m.path)).toEqual(["/über dir/日本 語.md"]);
+      ok(await b.write("/empty.txt", ""));
+      expect(ok(await b.read("/empty.txt"))).toEqual({ lines: [], offset: 0, totalLines: 0 });
+      expect(ok(await b.ls("/")).find((f) => f.path === "/empty.txt")?.size).toBe(0);
+    });
+
+    it("round-trips binary and text through upload/download", async () => {
+      const b = await make();
+      if (!b.uploadFiles || !b.downloadFiles) return expect(b.uploadFiles).toBeUndefined();
+      const binary = new Uint8Array(256).map((_, i) => i);
+      const text = new TextEncoder().encode("plain ✓");
+      expect(await b.uploadFiles([{ path: "/bin.dat", content: binary }, { path: "/t.txt", content: text }, { path: "bad", content: text }])).toEqual([
+        { path: "/bin.dat" },
+        { path: "/t.txt" },
+        { path: "bad", error: "invalid_path" },
+      ]);
+      const [bin, txt, missing] = await b.downloadFiles(["/bin.dat", "/t.txt", "/missing"]);
+      expect(Array.from(bin!.content!)).toEqual(Array.from(binary));
+      expect(new TextDecoder().decode(txt!.content)).toBe("plain ✓");
+      expect(missing!.error).toBe("file_not_found");
+      expect(ok(await b.read("/t.txt")).lines).toEqual(["plain ✓"]);
+      expect(code(await b.read("/bin.dat"))).toBe("invalid_argument");
+    });
+
+    it("handles a 1 MB file", async () => {
+      const b = await make();
+      const line = "0123456789".repeat(10);
+      const content = Array.from({ length: 10_486 }, (_, i) => `${i}:${line}`).join("\n");
+      expect(content.length).toBeGreaterThan(1_000_000);
+      ok(await b.write("/big.txt", content));
+      const slice = ok(await b.read("/big.txt", 10_000, 5));
+      expect(slice.totalLines).toBe(10_486);
+      expect(slice.lines[0]).toBe(`10000:${line}`);
+      expect(ok(await b.grep("10485:")).map((m) => m.line)).toEqual([10_486]);
+      ok(await b.edit("/big.txt", `10485:${line}`, "last"));
+      expect(ok(await b.read("/big.txt", 10_485, 1)).lines).toEqual(["last"]);
+    });
+  });
+}
