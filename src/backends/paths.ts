@@ -13,14 +13,19 @@ export function normalizePath(path: string): string | BackendError {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(path)) return invalid("control characters are not allowed");
   if (path.includes("\\")) return invalid("backslashes are not allowed");
-  if (/^[a-zA-Z]:/.test(path)) return invalid("drive letters are not allowed");
-  if (path.startsWith("~")) return invalid("home-directory paths (~) are not allowed");
+  if (/^[a-zA-Z]:/.test(path)) {
+    return backendError(
+      "invalid_path",
+      `Error: Windows absolute paths are not supported: ${path}. Please use virtual paths starting with / (e.g., /workspace/file.txt)`,
+    );
+  }
+  const traversal = backendError("invalid_path", `Error: Path traversal not allowed: ${path}`);
+  if (path.startsWith("~")) return traversal;
   if (!path.startsWith("/")) return invalid("the path must start with /");
   const parts: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
-    if (segment === "..") return invalid("'..' segments are not allowed");
-    if (segment === "~") return invalid("'~' segments are not allowed");
+    if (segment === ".." || segment === "~") return traversal;
     parts.push(segment);
   }
   return "/" + parts.join("/");

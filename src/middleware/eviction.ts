@@ -14,11 +14,12 @@ export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
 export const CHARS_PER_TOKEN = 4;
 export const LARGE_RESULTS_DIR = "/large_tool_results";
 const PREVIEW_LINES = 5;
-/** Preview lines are cut to this many characters so the stub stays small. */
-const PREVIEW_LINE_CHARS = 100;
+/** Preview lines are cut to this many characters. */
+const PREVIEW_LINE_CHARS = 1_000;
 
+/** As deepagents: dots and slashes become underscores. */
 export function sanitizeToolCallId(id: string): string {
-  return id.replace(/[^A-Za-z0-9_.-]/g, "_");
+  return id.replace(/[./\\]/g, "_");
 }
 
 export function contentToText(content: ToolMessage["content"]): string {
@@ -28,7 +29,7 @@ export function contentToText(content: ToolMessage["content"]): string {
 
 /** Head and tail of the text as numbered lines, with a marker for what was cut. */
 export function headTailPreview(text: string): string {
-  const lines = splitLines(text).map((l) => (l.length > PREVIEW_LINE_CHARS ? l.slice(0, PREVIEW_LINE_CHARS) + "…" : l));
+  const lines = splitLines(text).map((l) => l.slice(0, PREVIEW_LINE_CHARS));
   if (lines.length <= PREVIEW_LINES * 2) return formatNumberedLines(lines, 1);
   const head = formatNumberedLines(lines.slice(0, PREVIEW_LINES), 1);
   const tailStart = lines.length - PREVIEW_LINES;

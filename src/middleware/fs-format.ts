@@ -10,6 +10,11 @@ export const MAX_LINE_LENGTH = 5_000;
 export const DEFAULT_READ_LIMIT = 100;
 export const GREP_MAX_RESULTS = 1_000;
 export const EMPTY_CONTENT_WARNING = "System reminder: File exists but has empty contents";
+/** ls, glob and grep cap their own output at this many characters (20,000 tokens). */
+export const LIST_OUTPUT_CHAR_LIMIT = 80_000;
+export const TRUNCATION_GUIDANCE = "... [results truncated, try being more specific with your parameters]";
+/** read_file output is cut here, with advice on reformatting the file. */
+export const READ_OUTPUT_CHAR_LIMIT = 80_000;
 
 /** `cat -n` style: right-aligned line numbers, a tab, the line. */
 export function formatNumberedLines(lines: readonly string[], startLine: number): string {
@@ -29,43 +34,70 @@ export function formatNumberedLines(lines: readonly string[], startLine: number)
   return out.join("\n");
 }
 
+export function readTruncationNote(path: string): string {
+  return `\n\n[Output was truncated due to size limits. The file content is very large. Consider reformatting the file to make it easier to navigate. For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. For other formats, you can use appropriate formatting tools to split long lines.]`;
+}
+
 export function formatRead(path: string, slice: ReadSlice): string {
   if (slice.totalLines === 0) return EMPTY_CONTENT_WARNING;
   if (slice.offset >= slice.totalLines) {
     return `Error: Line offset ${slice.offset} exceeds file length (${slice.totalLines} lines)`;
   }
-  void path;
-  return formatNumberedLines(slice.lines, slice.offset + 1);
+  const text = formatNumberedLines(slice.lines, slice.offset + 1);
+  if (text.length < READ_OUTPUT_CHAR_LIMIT) return text;
+  const note = readTruncationNote(path);
+  return text.slice(0, READ_OUTPUT_CHAR_LIMIT - note.length) + note;
+}
+
+/** A Python-style list literal, as deepagents prints listings: ['/a.md', '/dir/']. */
+export function pythonList(items: readonly string[]): string {
+  return "[" + items.map((i) => "'" + i.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'").join(", ") + "]";
+}
+
+/** Keeps whole items while the total stays under the limit, then adds the guidance line. */
+export function capItems(items: readonly string[], limit = LIST_OUTPUT_CHAR_LIMIT): string[] {
+  let total = 0;
+  for (let i = 0; i < items.length; i++) {
+    total += items[i]!.length;
+    if (total > limit) return [...items.slice(0, i), TRUNCATION_GUIDANCE];
+  }
+  return [...items];
 }
 
 export function formatLs(entries: readonly FileInfo[]): string {
-  return JSON.stringify(entries.map((e) => (e.isDir ? `${e.path}/` : e.path)));
+  return pythonList(capItems(entries.map((e) => (e.isDir ? `${e.path}/` : e.path))));
 }
 
 export function formatGlob(files: readonly FileInfo[]): string {
-  return JSON.stringify(files.map((f) => f.path));
+  return pythonList(capItems(files.map((f) => f.path)));
 }
 
 export type GrepOutputMode = "files_with_matches" | "content" | "count";
 
-export function formatGrep(matches: readonly GrepMatch[], mode: GrepOutputMode, pattern: string): string {
-  if (matches.length === 0) return `No matches found for pattern '${pattern}'`;
+/** Grep output as deepagents prints it; at most 1,000 matches, then the guidance line. */
+export function formatGrep(all: readonly GrepMatch[], mode: GrepOutputMode): string {
+  if (all.length === 0) return "No matches found";
+  const matches = all.slice(0, GREP_MAX_RESULTS);
+  const capped = all.length > GREP_MAX_RESULTS;
+  let lines: string[];
   if (mode === "files_with_matches") {
-    return [...new Set(matches.map((m) => m.path))].slice(0, GREP_MAX_RESULTS).join("\n");
-  }
-  if (mode === "count") {
+    lines = [...new Set(matches.map((m) => m.path))];
+  } else if (mode === "count") {
     const counts = new Map<string, number>();
     for (const m of matches) counts.set(m.path, (counts.get(m.path) ?? 0) + 1);
-    return [...counts].slice(0, GREP_MAX_RESULTS).map(([p, n]) => `${p}: ${n}`).join("\n");
-  }
-  const lines: string[] = [];
-  let current = "";
-  for (const m of matches.slice(0, GREP_MAX_RESULTS)) {
-    if (m.path !== current) {
-      lines.push(`\n${m.path}:`);
-      current = m.path;
+    lines = [...counts].map(([p, n]) => `${p}: ${n}`);
+  } else {
+    lines = [];
+    let current = "";
+    for (const m of matches) {
+      if (m.path !== current) {
+        lines.push(`${m.path}:`);
+        current = m.path;
+      }
+      lines.push(`  ${m.line}: ${m.text}`);
     }
-    lines.push(`  ${m.line}: ${m.text}`);
   }
-  return lines.join("\n").trimStart();
+  const out = capItems(lines);
+  if (capped && out[out.length - 1] !== TRUNCATION_GUIDANCE) out.push(TRUNCATION_GUIDANCE);
+  return out.join("\n");
 }

@@ -12,8 +12,8 @@ const files = {
 
 describe("ls", () => {
   it("lists direct children, directories with a trailing slash", async () => {
-    expect((await runTool(lsTool, { path: "/" }, files)).text).toBe(JSON.stringify(["/README.md", "/docs/", "/src/"]));
-    expect((await runTool(lsTool, { path: "/src" }, files)).text).toBe(JSON.stringify(["/src/a.ts", "/src/lib/"]));
+    expect((await runTool(lsTool, { path: "/" }, files)).text).toBe("['/README.md', '/docs/', '/src/']");
+    expect((await runTool(lsTool, { path: "/src" }, files)).text).toBe("['/src/a.ts', '/src/lib/']");
   });
   it("reports a missing directory and invalid paths as errors", async () => {
     const missing = await runTool(lsTool, { path: "/nope" }, files);
@@ -21,7 +21,7 @@ describe("ls", () => {
     expect(missing.text).toBe("Error: Directory '/nope' not found");
     const escape = await runTool(lsTool, { path: "/src/../etc" }, files);
     expect(escape.status).toBe("error");
-    expect(escape.text).toContain("Invalid path");
+    expect(escape.text).toBe("Error: Path traversal not allowed: /src/../etc");
   });
 });
 
@@ -71,12 +71,20 @@ describe("write_file", () => {
     expect(again.files["/README.md"]!.content).toBe("# Title\nhello world\n");
   });
   it("rejects relative, home and parent paths", async () => {
-    for (const p of ["notes.md", "~/x", "/a/../b", "C:/x", "/a\\b"]) {
+    const cases: Array<[string, string]> = [
+      ["notes.md", "Error: Invalid path 'notes.md': the path must start with /. Use an absolute path such as /notes.md."],
+      ["~/x", "Error: Path traversal not allowed: ~/x"],
+      ["/a/../b", "Error: Path traversal not allowed: /a/../b"],
+      ["C:/x", "Error: Windows absolute paths are not supported: C:/x. Please use virtual paths starting with / (e.g., /workspace/file.txt)"],
+      ["/a\\b", "Error: Invalid path '/a\\b': backslashes are not allowed. Use an absolute path such as /notes.md."],
+    ];
+    for (const [p, message] of cases) {
       const r = await runTool(writeFileTool, { file_path: p, content: "x" }, {});
       expect(r.status, p).toBe("error");
-      expect(r.text, p).toContain("Invalid path");
+      expect(r.text, p).toBe(message);
       expect(Object.keys(r.files), p).toEqual([]);
     }
+    expect((await runTool(writeFileTool, { file_path: "/a..b.md", content: "x" }, {})).status).toBe("success");
   });
   it("normalizes duplicate slashes", async () => {
     const r = await runTool(writeFileTool, { file_path: "//a//b.md", content: "x" }, {});
@@ -124,10 +132,10 @@ describe("delete", () => {
 
 describe("glob", () => {
   it("matches with ** across directories and * within one", async () => {
-    expect((await runTool(globTool, { pattern: "**/*.ts" }, files)).text).toBe(JSON.stringify(["/src/a.ts", "/src/lib/b.ts"]));
-    expect((await runTool(globTool, { pattern: "*.md" }, files)).text).toBe(JSON.stringify(["/README.md"]));
-    expect((await runTool(globTool, { pattern: "*.ts", path: "/src" }, files)).text).toBe(JSON.stringify(["/src/a.ts"]));
-    expect((await runTool(globTool, { pattern: "**/*.{md,ts}", path: "/docs" }, files)).text).toBe(JSON.stringify(["/docs/my notes.md"]));
+    expect((await runTool(globTool, { pattern: "**/*.ts" }, files)).text).toBe("['/src/a.ts', '/src/lib/b.ts']");
+    expect((await runTool(globTool, { pattern: "*.md" }, files)).text).toBe("['/README.md']");
+    expect((await runTool(globTool, { pattern: "*.ts", path: "/src" }, files)).text).toBe("['/src/a.ts']");
+    expect((await runTool(globTool, { pattern: "**/*.{md,ts}", path: "/docs" }, files)).text).toBe("['/docs/my notes.md']");
   });
   it("says when nothing matches", async () => {
     expect((await runTool(globTool, { pattern: "**/*.py" }, files)).text).toBe("No files found matching pattern '**/*.py'");
@@ -140,15 +148,21 @@ describe("grep", () => {
   });
   it("shows content and counts", async () => {
     expect((await runTool(grepTool, { pattern: "TODO", output_mode: "content" }, files)).text).toBe(
-      "/src/a.ts:\n  2: // TODO: more\n\n/src/lib/b.ts:\n  2: // TODO: b\n  3: console.log(a); // TODO again",
+      "/src/a.ts:\n  2: // TODO: more\n/src/lib/b.ts:\n  2: // TODO: b\n  3: console.log(a); // TODO again",
     );
     expect((await runTool(grepTool, { pattern: "TODO", output_mode: "count" }, files)).text).toBe("/src/a.ts: 1\n/src/lib/b.ts: 2");
   });
   it("is literal, filters by path and glob, and says when nothing matches", async () => {
     expect((await runTool(grepTool, { pattern: "log(a)" }, files)).text).toBe("/src/lib/b.ts");
     expect((await runTool(grepTool, { pattern: "TODO", path: "/src/lib" }, files)).text).toBe("/src/lib/b.ts");
-    expect((await runTool(grepTool, { pattern: "hello", glob: "*.ts" }, files)).text).toBe("No matches found for pattern 'hello'");
+    expect((await runTool(grepTool, { pattern: "hello", glob: "*.ts" }, files)).text).toBe("No matches found");
     expect((await runTool(grepTool, { pattern: "TODO", glob: "b.ts" }, files)).text).toBe("/src/lib/b.ts");
+  });
+  it("caps output at 1,000 matches with guidance to narrow the search", async () => {
+    const many = { "/log.txt": textFile(Array.from({ length: 1_500 }, (_, i) => `hit ${i}`).join("\n")) };
+    const lines = (await runTool(grepTool, { pattern: "hit", output_mode: "content" }, many)).text.split("\n");
+    expect(lines).toHaveLength(1 + 1_000 + 1);
+    expect(lines.at(-1)).toBe("... [results truncated, try being more specific with your parameters]");
   });
   it("rejects an invalid output_mode before running", async () => {
     const { validateArgs } = await import("../harness/validate-args.ts");

@@ -16,7 +16,7 @@ import {
 import * as desc from "./fs-descriptions.ts";
 
 /** Tools that cap their own output; large-result eviction skips them. */
-export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read_file", "write_file", "edit_file", "delete"]);
+export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"]);
 /** Tools that change a file; two of them on one path in one AI message conflict. */
 export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
 export const MAX_EXECUTE_TIMEOUT = 3_600;
@@ -150,7 +150,7 @@ export const grepTool: AgentTool = {
   async run(args, rt) {
     const res = await rt.backend.grep(str(args, "pattern"), (args.path as string | undefined) ?? "/", args.glob as string | undefined);
     if (isBackendError(res)) return fail(res);
-    return formatGrep(res, ((args.output_mode as GrepOutputMode | undefined) ?? "files_with_matches"), str(args, "pattern"));
+    return formatGrep(res, (args.output_mode as GrepOutputMode | undefined) ?? "files_with_matches");
   },
 };
 
@@ -166,7 +166,11 @@ export const executeTool: AgentTool = {
   ),
   async run(args, rt: ToolRuntime) {
     if (!canExecute(rt.backend)) {
-      return { content: "Error: Execution not available. This agent's backend does not support command execution.", status: "error" };
+      return {
+        content:
+          "Error: Execution not available. This agent's backend does not support command execution (SandboxBackendProtocol). To use the execute tool, provide a backend that implements SandboxBackendProtocol.",
+        status: "error",
+      };
     }
     const timeout = args.timeout as number | undefined;
     if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
@@ -180,7 +184,8 @@ export const executeTool: AgentTool = {
       parts.push("\n[Command timed out]");
     }
     if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
-    return { content: parts.join(""), status: res.exitCode === 0 ? "success" : "error" };
+    // A non-zero exit is still a successful tool invocation; the exit code is in the text.
+    return parts.join("");
   },
 };
 
