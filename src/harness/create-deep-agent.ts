@@ -9,6 +9,7 @@ import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
 import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
+import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { HarnessError } from "./errors.ts";
 import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
 import { buildAgentLoop } from "./loop.ts";
@@ -31,6 +32,8 @@ export interface CreateDeepAgentOptions {
   name?: string;
   /** The clock used for file timestamps; defaults to the system clock. */
   now?: () => string;
+  /** Summarization settings (trigger, keep, window override, summary model). */
+  summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
 }
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
@@ -44,6 +47,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
 
   const builtins: BuiltinSlot[] = [
     { middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" },
+    { middleware: summarizationMiddleware({ model: options.model, backend, now, ...options.summarization }), position: "head" },
     { middleware: patchToolCallsMiddleware(), position: "head" },
   ];
   const stack = assembleStack(builtins, options.middleware ?? [], options.excludeMiddleware ?? []);

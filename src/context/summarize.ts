@@ -1,0 +1,68 @@
+/**
+ * One summarization, as a function of model, backend and clock: pick a safe
+ * cut point in the current view, append the evicted span to the thread's
+ * history file, ask the model for a summary, and return the new event.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
+import type { BackendProtocol } from "../backends/protocol.ts";
+import { appendSection } from "./history-file.ts";
+import {
+  findSafeCutoff,
+  renderView,
+  stateIndexOf,
+  summaryMessageFor,
+  transcript,
+  type KeepPolicy,
+  type SummarizationEvent,
+} from "./view.ts";
+
+export const SUMMARY_PROMPT = `Summarize the conversation so far so that you can continue the task without it. Keep the user's goals and constraints, decisions made, facts learned (names, numbers, paths, identifiers), files created or changed, and the open questions and next steps. Be concise; use bullet points.`;
+
+export interface SummarizeInput {
+  model: BaseChatModel;
+  backend: BackendProtocol;
+  now: () => string;
+  config: LangGraphRunnableConfig;
+  /** All of state.messages. */
+  messages: readonly BaseMessage[];
+  event: SummarizationEvent | undefined;
+  keep: KeepPolicy;
+  historyPath: string;
+  prompt?: string;
+}
+
+export type SummarizeOutcome =
+  | { ok: true; event: SummarizationEvent; view: BaseMessage[] }
+  | { ok: false; reason: string };
+
+function contentText(m: BaseMessage): string {
+  return typeof m.content === "string" ? m.content : m.content.map((b) => (typeof b === "string" ? b : "text" in b ? String(b.text) : "")).join("");
+}
+
+export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome> {
+  const view = renderView(input.messages, input.event);
+  const floor = input.event ? 1 : 0;
+  const cut = findSafeCutoff(view, input.keep, floor);
+  if (cut <= floor) return { ok: false, reason: "nothing old enough to summarize" };
+  const evicted = view.slice(floor, cut);
+  const section = `## Summarized at ${input.now()}\n\n${transcript(evicted)}\n`;
+  const failure = await appendSection(input.backend, input.historyPath, section);
+  if (failure) return { ok: false, reason: failure };
+
+  const previous = input.event ? `Earlier summary:\n${contentText(input.event.summaryMessage)}\n\n` : "";
+  const config = { ...input.config, tags: [...(input.config.tags ?? []), "deeptab:summarization"] };
+  const reply = await input.model.invoke(
+    [new SystemMessage(input.prompt ?? SUMMARY_PROMPT), new HumanMessage(`${previous}Conversation to summarize:\n\n${transcript(evicted)}`)],
+    config,
+  );
+  const summaryMessage = summaryMessageFor(contentText(reply), input.historyPath);
+  const event: SummarizationEvent = {
+    cutoffIndex: stateIndexOf(cut, input.event),
+    summaryMessage,
+    filePath: input.historyPath,
+    createdAtLength: input.messages.length,
+  };
+  return { ok: true, event, view: renderView(input.messages, event) };
+}

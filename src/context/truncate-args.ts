@@ -1,0 +1,51 @@
+/**
+ * Shortens old write_file/edit_file arguments in the request only: outside the
+ * most recent messages, a file body the model already wrote is dead weight.
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+
+export const TRUNCATE_ARGS_OVER = 2_000;
+export const TRUNCATE_KEEP_RECENT = 20;
+const TRUNCATED_TOOLS = new Set(["write_file", "edit_file"]);
+const cache = new WeakMap<BaseMessage, BaseMessage>();
+
+function shorten(value: string): string {
+  return `${value.slice(0, 20)}...(argument truncated)`;
+}
+
+function truncated(message: AIMessage): AIMessage {
+  let changed = false;
+  const calls = (message.tool_calls ?? []).map((call) => {
+    if (!TRUNCATED_TOOLS.has(call.name)) return call;
+    const args: Record<string, unknown> = { ...call.args };
+    for (const [k, v] of Object.entries(args)) {
+      if (typeof v === "string" && v.length > TRUNCATE_ARGS_OVER) {
+        args[k] = shorten(v);
+        changed = true;
+      }
+    }
+    return { ...call, args };
+  });
+  if (!changed) return message;
+  return new AIMessage({
+    content: message.content,
+    tool_calls: calls,
+    id: message.id,
+    additional_kwargs: {},
+    response_metadata: message.response_metadata,
+    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+  });
+}
+
+export function truncateOldToolArgs(view: readonly BaseMessage[], keepRecent = TRUNCATE_KEEP_RECENT): BaseMessage[] {
+  const limit = view.length - keepRecent;
+  return view.map((m, i) => {
+    if (i >= limit || !AIMessage.isInstance(m) || !m.tool_calls?.length) return m;
+    let hit = cache.get(m);
+    if (!hit) {
+      hit = truncated(m);
+      cache.set(m, hit);
+    }
+    return hit;
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The non-destructive message view: state keeps every message; a
+ * summarization event says where the summary cuts in, and each request is
+ * rendered as [summary, ...messages[cutoff:]].
+ */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { estimateMessageTokens } from "./tokens.ts";
+
+export interface SummarizationEvent {
+  /** Index into state.messages of the first message kept after the summary. */
+  cutoffIndex: number;
+  summaryMessage: BaseMessage;
+  filePath: string;
+  /** state.messages.length when the event was made (usage before it is stale). */
+  createdAtLength: number;
+}
+
+export function renderView(messages: readonly BaseMessage[], event: SummarizationEvent | undefined): BaseMessage[] {
+  if (!event) return [...messages];
+  return [event.summaryMessage, ...messages.slice(event.cutoffIndex)];
+}
+
+/** Index in `view` that corresponds to state index `stateIndex`. */
+export function viewIndexOf(stateIndex: number, event: SummarizationEvent | undefined): number {
+  return event ? Math.max(0, stateIndex - event.cutoffIndex + 1) : stateIndex;
+}
+
+/** State index of view index `viewIndex` (the summary itself counts as one view slot). */
+export function stateIndexOf(viewIndex: number, event: SummarizationEvent | undefined): number {
+  return event ? event.cutoffIndex + viewIndex - 1 : viewIndex;
+}
+
+/** How much of the recent conversation to keep verbatim. */
+export type KeepPolicy = { messages: number } | { tokens: number };
+
+/**
+ * The first view index to keep: at least `keep` of the tail, moved back so an
+ * AI message is never separated from its tool results. `floor` is the first
+ * index that may be summarized (1 when view[0] is a previous summary).
+ * Returns `floor` when there is nothing to summarize.
+ */
+export function findSafeCutoff(view: readonly BaseMessage[], keep: KeepPolicy, floor: number): number {
+  let cut: number;
+  if ("messages" in keep) {
+    cut = Math.max(floor, view.length - keep.messages);
+  } else {
+    let sum = 0;
+    cut = view.length;
+    while (cut > floor) {
+      const t = estimateMessageTokens(view[cut - 1]!);
+      if (sum + t > keep.tokens) break;
+      sum += t;
+      cut--;
+    }
+  }
+  while (cut > floor && ToolMessage.isInstance(view[cut]!)) cut--;
+  return cut;
+}
+
+export function summaryMessageFor(summary: string, filePath: string): HumanMessage {
+  return new HumanMessage({
+    content: `Here is a summary of the conversation to date:\n\n${summary}\n\nThe full earlier conversation is saved at ${filePath}; use read_file or grep on it when you need details that the summary leaves out.`,
+    additional_kwargs: { lc_source: "summarization" },
+  });
+}
+
+function text(m: BaseMessage): string {
+  return typeof m.content === "string" ? m.content : JSON.stringify(m.content);
+}
+
+/** Markdown transcript of messages for the history file. */
+export function transcript(messages: readonly BaseMessage[]): string {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (AIMessage.isInstance(m)) {
+      out.push(`### assistant\n${text(m)}`);
+      for (const c of m.tool_calls ?? []) out.push(`tool call ${c.name} (${c.id ?? "?"}): ${JSON.stringify(c.args)}`);
+    } else if (ToolMessage.isInstance(m)) {
+      out.push(`### tool ${m.name ?? ""} (${m.tool_call_id})\n${text(m)}`);
+    } else {
+      out.push(`### ${m.getType()}\n${text(m)}`);
+    }
+  }
+  return out.join("\n\n");
+}

@@ -1,0 +1,202 @@
+/**
+ * SummarizationMiddleware: keeps every request under the model's window
+ * without ever rewriting state.messages.
+ *
+ * Each model call renders the view [summary, ...messages[cutoff:]] from the
+ * `_summarizationEvent`, shortens old write/edit arguments, and when the
+ * request reaches the trigger, summarizes (see context/summarize.ts) and
+ * records a new event. On a provider context-overflow error it summarizes,
+ * trims the trailing tool results if needed, and retries once with a strictly
+ * smaller request. It also provides the `compact_conversation` tool.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
+import { historyPathFor } from "../context/history-file.ts";
+import { maxInputTokens } from "../context/model-windows.ts";
+import { isContextOverflow } from "../context/overflow.ts";
+import { summarize } from "../context/summarize.ts";
+import { countRequestTokens, estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
+import { truncateOldToolArgs } from "../context/truncate-args.ts";
+import { renderView, viewIndexOf, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
+import { HarnessError } from "../harness/errors.ts";
+import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
+
+export const SUMMARIZATION = "SummarizationMiddleware";
+export const EVENT_KEY = "_summarizationEvent";
+
+export type ContextSize = { tokens: number } | { fraction: number } | { messages: number };
+
+export interface SummarizationOptions {
+  model: BaseChatModel;
+  backend: BackendOption;
+  now: () => string;
+  /** When to summarize: tokens or a fraction of the window. Default 85% (170,000 tokens without a known window). */
+  trigger?: ContextSize;
+  /** What to keep verbatim. Default 10% of the window (6 messages without a known window). */
+  keep?: ContextSize;
+  /** Overrides the model's window (max input tokens). */
+  maxInputTokens?: number;
+  /** Model used to write summaries; defaults to `model`. */
+  summaryModel?: BaseChatModel;
+}
+
+export interface ResolvedSettings {
+  triggerTokens: number;
+  keep: KeepPolicy;
+  window: number | undefined;
+}
+
+/** Resolves defaults and rejects a keep that is not clearly below the trigger. */
+export function resolveSummarizationSettings(options: Pick<SummarizationOptions, "model" | "trigger" | "keep" | "maxInputTokens">): ResolvedSettings {
+  const window = options.maxInputTokens ?? maxInputTokens(options.model);
+  const toTokens = (size: ContextSize, what: string): number | undefined => {
+    if ("tokens" in size) return size.tokens;
+    if ("fraction" in size) {
+      if (!window) throw new HarnessError("invalid_option", `${what} is a fraction of the window, but the model's window is unknown; pass maxInputTokens.`);
+      if (!(size.fraction > 0 && size.fraction <= 1)) throw new HarnessError("invalid_option", `${what} fraction must be in (0, 1].`);
+      return Math.floor(size.fraction * window);
+    }
+    return undefined;
+  };
+  const trigger = options.trigger ?? (window ? { fraction: 0.85 } : { tokens: 170_000 });
+  const triggerTokens = toTokens(trigger, "trigger");
+  if (triggerTokens === undefined || !(triggerTokens > 0)) {
+    throw new HarnessError("invalid_option", "trigger must be a positive token count or fraction of the window.");
+  }
+  const keepSize = options.keep ?? (window ? { fraction: 0.1 } : { messages: 6 });
+  const keepTokens = toTokens(keepSize, "keep");
+  let keep: KeepPolicy;
+  if (keepTokens !== undefined) {
+    if (keepTokens >= triggerTokens * 0.8) {
+      throw new HarnessError(
+        "invalid_option",
+        `keep (${keepTokens} tokens) must be clearly below the trigger (${triggerTokens} tokens), or every call would summarize again.`,
+      );
+    }
+    keep = { tokens: keepTokens };
+  } else {
+    const n = (keepSize as { messages: number }).messages;
+    if (!(Number.isInteger(n) && n >= 1)) throw new HarnessError("invalid_option", "keep.messages must be a positive integer.");
+    keep = { messages: n };
+  }
+  return { triggerTokens, keep, window };
+}
+
+function requestTokens(request: ModelRequest, view: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
+  const fixed = estimateTextTokens(request.systemPrompt) + estimateToolsTokens(request.tools);
+  const trustFrom = event ? viewIndexOf(event.createdAtLength, event) : 0;
+  return countRequestTokens(view, fixed, trustFrom);
+}
+
+/** Replaces the trailing batch of tool results with short notes (request only). */
+export function trimTrailingToolResults(view: readonly BaseMessage[], historyPath: string): BaseMessage[] | undefined {
+  let start = view.length;
+  while (start > 0 && ToolMessage.isInstance(view[start - 1]!)) start--;
+  if (start === view.length) return undefined;
+  return view.map((m, i) =>
+    i < start
+      ? m
+      : new ToolMessage({
+          content: `[This tool result was too large for the model's context window and was removed from this request. If you need it, run the tool again with a narrower query; the conversation history is at ${historyPath}.]`,
+          tool_call_id: (m as ToolMessage).tool_call_id,
+          name: (m as ToolMessage).name,
+          status: "error",
+          id: m.id,
+        }),
+  );
+}
+
+export function summarizationMiddleware(options: SummarizationOptions): AgentMiddleware {
+  const settings = resolveSummarizationSettings(options);
+  const summaryModel = options.summaryModel ?? options.model;
+
+  /** `messages` are state.messages or a same-length request copy of them (indices must match). */
+  async function summarizeNow(
+    request: { state: Readonly<AgentState>; config: ModelRequest["config"]; messages: readonly BaseMessage[] },
+    event: SummarizationEvent | undefined,
+  ) {
+    const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+    const backend = resolveBackend(options.backend, runtime);
+    const outcome = await summarize({
+      model: summaryModel,
+      backend,
+      now: options.now,
+      config: request.config,
+      messages: request.messages,
+      event,
+      keep: settings.keep,
+      historyPath: historyPathFor(request.config.configurable?.thread_id),
+    });
+    const files = Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {};
+    return { outcome, files };
+  }
+
+  const compactTool: AgentTool = {
+    name: "compact_conversation",
+    description:
+      "Summarizes older messages of this conversation to free context space. The full history stays in /conversation_history/. Use it before starting a large new subtask in a long conversation.",
+    schema: { type: "object", properties: {}, additionalProperties: false },
+    async run(_args, rt) {
+      const event = rt.state[EVENT_KEY] as SummarizationEvent | undefined;
+      const view = renderView(rt.state.messages, event);
+      const tokens = estimateMessagesTokens(view);
+      if (tokens < settings.triggerTokens * 0.5) {
+        return `Nothing to compact: the conversation uses about ${tokens} tokens, below half of the summarization trigger (${settings.triggerTokens} tokens).`;
+      }
+      const { outcome, files } = await summarizeNow({ state: rt.state, config: rt.config, messages: rt.state.messages }, event);
+      if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.reason}`, status: "error" };
+      return {
+        content: `Conversation compacted. Older messages were summarized; the full history is at ${outcome.event.filePath}.`,
+        update: { [EVENT_KEY]: outcome.event, ...files },
+      };
+    },
+  };
+
+  return {
+    name: SUMMARIZATION,
+    tools: [compactTool],
+    stateSchema: { [EVENT_KEY]: { default: () => undefined, private: true } },
+    async wrapModelCall(request, next): Promise<ModelResponse> {
+      let event = request.state[EVENT_KEY] as SummarizationEvent | undefined;
+      let view = truncateOldToolArgs(renderView(request.messages, event));
+      let update: StateUpdate = {};
+      let summarized = false;
+
+      const doSummarize = async (): Promise<boolean> => {
+        const { outcome, files } = await summarizeNow(request, event);
+        if (!outcome.ok) return false;
+        event = outcome.event;
+        view = truncateOldToolArgs(outcome.view);
+        update = { ...update, [EVENT_KEY]: event, ...files };
+        summarized = true;
+        return true;
+      };
+
+      if (requestTokens(request, view, event) >= settings.triggerTokens) await doSummarize();
+      const withUpdate = (res: ModelResponse): ModelResponse =>
+        Object.keys(update).length ? { ...res, update: { ...(res.update ?? {}), ...update } } : res;
+
+      try {
+        return withUpdate(await next({ ...request, messages: view }));
+      } catch (err) {
+        if (!isContextOverflow(err)) throw err;
+        const before = estimateMessagesTokens(view);
+        if (!summarized) await doSummarize();
+        if (estimateMessagesTokens(view) >= before) {
+          const trimmed = trimTrailingToolResults(view, historyPathFor(request.config.configurable?.thread_id));
+          if (trimmed) view = trimmed;
+        }
+        if (estimateMessagesTokens(view) >= before) {
+          throw new HarnessError("context_overflow", "The request is too large for the model's context window and could not be made smaller.");
+        }
+        try {
+          return withUpdate(await next({ ...request, messages: view }));
+        } catch (retryErr) {
+          if (!isContextOverflow(retryErr)) throw retryErr;
+          throw new HarnessError("context_overflow", "The request is still too large for the model's context window after summarizing once.");
+        }
+      }
+    },
+  };
+}
