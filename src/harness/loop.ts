@@ -15,6 +15,7 @@ import {
   Annotation,
   Command,
   END,
+  Overwrite,
   START,
   StateGraph,
   messagesStateReducer,
@@ -130,12 +131,30 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   const beforeAgentHooks = spec.middleware.filter((mw) => mw.beforeAgent);
 
+  /**
+   * Runs the beforeAgent hooks in stack order, each seeing the state as the
+   * earlier hooks left it. Message changes are folded into one Overwrite so
+   * two hooks touching the history never conflict within the step.
+   */
   async function beforeAgentNode(state: AgentState, config: LangGraphRunnableConfig) {
+    let current: AgentState = state;
+    let messagesChanged = false;
     const updates: Command[] = [];
     for (const mw of beforeAgentHooks) {
-      const update = await mw.beforeAgent!(state, config);
-      if (update && Object.keys(update).length) updates.push(new Command({ update }));
+      const update = await mw.beforeAgent!(current, config);
+      if (!update) continue;
+      const { messages, ...rest } = update;
+      if (messages !== undefined) {
+        const next = Overwrite.isInstance<BaseMessage[]>(messages)
+          ? messages.value
+          : (messagesStateReducer(current.messages, messages as Messages) as BaseMessage[]);
+        current = { ...current, messages: next };
+        messagesChanged = true;
+      }
+      if (rest.files) current = { ...current, files: filesReducer(current.files, rest.files as FilesUpdate) };
+      if (Object.keys(rest).length) updates.push(new Command({ update: rest }));
     }
+    if (messagesChanged) updates.push(new Command({ update: { messages: new Overwrite(current.messages) } }));
     return updates.length ? updates : {};
   }
 

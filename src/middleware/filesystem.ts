@@ -14,6 +14,7 @@ import { createBackendRuntime, resolveBackend, type BackendOption } from "../bac
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import type { AgentMiddleware, AgentTool, ToolCallRequest } from "../harness/types.ts";
 import { evictLargeResult } from "./eviction.ts";
+import { evictLargeHumanMessage, shortenEvictedHumanMessages } from "./human-eviction.ts";
 import { filesystemTools, MUTATING_TOOLS, TOOLS_EXCLUDED_FROM_EVICTION } from "./fs-tools.ts";
 
 export const FILESYSTEM = "FilesystemMiddleware";
@@ -23,6 +24,8 @@ export interface FilesystemMiddlewareOptions {
   now: () => string;
   /** Token limit above which a tool result is evicted; `false` disables eviction. */
   toolTokenLimitBeforeEvict?: number | false;
+  /** Token limit above which a user message is saved and shortened in requests; `false` disables it. */
+  humanMessageTokenLimitBeforeEvict?: number | false;
 }
 
 /** Tools this backend can serve. */
@@ -61,11 +64,21 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Agen
   return {
     name: FILESYSTEM,
     tools: filesystemTools,
+    async beforeAgent(state, config) {
+      const humanLimit = options.humanMessageTokenLimitBeforeEvict;
+      if (humanLimit === false) return undefined;
+      const runtime = createBackendRuntime(state.files, config, options.now);
+      const tagged = await evictLargeHumanMessage(state.messages, resolveBackend(options.backend, runtime), humanLimit);
+      if (!tagged) return undefined;
+      return Object.keys(runtime.pendingFiles).length ? { messages: [tagged], files: runtime.pendingFiles } : { messages: [tagged] };
+    },
     async wrapModelCall(request, next) {
       const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
       const hide = filesystemTools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
-      if (hide.length === 0) return next(request);
-      return next({ ...request, tools: request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) });
+      const messages = shortenEvictedHumanMessages(request.messages);
+      const tools = hide.length ? request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) : request.tools;
+      if (messages === request.messages && tools === request.tools) return next(request);
+      return next({ ...request, messages, tools });
     },
     async wrapToolCall(request, next) {
       const conflict = parallelMutationError(request);
