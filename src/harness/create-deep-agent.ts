@@ -9,6 +9,7 @@ import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
 import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
+import { promptCachingMiddleware } from "../middleware/prompt-caching.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { HarnessError } from "./errors.ts";
 import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
@@ -49,6 +50,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     { middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" },
     { middleware: summarizationMiddleware({ model: options.model, backend, now, ...options.summarization }), position: "head" },
     { middleware: patchToolCallsMiddleware(), position: "head" },
+    { middleware: promptCachingMiddleware(), position: "tail" },
   ];
   const stack = assembleStack(builtins, options.middleware ?? [], options.excludeMiddleware ?? []);
   if (!stack.some((mw) => mw.name === FILESYSTEM)) {

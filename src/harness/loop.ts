@@ -9,7 +9,7 @@
  * `config` is handed explicitly to every hook, tool and model call.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import {
   Annotation,
@@ -31,6 +31,7 @@ import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { bindToolsCached } from "./bind-tools.ts";
+import { renderRequestMessages } from "./render-request.ts";
 import { errorToolMessage, executeTool } from "./execute-tool.ts";
 import type {
   AgentMiddleware,
@@ -119,10 +120,7 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   const callModel = composeModelCall(spec.middleware, async (request: ModelRequest): Promise<ModelResponse> => {
     const bound = bindToolsCached(request.model, request.tools);
-    const input: BaseMessage[] = request.systemPrompt
-      ? [new SystemMessage(request.systemPrompt), ...request.messages]
-      : [...request.messages];
-    const out = await bound.invoke(input, request.config);
+    const out = await bound.invoke(renderRequestMessages(request), request.config);
     const message = AIMessage.isInstance(out) ? out : new AIMessage(out as unknown as ConstructorParameters<typeof AIMessage>[0]);
     return { message };
   });

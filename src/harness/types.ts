@@ -72,7 +72,16 @@ export class ToolError extends Error {
 /** One model call as middleware shape it. Changing it never touches stored state. */
 export interface ModelRequest {
   readonly model: BaseChatModel;
+  /** The stable part of the system prompt. */
   readonly systemPrompt: string;
+  /**
+   * Volatile system text (memory, for example), appended after the stable
+   * part and after any prompt-cache breakpoint, so changing it keeps the
+   * cached prefix valid.
+   */
+  readonly systemPromptVolatile?: string;
+  /** Mark prompt-cache breakpoints (Anthropic): after the stable system text and on the last message. */
+  readonly cacheBreakpoints?: boolean;
   readonly messages: readonly BaseMessage[];
   readonly tools: readonly AgentTool[];
   readonly state: Readonly<AgentState>;
