@@ -4,7 +4,7 @@
  * calls, in the same process, interleaved, median of several rounds.
  */
 import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
 import { z } from "zod";
 import { createDeepAgent } from "../src/harness/create-deep-agent.ts";
@@ -33,15 +33,16 @@ async function runHarness(): Promise<number> {
   return ms;
 }
 
-async function runBare(): Promise<number> {
-  const model = new ScriptedChatModel({ script: script() });
-  const bound = model.bindTools([lookup]);
-  const graph = new StateGraph(MessagesAnnotation)
+/** A bare LangGraph web agent loop: model node, tools node, nothing else. */
+export function buildBareLoop(model: ScriptedChatModel, tools: StructuredToolInterface[]) {
+  const bound = model.bindTools(tools);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return new StateGraph(MessagesAnnotation)
     .addNode("model", async (state, config) => ({ messages: [await bound.invoke(state.messages, config)] }))
     .addNode("tools", async (state, config) => {
       const last = state.messages.at(-1) as AIMessage;
       const results = await Promise.all(
-        (last.tool_calls ?? []).map((call) => lookup.invoke({ ...call, type: "tool_call" }, config) as Promise<ToolMessage>),
+        (last.tool_calls ?? []).map((call) => byName.get(call.name)!.invoke({ ...call, type: "tool_call" }, config) as Promise<ToolMessage>),
       );
       return { messages: results };
     })
@@ -50,6 +51,10 @@ async function runBare(): Promise<number> {
     .addEdge("tools", "model")
     .compile()
     .withConfig({ recursionLimit: 10_000 });
+}
+
+async function runBare(): Promise<number> {
+  const graph = buildBareLoop(new ScriptedChatModel({ script: script() }), [lookup]);
   const t0 = performance.now();
   const out = await graph.invoke({ messages: [new HumanMessage("go")] });
   const ms = performance.now() - t0;

@@ -2,9 +2,10 @@
  * `npm run bench`: each figure is a ratio against a baseline run in the same
  * process, so machine noise cancels out.
  */
+import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop];
+const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);

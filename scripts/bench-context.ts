@@ -1,0 +1,58 @@
+/**
+ * Context engineering: tokens sent to the model over a scripted 150-step
+ * session whose tool outputs are large (30,000 chars each), deeptab vs a bare
+ * loop with no offloading or summarization, same model script and tool.
+ */
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { SUMMARY_PROMPT } from "../src/context/summarize.ts";
+import { estimateMessagesTokens } from "../src/context/tokens.ts";
+import { createDeepAgent } from "../src/harness/create-deep-agent.ts";
+import { ScriptedChatModel, type Script } from "../src/testing/scripted-model.ts";
+import { buildBareLoop } from "./bench-loop.ts";
+
+const STEPS = 150;
+const WINDOW = 64_000;
+
+const runTests = tool(
+  async ({ run }: { run: number }) =>
+    Array.from({ length: 400 }, (_, i) => `run ${run} case ${i}: ${i % 37 === 0 ? "FAILED" : "ok"} ${"·".repeat(60)}`).join("\n"),
+  { name: "run_tests", description: "Runs the test suite.", schema: z.object({ run: z.number() }) },
+);
+
+function script(): Script {
+  let step = 0;
+  return (ctx) => {
+    const first = ctx.messages[0];
+    if (first && SystemMessage.isInstance(first) && first.content === SUMMARY_PROMPT) return { text: "Summary: tests were run repeatedly; a few cases fail." };
+    return step < STEPS ? { toolCalls: [{ name: "run_tests", args: { run: step++ } }] } : { text: "done" };
+  };
+}
+
+function requestSizes(model: ScriptedChatModel): number[] {
+  return model.calls
+    .filter((c) => !(c.messages[0] && SystemMessage.isInstance(c.messages[0]) && c.messages[0].content === SUMMARY_PROMPT))
+    .map((c) => estimateMessagesTokens(c.messages));
+}
+
+export async function benchContext(): Promise<string[]> {
+  const bareModel = new ScriptedChatModel({ script: script() });
+  await buildBareLoop(bareModel, [runTests]).invoke({ messages: [new HumanMessage("fix the tests")] });
+  const bare = requestSizes(bareModel);
+
+  const model = new ScriptedChatModel({ script: script() });
+  const agent = createDeepAgent({ model, tools: [runTests], summarization: { maxInputTokens: WINDOW } });
+  await agent.invoke({ messages: [new HumanMessage("fix the tests")] }, { configurable: { thread_id: "bench" } });
+  const ours = requestSizes(model);
+  const trigger = Math.floor(WINDOW * 0.85);
+
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const summaries = model.calls.length - ours.length;
+  return [
+    `context: ${STEPS}-step session, 30,000-char tool outputs, window ${WINDOW} tokens (trigger ${trigger})`,
+    `  no offloading/summarization   ${sum(bare).toLocaleString("en-US").padStart(12)} tokens sent, peak request ${Math.max(...bare).toLocaleString("en-US")}`,
+    `  deeptab                       ${sum(ours).toLocaleString("en-US").padStart(12)} tokens sent, peak request ${Math.max(...ours).toLocaleString("en-US")} (${summaries} summarizations)`,
+    `  reduction                     ${(sum(bare) / sum(ours)).toFixed(1)}x fewer tokens (target >= 10x); peak under trigger: ${Math.max(...ours) < trigger ? "yes" : "NO"}`,
+  ];
+}
