@@ -10,6 +10,7 @@ import { StateBackend } from "../backends/state.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
 import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
 import { promptCachingMiddleware } from "../middleware/prompt-caching.ts";
+import { hitlMiddleware, type InterruptOnConfig } from "../middleware/hitl.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { HarnessError } from "./errors.ts";
 import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
@@ -33,6 +34,8 @@ export interface CreateDeepAgentOptions {
   name?: string;
   /** The clock used for file timestamps; defaults to the system clock. */
   now?: () => string;
+  /** Tool calls that pause for approval: `{ toolName: true | { allowedDecisions, description, when } }`. Needs a checkpointer. */
+  interruptOn?: InterruptOnConfig;
   /** Summarization settings (trigger, keep, window override, summary model). */
   summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
 }
@@ -52,6 +55,10 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     { middleware: patchToolCallsMiddleware(), position: "head" },
     { middleware: promptCachingMiddleware(), position: "tail" },
   ];
+  if (options.interruptOn && Object.keys(options.interruptOn).length) {
+    if (!options.checkpointer) throw new HarnessError("invalid_option", "interruptOn needs a checkpointer so a paused run can be resumed.");
+    builtins.push({ middleware: hitlMiddleware(options.interruptOn), position: "tail" });
+  }
   const stack = assembleStack(builtins, options.middleware ?? [], options.excludeMiddleware ?? []);
   if (!stack.some((mw) => mw.name === FILESYSTEM)) {
     throw new HarnessError("required_middleware", `${FILESYSTEM} is required.`);

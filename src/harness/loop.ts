@@ -186,18 +186,45 @@ export function buildAgentLoop(spec: LoopSpec) {
     return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
   }
 
-  function route(state: AgentState): "tools" | typeof END {
-    return pendingToolCalls(state.messages).length > 0 && lastAIMessage(state.messages) ? "tools" : END;
+  const afterModelHooks = spec.middleware.filter((mw) => mw.afterModel);
+
+  /** Runs the afterModel hooks in order (each may pause the run for approval). */
+  async function afterModelNode(state: AgentState, config: LangGraphRunnableConfig) {
+    const updates: Command[] = [];
+    let current = state;
+    for (const mw of afterModelHooks) {
+      const update = await mw.afterModel!(current, config);
+      if (!update || Object.keys(update).length === 0) continue;
+      if (update.messages) current = { ...current, messages: messagesStateReducer(current.messages, update.messages as Messages) as BaseMessage[] };
+      updates.push(new Command({ update }));
+    }
+    return updates.length ? updates : {};
   }
 
-  const graph = new StateGraph(buildAnnotation(fields))
+  /**
+   * After the model (or the approval step): run pending tool calls; if the
+   * last AI message's calls were all answered already (e.g. rejected), go back
+   * to the model; with no tool calls, end.
+   */
+  function route(state: AgentState): "tools" | "model" | typeof END {
+    if (pendingToolCalls(state.messages).length > 0) return "tools";
+    const last = state.messages[state.messages.length - 1];
+    return last && ToolMessage.isInstance(last) ? "model" : END;
+  }
+
+  const builder = new StateGraph(buildAnnotation(fields))
     .addNode("before_agent", beforeAgentNode as never)
     .addNode("model", modelNode as never)
     .addNode("tools", toolsNode as never)
     .addEdge(START, "before_agent")
     .addEdge("before_agent", "model")
-    .addConditionalEdges("model", route as never, ["tools", END])
     .addEdge("tools", "model");
+  const graph = afterModelHooks.length
+    ? builder
+        .addNode("after_model", afterModelNode as never)
+        .addEdge("model", "after_model")
+        .addConditionalEdges("after_model", route as never, ["tools", "model", END])
+    : builder.addConditionalEdges("model", route as never, ["tools", "model", END]);
 
   return graph
     .compile({

@@ -141,6 +141,14 @@ export interface AgentMiddleware {
   readonly tools?: readonly AgentTool[];
   readonly stateSchema?: Readonly<Record<string, StateField>>;
   beforeAgent?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
+  /**
+   * Runs after each model call, in its own graph node, before any tool runs.
+   * It may pause the run with {@link interruptWithConfig} (approvals) and
+   * return an update: e.g. an edited AI message (same id) and synthetic
+   * ToolMessages for calls that must not run. Calls that get a ToolMessage
+   * here are not executed.
+   */
+  afterModel?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
   wrapModelCall?(request: ModelRequest, next: ModelHandler): Promise<ModelResponse>;
   wrapToolCall?(request: ToolCallRequest, next: ToolHandler): Promise<ToolCallResult>;
 }

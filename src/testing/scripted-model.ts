@@ -58,6 +58,8 @@ export interface RecordedCall {
 interface Shared {
   script: Script;
   calls: RecordedCall[];
+  /** Distinguishes message ids of different model instances (e.g. before and after a reload). */
+  idPrefix: string;
 }
 
 export interface ScriptedChatModelParams extends BaseChatModelParams {
@@ -94,7 +96,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
       this.#shared = params.shared;
       this.#tools = params.tools;
     } else {
-      this.#shared = { script: params.script, calls: [] };
+      this.#shared = { script: params.script, calls: [], idPrefix: `scripted-${crypto.randomUUID().slice(0, 8)}` };
       this.#tools = [];
     }
   }
@@ -155,7 +157,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     const message = new AIMessage({
       content: turn.text ?? "",
       tool_calls: this.#toolCalls(turn, call),
-      id: `scripted-${call}`,
+      id: `${this.#shared.idPrefix}-${call}`,
       ...(usage ? { usage_metadata: usage } : {}),
     });
     return { generations: [{ text: turn.text ?? "", message }] };
@@ -169,7 +171,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     const { turn, call } = this.#nextTurn(messages);
     if (turn.delayMs) await sleep(turn.delayMs, options.signal);
     if (turn.error) this.#raise(turn.error);
-    const id = `scripted-${call}`;
+    const id = `${this.#shared.idPrefix}-${call}`;
     const text = turn.text ?? "";
     const chunks = turn.chunks ?? (text.match(/\S+\s*|\s+/g) ?? []);
     for (const piece of chunks) {

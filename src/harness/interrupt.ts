@@ -1,0 +1,48 @@
+/**
+ * `interrupt()` with the run's config passed explicitly.
+ *
+ * LangGraph's own `interrupt()` finds the running task through
+ * AsyncLocalStorage, which browsers and workers lack. This function does the
+ * same work with the `config` a node receives: on the first run it throws a
+ * GraphInterrupt carrying `value` (the run pauses, the value is surfaced as
+ * `__interrupt__`); when the run is resumed with `Command({ resume })`, the
+ * node runs again and this returns the resume value.
+ *
+ * It relies on Pregel's per-task scratchpad in `config.configurable`
+ * (`__pregel_scratchpad`, `__pregel_send`), the same internals `interrupt()`
+ * uses; the HITL tests exercise this path against the installed LangGraph.
+ */
+import { GraphInterrupt, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
+
+const CONFIG_KEY_SCRATCHPAD = "__pregel_scratchpad";
+const CONFIG_KEY_SEND = "__pregel_send";
+const CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer";
+const RESUME = "__resume__";
+
+interface Scratchpad {
+  interruptCounter: number;
+  resume: unknown[];
+  nullResume?: unknown;
+  consumeNullResume(): unknown;
+}
+
+export function interruptWithConfig<R = unknown>(value: unknown, config: LangGraphRunnableConfig): R {
+  const conf = config.configurable as Record<string, unknown> | undefined;
+  if (!conf || !conf[CONFIG_KEY_SCRATCHPAD]) throw new Error("interruptWithConfig must be called with a graph node's config.");
+  if (!conf[CONFIG_KEY_CHECKPOINTER]) throw new Error("Approvals need a checkpointer: pass `checkpointer` to createDeepAgent.");
+  const scratchpad = conf[CONFIG_KEY_SCRATCHPAD] as Scratchpad;
+  const send = conf[CONFIG_KEY_SEND] as ((writes: Array<[string, unknown]>) => void) | undefined;
+  scratchpad.interruptCounter += 1;
+  const idx = scratchpad.interruptCounter;
+  if (scratchpad.resume.length > 0 && idx < scratchpad.resume.length) {
+    send?.([[RESUME, scratchpad.resume.slice(0, idx + 1)]]);
+    return scratchpad.resume[idx] as R;
+  }
+  if (scratchpad.nullResume !== undefined) {
+    const v = scratchpad.consumeNullResume();
+    scratchpad.resume.push(v);
+    send?.([[RESUME, scratchpad.resume]]);
+    return v as R;
+  }
+  throw new GraphInterrupt([{ value }]);
+}
