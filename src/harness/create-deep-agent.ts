@@ -14,7 +14,14 @@ import { hitlMiddleware, type InterruptOnConfig } from "../middleware/hitl.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { HarnessError } from "./errors.ts";
 import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
-import { buildAgentLoop } from "./loop.ts";
+import { buildAgentLoop, collectStateFields } from "./loop.ts";
+import {
+  GENERAL_PURPOSE,
+  GENERAL_PURPOSE_DESCRIPTION,
+  GENERAL_PURPOSE_PROMPT,
+  subagentMiddleware,
+  type SubagentEntry,
+} from "../middleware/subagents.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 import type { AgentMiddleware, AgentTool } from "./types.ts";
 
@@ -36,39 +43,106 @@ export interface CreateDeepAgentOptions {
   now?: () => string;
   /** Tool calls that pause for approval: `{ toolName: true | { allowedDecisions, description, when } }`. Needs a checkpointer. */
   interruptOn?: InterruptOnConfig;
+  /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
+  subagents?: readonly SubAgent[];
   /** Summarization settings (trigger, keep, window override, summary model). */
   summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
 }
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
 
+/** A declarative subagent, run by the `task` tool. */
+export interface SubAgent {
+  name: string;
+  description: string;
+  systemPrompt: string;
+  /** Defaults to the parent's tools. */
+  tools?: ReadonlyArray<AgentTool | StructuredToolInterface>;
+  /** Defaults to the parent's model. */
+  model?: BaseChatModel;
+  middleware?: readonly AgentMiddleware[];
+  /** Defaults to the parent's interruptOn. */
+  interruptOn?: InterruptOnConfig;
+}
+
 const defaultBackend: BackendOption = (rt) => new StateBackend(rt);
+
+interface StackSpec {
+  model: BaseChatModel;
+  backend: BackendOption;
+  now: () => string;
+  options: CreateDeepAgentOptions;
+  middleware: readonly AgentMiddleware[];
+  interruptOn: InterruptOnConfig | undefined;
+  /** Set for the main agent only: children get no task tool. */
+  subagents?: AgentMiddleware;
+}
+
+/** The ordered built-ins for one agent (main or child); see stack.ts for the order. */
+function builtinSlots(spec: StackSpec): BuiltinSlot[] {
+  const { model, backend, now, options } = spec;
+  const slots: BuiltinSlot[] = [{ middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" }];
+  if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
+  slots.push(
+    { middleware: summarizationMiddleware({ model, backend, now, ...options.summarization }), position: "head" },
+    { middleware: patchToolCallsMiddleware(), position: "head" },
+    { middleware: promptCachingMiddleware(), position: "tail" },
+  );
+  if (spec.interruptOn && Object.keys(spec.interruptOn).length) {
+    if (!options.checkpointer) throw new HarnessError("invalid_option", "interruptOn needs a checkpointer so a paused run can be resumed.");
+    slots.push({ middleware: hitlMiddleware(spec.interruptOn), position: "tail" });
+  }
+  return slots;
+}
+
+function assemble(spec: StackSpec): AgentMiddleware[] {
+  const stack = assembleStack(builtinSlots(spec), spec.middleware, spec.options.excludeMiddleware ?? []);
+  if (!stack.some((mw) => mw.name === FILESYSTEM)) throw new HarnessError("required_middleware", `${FILESYSTEM} is required.`);
+  return stack;
+}
 
 export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   if (!options?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
   const backend = options.backend ?? defaultBackend;
   const now = options.now ?? (() => new Date().toISOString());
+  const base = { backend, now, options };
 
-  const builtins: BuiltinSlot[] = [
-    { middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" },
-    { middleware: summarizationMiddleware({ model: options.model, backend, now, ...options.summarization }), position: "head" },
-    { middleware: patchToolCallsMiddleware(), position: "head" },
-    { middleware: promptCachingMiddleware(), position: "tail" },
-  ];
-  if (options.interruptOn && Object.keys(options.interruptOn).length) {
-    if (!options.checkpointer) throw new HarnessError("invalid_option", "interruptOn needs a checkpointer so a paused run can be resumed.");
-    builtins.push({ middleware: hitlMiddleware(options.interruptOn), position: "tail" });
+  const specs: SubAgent[] = [...(options.subagents ?? [])];
+  if (!specs.some((s) => s.name === GENERAL_PURPOSE)) {
+    specs.unshift({ name: GENERAL_PURPOSE, description: GENERAL_PURPOSE_DESCRIPTION, systemPrompt: GENERAL_PURPOSE_PROMPT });
   }
-  const stack = assembleStack(builtins, options.middleware ?? [], options.excludeMiddleware ?? []);
-  if (!stack.some((mw) => mw.name === FILESYSTEM)) {
-    throw new HarnessError("required_middleware", `${FILESYSTEM} is required.`);
-  }
+  const names = new Set<string>();
+  const entries: SubagentEntry[] = specs.map((sub) => {
+    if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
+    names.add(sub.name);
+    const model = sub.model ?? options.model;
+    const stack = assemble({ ...base, model, middleware: sub.middleware ?? [], interruptOn: sub.interruptOn ?? options.interruptOn });
+    const agent = buildAgentLoop({
+      model,
+      systemPrompt: sub.systemPrompt,
+      tools: collectTools(stack, sub.tools ?? options.tools ?? []),
+      middleware: stack,
+      backend,
+      now,
+      checkpointer: options.checkpointer,
+      store: options.store,
+      name: sub.name,
+    });
+    return { name: sub.name, description: sub.description, agent };
+  });
 
-  const tools = collectTools(stack, options.tools ?? []);
+  let stack: AgentMiddleware[] = [];
+  const subagents = subagentMiddleware({
+    subagents: entries,
+    stateFields: () => collectStateFields(stack),
+    checkpointer: options.checkpointer,
+  });
+  stack = assemble({ ...base, model: options.model, middleware: options.middleware ?? [], interruptOn: options.interruptOn, subagents });
+
   return buildAgentLoop({
     model: options.model,
     systemPrompt: options.systemPrompt ?? "",
-    tools,
+    tools: collectTools(stack, options.tools ?? []),
     middleware: stack,
     backend,
     now,

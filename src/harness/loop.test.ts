@@ -43,7 +43,7 @@ describe("the loop", () => {
   it("hides execute from the model when the backend cannot execute", async () => {
     const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
     await createDeepAgent({ model }).invoke(human("hi"));
-    expect(model.calls[0]!.tools).toEqual(["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "compact_conversation"]);
+    expect(model.calls[0]!.tools).toEqual(["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "task", "compact_conversation"]);
   });
 
   it("answers an unknown tool with an error result naming the valid tools", async () => {
@@ -51,7 +51,7 @@ describe("the loop", () => {
     const out = await createDeepAgent({ model }).invoke(human("hi"));
     const [result] = toolMessages(out.messages);
     expect(result!.status).toBe("error");
-    expect(result!.content).toBe("Error: nope is not a valid tool, try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, compact_conversation].");
+    expect(result!.content).toBe("Error: nope is not a valid tool, try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].");
   });
 
   it("answers invalid arguments with an error result the model can act on", async () => {

@@ -16,6 +16,7 @@ import {
   Command,
   END,
   Overwrite,
+  isGraphInterrupt,
   START,
   StateGraph,
   messagesStateReducer,
@@ -170,7 +171,9 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   async function toolsNode(state: AgentState, config: LangGraphRunnableConfig) {
     const calls = pendingToolCalls(state.messages);
-    const results = await Promise.all(
+    // allSettled: when one call pauses or fails, its siblings finish first, so no
+    // work keeps running detached from the step (a resume reruns the step).
+    const settled = await Promise.allSettled(
       calls.map(async (call): Promise<ToolCallResult> => {
         const callConfig = { ...config, toolCall: call } as LangGraphRunnableConfig;
         const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now);
@@ -183,6 +186,9 @@ export function buildAgentLoop(spec: LoopSpec) {
         return { ...result, update: { ...(result.update ?? {}), files } };
       }),
     );
+    const failures = settled.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
+    if (failures.length) throw failures.find((e) => !isGraphInterrupt(e)) ?? failures[0];
+    const results = settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value);
     return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
   }
 

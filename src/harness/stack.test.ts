@@ -92,7 +92,7 @@ describe("middleware stack", () => {
     };
     const model = new ScriptedChatModel({ script: [{ text: "no tools" }] });
     await createDeepAgent({ model, middleware: [custom] }).invoke({ messages: [new HumanMessage("x")] });
-    expect(model.calls[0]!.tools).toEqual(["compact_conversation"]);
+    expect(model.calls[0]!.tools).toEqual(["task", "compact_conversation"]);
     expect(() => createDeepAgent({ model, excludeMiddleware: ["FilesystemMiddleware"] })).toThrow(expect.objectContaining({ code: "required_middleware" }));
   });
 

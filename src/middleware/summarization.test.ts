@@ -74,7 +74,8 @@ describe("summarization (seed probes)", () => {
         }
         if (phase === 1) {
           phase = 2;
-          return { toolCalls: [{ name: "read_file", args: { file_path: "/conversation_history/recall.md", limit: 40 } }] };
+          const line = Number(String(lastMsg.content).match(/^ {2}(\d+): /m)?.[1]);
+          return { toolCalls: [{ name: "read_file", args: { file_path: "/conversation_history/recall.md", offset: line - 1, limit: 1 } }] };
         }
         if (phase === 2) {
           phase = 3;

@@ -1,0 +1,153 @@
+/**
+ * SubAgentMiddleware: the `task(description, subagent_type)` tool.
+ *
+ * A child starts from [HumanMessage(description)] plus the parent's shared,
+ * non-private state (files included); the parent's messages and private
+ * fields never cross either way. The parent gets one tool result, the child's
+ * last non-empty AI text, plus the child's file changes as an update with
+ * explicit delete markers (a child's delete reaches the parent).
+ *
+ * Children have no `task` tool. Parallel `task` calls run concurrently. Each
+ * child runs as its own thread `<parent thread>::task::<tool call id>` on the
+ * parent's checkpointer, so a child's approval pauses the parent (the
+ * interrupt value names the subagent) and resuming the parent resumes it; a
+ * child that already finished is not run again. Child model tokens carry
+ * `metadata.deeptab_subagent` / `deeptab_task_id` so a UI can nest them.
+ */
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
+import type { FileData, FilesUpdate } from "../backends/protocol.ts";
+import { takeResumeOrInterrupt } from "../harness/interrupt-fresh.ts";
+import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
+
+export const SUBAGENTS = "SubAgentMiddleware";
+export const GENERAL_PURPOSE = "general-purpose";
+export const GENERAL_PURPOSE_DESCRIPTION =
+  "General-purpose agent for researching complex questions, searching for files and content, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries use this agent to perform the search for you. This agent has access to all tools as the main agent.";
+export const GENERAL_PURPOSE_PROMPT =
+  "In order to complete the objective that the user asks of you, you have access to a number of standard tools.";
+
+/** State keys that never cross into or out of a child, besides private fields. */
+export const EXCLUDED_STATE_KEYS = new Set(["messages", "todos", "structuredResponse", "skillsMetadata", "memoryContents"]);
+
+/** What the task tool needs of a compiled child agent (a DeepAgent satisfies it). */
+export interface ChildAgent {
+  invoke(input: unknown, config?: LangGraphRunnableConfig): Promise<Record<string, unknown>>;
+  getState(config: LangGraphRunnableConfig): Promise<{ values: Record<string, unknown>; next: readonly string[]; tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }> }>;
+}
+
+export interface SubagentEntry {
+  name: string;
+  description: string;
+  agent: ChildAgent;
+}
+
+export interface SubagentMiddlewareOptions {
+  subagents: readonly SubagentEntry[];
+  /** Parent state fields (to know which are private). */
+  stateFields: () => Readonly<Record<string, StateField>>;
+  checkpointer?: BaseCheckpointSaver | undefined;
+}
+
+function lastAIText(messages: readonly BaseMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (!AIMessage.isInstance(m)) continue;
+    const text = typeof m.content === "string" ? m.content : m.content.map((b) => ((b as { text?: unknown }).text ? String((b as { text: unknown }).text) : "")).join("");
+    if (text.trim()) return text;
+  }
+  return "Task completed";
+}
+
+export function taskDescription(subagents: readonly SubagentEntry[]): string {
+  return `Launch an ephemeral subagent to handle complex, multi-step independent tasks with isolated context windows.
+
+Available agent types and the tools they have access to:
+${subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n")}
+
+When using the Task tool, you must specify a subagent_type parameter to select which agent type to use. The subagent sees only the description you write, so make it self-contained; it returns a single report. When tasks are independent, launch several agents concurrently by sending multiple task calls in one message.`;
+}
+
+/** The child's file changes relative to what it started with; deletes as null. */
+export function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<Record<string, FileData>>): FilesUpdate {
+  const diff: FilesUpdate = {};
+  for (const [path, data] of Object.entries(after)) if (before[path] !== data && JSON.stringify(before[path]) !== JSON.stringify(data)) diff[path] = data;
+  for (const path of Object.keys(before)) if (!(path in after)) diff[path] = null;
+  return diff;
+}
+
+export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMiddleware {
+  const byName = new Map(options.subagents.map((s) => [s.name, s]));
+  const allowed = options.subagents.map((s) => `\`${s.name}\``).join(", ");
+
+  const task: AgentTool = {
+    name: "task",
+    description: taskDescription(options.subagents),
+    schema: {
+      type: "object",
+      properties: {
+        description: { type: "string", description: "The task to execute with the selected agent" },
+        subagent_type: { type: "string", description: `Name of the agent to use. Available: ${options.subagents.map((s) => s.name).join(", ")}` },
+      },
+      required: ["description", "subagent_type"],
+      additionalProperties: false,
+    },
+    async run(args, rt): Promise<ToolOutput> {
+      const type = args.subagent_type as string;
+      const entry = byName.get(type);
+      if (!entry) {
+        return { content: `We cannot invoke subagent ${type} because it does not exist, the only allowed types are ${allowed}`, status: "error" };
+      }
+      const fields = options.stateFields();
+      const shared: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(rt.state)) {
+        if (EXCLUDED_STATE_KEYS.has(key) || fields[key]?.private || key.startsWith("_")) continue;
+        shared[key] = value;
+      }
+      const parentThread = String(rt.config.configurable?.thread_id ?? "thread");
+      const childConfig: LangGraphRunnableConfig = {
+        configurable: { thread_id: `${parentThread}::task::${rt.toolCall.id}` },
+        callbacks: rt.config.callbacks,
+        signal: rt.config.signal,
+        tags: [...(rt.config.tags ?? []), `subagent:${type}`],
+        metadata: { ...(rt.config.metadata ?? {}), deeptab_subagent: type, deeptab_task_id: rt.toolCall.id },
+        recursionLimit: 10_000,
+      };
+      let result: Record<string, unknown>;
+      if (options.checkpointer) {
+        const existing = await entry.agent.getState(childConfig);
+        const started = Array.isArray(existing.values.messages) && existing.values.messages.length > 0;
+        if (started && existing.next.length === 0) {
+          result = existing.values;
+        } else if (started) {
+          const pending = existing.tasks.flatMap((t) => t.interrupts).map((i) => i.value);
+          const resume = takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(pending[0] as object) }, rt.config);
+          result = await entry.agent.invoke(new Command({ resume }), childConfig);
+        } else {
+          result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
+        }
+        const interrupts = result.__interrupt__ as Array<{ value?: unknown }> | undefined;
+        if (interrupts?.length) {
+          const resume = takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(interrupts[0]!.value as object) }, rt.config);
+          result = await entry.agent.invoke(new Command({ resume }), childConfig);
+          const again = result.__interrupt__ as Array<{ value?: unknown }> | undefined;
+          if (again?.length) takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(again[0]!.value as object) }, rt.config);
+        }
+      } else {
+        result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
+      }
+
+      const update: Record<string, unknown> = {};
+      const diff = filesDiff((rt.state.files ?? {}) as Record<string, FileData>, (result.files ?? {}) as Record<string, FileData>);
+      if (Object.keys(diff).length) update.files = diff;
+      for (const [key, value] of Object.entries(result)) {
+        if (key === "files" || key.startsWith("__") || EXCLUDED_STATE_KEYS.has(key) || fields[key]?.private || key.startsWith("_")) continue;
+        if (key in fields && value !== rt.state[key]) update[key] = value;
+      }
+      const content = lastAIText((result.messages ?? []) as BaseMessage[]);
+      return Object.keys(update).length ? { content, update } : content;
+    },
+  };
+
+  return { name: SUBAGENTS, tools: [task] };
+}
