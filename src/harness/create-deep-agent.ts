@@ -7,6 +7,9 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
 import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
+import { assertShellSafe, withPermissions, type FilesystemPermission } from "../backends/permissions.ts";
+import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
+import { permissionInterruptRules } from "../middleware/fs-interrupt.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
 import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
 import { promptCachingMiddleware } from "../middleware/prompt-caching.ts";
@@ -43,6 +46,8 @@ export interface CreateDeepAgentOptions {
   now?: () => string;
   /** Tool calls that pause for approval: `{ toolName: true | { allowedDecisions, description, when } }`. Needs a checkpointer. */
   interruptOn?: InterruptOnConfig;
+  /** Path rules enforced at the backend for every consumer; first match wins. */
+  permissions?: readonly FilesystemPermission[];
   /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
   subagents?: readonly SubAgent[];
   /** Summarization settings (trigger, keep, window override, summary model). */
@@ -88,9 +93,10 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     { middleware: patchToolCallsMiddleware(), position: "head" },
     { middleware: promptCachingMiddleware(), position: "tail" },
   );
-  if (spec.interruptOn && Object.keys(spec.interruptOn).length) {
-    if (!options.checkpointer) throw new HarnessError("invalid_option", "interruptOn needs a checkpointer so a paused run can be resumed.");
-    slots.push({ middleware: hitlMiddleware(spec.interruptOn), position: "tail" });
+  const permissionRules = permissionInterruptRules(options.permissions ?? []);
+  if ((spec.interruptOn && Object.keys(spec.interruptOn).length) || permissionRules.length) {
+    if (!options.checkpointer) throw new HarnessError("invalid_option", "Approvals (interruptOn or interrupt permissions) need a checkpointer so a paused run can be resumed.");
+    slots.push({ middleware: hitlMiddleware(spec.interruptOn ?? {}, permissionRules), position: "tail" });
   }
   return slots;
 }
@@ -103,8 +109,13 @@ function assemble(spec: StackSpec): AgentMiddleware[] {
 
 export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   if (!options?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
-  const backend = options.backend ?? defaultBackend;
   const now = options.now ?? (() => new Date().toISOString());
+  const rawBackend = options.backend ?? defaultBackend;
+  if (options.permissions?.length) {
+    // Refuse a shell backend with path rules now, not on the first tool call.
+    assertShellSafe(resolveBackend(rawBackend, createBackendRuntime({}, {}, now)), options.permissions);
+  }
+  const backend = withPermissions(rawBackend, options.permissions ?? []);
   const base = { backend, now, options };
 
   const specs: SubAgent[] = [...(options.subagents ?? [])];

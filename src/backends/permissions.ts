@@ -1,0 +1,173 @@
+/**
+ * Filesystem permissions, enforced at the backend layer so every consumer
+ * (tools, subagents, memory, skills, eviction) obeys them.
+ *
+ * Rules: `{ operations: ["read" | "write"], paths: [globs], mode }`, first
+ * match wins, no match allows. `deny` makes reads and writes of matching
+ * paths fail with `permission_denied` and hides matching files from ls, glob
+ * and grep results. `interrupt` rules are turned into approvals for the tool
+ * calls that touch them (see permissionInterruptRules); at the backend they
+ * allow, since the approval already happened.
+ */
+import { globToRegExp } from "./glob.ts";
+import { isWithin, normalizePath } from "./paths.ts";
+import {
+  backendError,
+  canExecute,
+  isBackendError,
+  type BackendProtocol,
+  type DownloadOutcome,
+  type Outcome,
+  type UploadOutcome,
+} from "./protocol.ts";
+import { resolveBackend, type BackendOption } from "./runtime.ts";
+
+export type PermissionOperation = "read" | "write";
+export type PermissionMode = "allow" | "deny" | "interrupt";
+
+export interface FilesystemPermission {
+  operations: PermissionOperation[];
+  paths: string[];
+  mode: PermissionMode;
+}
+
+function pathRegex(glob: string): RegExp {
+  const g = glob.replace(/^\/+/, "");
+  return globToRegExp(g.endsWith("/**") ? g.slice(0, -3) + "{,/**}" : g);
+}
+
+/** The mode of the first rule matching this operation and path ("allow" when none does). */
+export function permissionFor(rules: readonly FilesystemPermission[], op: PermissionOperation, path: string): PermissionMode {
+  const rel = path.replace(/^\/+/, "");
+  for (const rule of rules) {
+    if (!rule.operations.includes(op)) continue;
+    if (rule.paths.some((g) => pathRegex(g).test(rel))) return rule.mode;
+  }
+  return "allow";
+}
+
+/** The literal directory a glob starts with ("/secrets/**\/*.md" → "/secrets"). */
+export function staticPrefix(glob: string): string {
+  const parts: string[] = [];
+  for (const segment of glob.split("/").filter(Boolean)) {
+    if (/[*?[{]/.test(segment)) break;
+    parts.push(segment);
+  }
+  return "/" + parts.join("/");
+}
+
+/** Can a listing or search rooted at `scope` reach a path the rule covers? */
+export function scopeOverlaps(scope: string, rule: FilesystemPermission): boolean {
+  return rule.paths.some((g) => {
+    const prefix = staticPrefix(g);
+    return isWithin(prefix, scope) || isWithin(scope, prefix);
+  });
+}
+
+function denied(op: PermissionOperation, path: string) {
+  return backendError("permission_denied", `Error: permission denied for ${op} on ${path}`);
+}
+
+/** Wraps a backend so every call obeys the rules. */
+export class PermissionedBackend implements BackendProtocol {
+  readonly #inner: BackendProtocol;
+  readonly #rules: readonly FilesystemPermission[];
+  delete?: BackendProtocol["delete"];
+  uploadFiles?: BackendProtocol["uploadFiles"];
+  downloadFiles?: BackendProtocol["downloadFiles"];
+
+  constructor(inner: BackendProtocol, rules: readonly FilesystemPermission[]) {
+    this.#inner = inner;
+    this.#rules = rules;
+    if (inner.delete) this.delete = (p) => this.#guardWrite(p, () => inner.delete!(p));
+    if (inner.uploadFiles) this.uploadFiles = (files) => this.#upload(files);
+    if (inner.downloadFiles) this.downloadFiles = (paths) => this.#download(paths);
+  }
+
+  #blocked(op: PermissionOperation, raw: string): string | undefined {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return undefined; // the inner backend reports the bad path
+    return permissionFor(this.#rules, op, path) === "deny" ? path : undefined;
+  }
+
+  async #guardWrite<T>(raw: string, run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    const blocked = this.#blocked("write", raw);
+    return blocked ? denied("write", blocked) : run();
+  }
+
+  async #guardRead<T>(raw: string, run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    const blocked = this.#blocked("read", raw);
+    return blocked ? denied("read", blocked) : run();
+  }
+
+  #visible<T extends { path: string }>(items: Outcome<T[]>): Outcome<T[]> {
+    if (isBackendError(items)) return items;
+    return items.filter((i) => permissionFor(this.#rules, "read", i.path) !== "deny");
+  }
+
+  ls(path: string) {
+    return this.#guardRead(path, async () => this.#visible(await this.#inner.ls(path)));
+  }
+  read(path: string, offset?: number, limit?: number) {
+    return this.#guardRead(path, () => this.#inner.read(path, offset, limit));
+  }
+  write(path: string, content: string) {
+    return this.#guardWrite(path, () => this.#inner.write(path, content));
+  }
+  edit(path: string, oldString: string, newString: string, replaceAll?: boolean) {
+    return this.#guardWrite(path, () => this.#inner.edit(path, oldString, newString, replaceAll));
+  }
+  grep(pattern: string, path?: string, glob?: string) {
+    return this.#guardRead(path ?? "/", async () => this.#visible(await this.#inner.grep(pattern, path, glob)));
+  }
+  glob(pattern: string, path?: string) {
+    return this.#guardRead(path ?? "/", async () => this.#visible(await this.#inner.glob(pattern, path)));
+  }
+
+  async #upload(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {
+    const allowed = files.filter((f) => !this.#blocked("write", f.path));
+    const done = allowed.length ? await this.#inner.uploadFiles!(allowed) : [];
+    const byFile = new Map(allowed.map((f, i) => [f, done[i]!]));
+    return files.map((f) => byFile.get(f) ?? { path: f.path, error: "permission_denied" as const });
+  }
+
+  async #download(paths: string[]): Promise<DownloadOutcome[]> {
+    const allowed = paths.filter((p) => !this.#blocked("read", p));
+    const done = allowed.length ? await this.#inner.downloadFiles!(allowed) : [];
+    const byPath = new Map(allowed.map((p, i) => [p, done[i]!]));
+    return paths.map((p) => byPath.get(p) ?? { path: p, error: "permission_denied" as const });
+  }
+}
+
+/**
+ * Applies rules to a backend option. A backend that can run shell commands is
+ * refused unless every rule lies inside one of its `isolatedRoutes` (paths
+ * its shell cannot reach): a shell could bypass path rules.
+ */
+export function withPermissions(option: BackendOption, rules: readonly FilesystemPermission[]): BackendOption {
+  if (rules.length === 0) return option;
+  return (rt) => {
+    const inner = resolveBackend(option, rt);
+    if (canExecute(inner)) assertShellSafe(inner, rules);
+    return new PermissionedBackend(inner, rules);
+  };
+}
+
+export function assertShellSafe(backend: BackendProtocol, rules: readonly FilesystemPermission[]): void {
+  if (!canExecute(backend)) return;
+  const isolated = (backend as { isolatedRoutes?: readonly string[] }).isolatedRoutes ?? [];
+  const unsafe = rules.filter((r) => !r.paths.every((g) => isolated.some((route) => isWithin(staticPrefix(g), normalizeRoute(route)))));
+  if (unsafe.length) {
+    const err = new Error(
+      `Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective. Scope every rule to a route the shell cannot reach (${isolated.join(", ") || "none declared"}).`,
+    ) as Error & { code: string };
+    err.name = "HarnessError";
+    err.code = "unsupported_backend";
+    throw err;
+  }
+}
+
+function normalizeRoute(route: string): string {
+  const n = normalizePath(route);
+  return isBackendError(n) ? route : n;
+}
