@@ -1,0 +1,61 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
+import { describe, expect, it } from "vitest";
+import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { backendConformance } from "../testing/backend-conformance.ts";
+import { FIXED_NOW } from "../testing/runtime.ts";
+import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { CompositeBackend, compositeBackend } from "./composite.ts";
+import { createBackendRuntime } from "./runtime.ts";
+import { StateBackend } from "./state.ts";
+import { StoreBackend } from "./store.ts";
+
+const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW));
+
+backendConformance("StoreBackend (InMemoryStore)", () => new StoreBackend(new InMemoryStore(), ["fs"], () => FIXED_NOW));
+backendConformance(
+  "CompositeBackend (state default, store route)",
+  () => new CompositeBackend(state(), { "/memories/": new StoreBackend(new InMemoryStore(), ["m"], () => FIXED_NOW) }),
+  { rootExtras: ["/memories"] },
+);
+backendConformance(
+  "CompositeBackend (store default, state route)",
+  () => new CompositeBackend(new StoreBackend(new InMemoryStore(), ["d"], () => FIXED_NOW), { "/r/": state() }),
+  { rootExtras: ["/r"] },
+);
+
+describe("CompositeBackend routing", () => {
+  it("routes by longest prefix, shows routes in ls /, spans routes in grep and glob", async () => {
+    const store = new InMemoryStore();
+    const b = new CompositeBackend(state(), { "/memories/": new StoreBackend(store, ["m"]), "/memories/deep/": state() });
+    await b.write("/work.md", "TODO root");
+    await b.write("/memories/AGENTS.md", "TODO remember");
+    await b.write("/memories/deep/x.md", "TODO deep");
+    expect((await store.get(["m"], "/AGENTS.md"))?.value.content).toBe("TODO remember");
+    expect(((await b.ls("/")) as Array<{ path: string; isDir: boolean }>).map((e) => [e.path, e.isDir])).toEqual([["/memories", true], ["/work.md", false]]);
+    expect(((await b.ls("/memories")) as Array<{ path: string }>).map((e) => e.path)).toEqual(["/memories/AGENTS.md", "/memories/deep"]);
+    expect(((await b.grep("TODO")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md", "/work.md"]);
+    expect(((await b.grep("TODO", "/memories")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md"]);
+    expect(((await b.glob("**/*.md")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md", "/work.md"]);
+    expect(b.isolatedRoutes).toEqual(["/memories/deep/", "/memories/"]);
+    expect(b.execute).toBeUndefined();
+  });
+
+  it("keeps /memories/ across threads while the workspace is per thread", async () => {
+    const store = new InMemoryStore();
+    const model = new ScriptedChatModel({
+      script: ({ call }) =>
+        call === 0
+          ? { toolCalls: [{ name: "write_file", args: { file_path: "/memories/prefs.md", content: "likes tea" } }, { name: "write_file", args: { file_path: "/scratch.md", content: "tmp" } }] }
+          : call === 2
+            ? { toolCalls: [{ name: "read_file", args: { file_path: "/memories/prefs.md" } }, { name: "ls", args: { path: "/" } }] }
+            : { text: "ok" },
+    });
+    const backend = compositeBackend((rt) => new StateBackend(rt), { "/memories/": (rt) => new StoreBackend(rt.store!, ["memories"]) });
+    const agent = createDeepAgent({ model, backend, store, checkpointer: new MemorySaver() });
+    await agent.invoke({ messages: [new HumanMessage("remember")] }, { configurable: { thread_id: "one" } });
+    const out = await agent.invoke({ messages: [new HumanMessage("recall")] }, { configurable: { thread_id: "two" } });
+    expect(String(out.messages[2]!.content)).toBe("     1\tlikes tea");
+    expect(String(out.messages[3]!.content)).toBe("['/memories/']");
+  });
+});

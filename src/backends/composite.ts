@@ -1,0 +1,204 @@
+/**
+ * CompositeBackend: routes each path to a backend by longest prefix.
+ *
+ * A routed backend sees paths with its prefix stripped ("/memories/a.md" →
+ * "/a.md") and results get the prefix back. `ls /` shows the routes as
+ * directories; grep and glob span every route under the searched path;
+ * `execute` goes to the default backend (whose shell cannot reach the
+ * routes, which is why they are reported as `isolatedRoutes`).
+ */
+import { globFilter } from "./file-ops.ts";
+import { isWithin, normalizePath } from "./paths.ts";
+import {
+  canExecute,
+  isBackendError,
+  type BackendProtocol,
+  type DownloadOutcome,
+  type ExecuteResult,
+  type FileInfo,
+  type GrepMatch,
+  type Outcome,
+  type UploadOutcome,
+} from "./protocol.ts";
+import { resolveBackend, type BackendOption, type BackendFactory } from "./runtime.ts";
+
+interface Route {
+  /** Normalized, without trailing slash: "/memories". */
+  prefix: string;
+  backend: BackendProtocol;
+}
+
+export class CompositeBackend implements BackendProtocol {
+  readonly #default: BackendProtocol;
+  readonly #routes: Route[];
+  readonly isolatedRoutes: string[];
+  readonly id?: string;
+  delete?: BackendProtocol["delete"];
+  execute?: (command: string, timeout?: number) => Promise<ExecuteResult>;
+
+  constructor(defaultBackend: BackendProtocol, routes: Record<string, BackendProtocol>) {
+    this.#default = defaultBackend;
+    this.#routes = Object.entries(routes)
+      .map(([prefix, backend]) => {
+        const norm = normalizePath(prefix);
+        if (isBackendError(norm) || norm === "/") throw new Error(`Invalid route prefix '${prefix}'.`);
+        return { prefix: norm, backend };
+      })
+      .sort((a, b) => b.prefix.length - a.prefix.length);
+    this.isolatedRoutes = this.#routes.map((r) => r.prefix + "/");
+    if ([defaultBackend, ...this.#routes.map((r) => r.backend)].every((b) => b.delete)) {
+      this.delete = (path) => this.#delete(path);
+    }
+    if (canExecute(defaultBackend)) {
+      this.id = defaultBackend.id;
+      this.execute = (command, timeout) => defaultBackend.execute(command, timeout);
+    }
+  }
+
+  /** The backend for a path and the path as that backend sees it. */
+  #route(raw: string): { backend: BackendProtocol; inner: string; prefix: string } | { error: Outcome<never> } {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return { error: path };
+    for (const r of this.#routes) {
+      if (isWithin(path, r.prefix)) return { backend: r.backend, inner: path.slice(r.prefix.length) || "/", prefix: r.prefix };
+    }
+    return { backend: this.#default, inner: path, prefix: "" };
+  }
+
+  #prefixed<T extends { path: string }>(items: T[], prefix: string): T[] {
+    return prefix ? items.map((i) => ({ ...i, path: prefix + (i.path === "/" ? "" : i.path) })) : items;
+  }
+
+  async ls(raw: string): Promise<Outcome<FileInfo[]>> {
+    const r = this.#route(raw);
+    if ("error" in r) return r.error;
+    const res = await r.backend.ls(r.inner);
+    const path = r.prefix + (r.inner === "/" ? "" : r.inner) || "/";
+    const routeDirs = this.#routes.filter((rt) => rt.backend !== r.backend || r.prefix === "").filter((rt) => isChild(rt.prefix, path));
+    if (isBackendError(res)) {
+      if (res.error === "file_not_found" && routeDirs.length) return routeDirs.map((rt) => ({ path: rt.prefix, isDir: true, size: 0 }));
+      return res;
+    }
+    const out = this.#prefixed(res, r.prefix).filter((e) => !routeDirs.some((rt) => rt.prefix === e.path));
+    for (const rt of routeDirs) out.push({ path: rt.prefix, isDir: true, size: 0 });
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async read(raw: string, offset?: number, limit?: number) {
+    const r = this.#route(raw);
+    return "error" in r ? r.error : r.backend.read(r.inner, offset, limit);
+  }
+
+  async write(raw: string, content: string): Promise<Outcome<{ path: string }>> {
+    const r = this.#route(raw);
+    if ("error" in r) return r.error;
+    const res = await r.backend.write(r.inner, content);
+    return isBackendError(res) ? res : { path: r.prefix + res.path };
+  }
+
+  async edit(raw: string, oldString: string, newString: string, replaceAll?: boolean) {
+    const r = this.#route(raw);
+    if ("error" in r) return r.error;
+    const res = await r.backend.edit(r.inner, oldString, newString, replaceAll);
+    return isBackendError(res) ? res : { ...res, path: r.prefix + res.path };
+  }
+
+  async #delete(raw: string): Promise<Outcome<{ path: string }>> {
+    const r = this.#route(raw);
+    if ("error" in r) return r.error;
+    const res = await r.backend.delete!(r.inner);
+    return isBackendError(res) ? res : { path: r.prefix + res.path };
+  }
+
+  /** Does this path belong to the route with `prefix` (and not to a deeper route)? */
+  #ownedBy(path: string, prefix: string): boolean {
+    return !this.#routes.some((rt) => rt.prefix.length > prefix.length && isWithin(path, rt.prefix));
+  }
+
+  /** Backends a search rooted at `path` must visit, each with its inner root. */
+  #searchTargets(raw: string): Array<{ backend: BackendProtocol; inner: string; prefix: string }> | { error: Outcome<never> } {
+    const r = this.#route(raw);
+    if ("error" in r) return r;
+    const root = r.prefix + (r.inner === "/" ? "" : r.inner) || "/";
+    const targets = [r];
+    for (const rt of this.#routes) {
+      if (rt.prefix !== r.prefix && rt.prefix.length > r.prefix.length && isWithin(rt.prefix, root)) {
+        targets.push({ backend: rt.backend, inner: "/", prefix: rt.prefix });
+      }
+    }
+    return targets;
+  }
+
+  async grep(pattern: string, path = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
+    const targets = this.#searchTargets(path);
+    if ("error" in targets) return targets.error;
+    const all: GrepMatch[] = [];
+    for (const t of targets) {
+      const res = await t.backend.grep(pattern, t.inner, glob);
+      if (isBackendError(res)) {
+        if (t === targets[0]) return res;
+        continue;
+      }
+      all.push(...this.#prefixed(res, t.prefix).filter((m) => this.#ownedBy(m.path, t.prefix)));
+    }
+    return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  }
+
+  async glob(pattern: string, path = "/"): Promise<Outcome<FileInfo[]>> {
+    const targets = this.#searchTargets(path);
+    if ("error" in targets) return targets.error;
+    const root = normalizePath(path) as string;
+    const all: FileInfo[] = [];
+    for (const t of targets) {
+      if (t === targets[0]) {
+        const res = await t.backend.glob(pattern, t.inner);
+        if (isBackendError(res)) return res;
+        all.push(...this.#prefixed(res, t.prefix).filter((f) => this.#ownedBy(f.path, t.prefix)));
+        continue;
+      }
+      // A route below the search root: match the pattern against paths relative to that root.
+      const res = await t.backend.glob("**/*", "/");
+      if (isBackendError(res)) continue;
+      all.push(...this.#prefixed(res, t.prefix).filter((f) => globFilter(pattern, root, f.path)));
+    }
+    return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {
+    return Promise.all(
+      files.map(async (f) => {
+        const r = this.#route(f.path);
+        if ("error" in r) return { path: f.path, error: "invalid_path" as const };
+        if (!r.backend.uploadFiles) return { path: f.path, error: "not_supported" as const };
+        const [res] = await r.backend.uploadFiles([{ path: r.inner, content: f.content }]);
+        return res?.error ? { path: f.path, error: res.error } : { path: r.prefix + r.inner };
+      }),
+    );
+  }
+
+  async downloadFiles(paths: string[]): Promise<DownloadOutcome[]> {
+    return Promise.all(
+      paths.map(async (p) => {
+        const r = this.#route(p);
+        if ("error" in r) return { path: p, error: "invalid_path" as const };
+        if (!r.backend.downloadFiles) return { path: p, error: "not_supported" as const };
+        const [res] = await r.backend.downloadFiles([r.inner]);
+        return res?.content ? { path: r.prefix + r.inner, content: res.content } : { path: r.prefix + r.inner, error: res?.error ?? "file_not_found" };
+      }),
+    );
+  }
+}
+
+function isChild(prefix: string, dir: string): boolean {
+  const parent = prefix.slice(0, prefix.lastIndexOf("/")) || "/";
+  return parent === dir;
+}
+
+/** A composite built per call from backend options (factories included). */
+export function compositeBackend(defaultOption: BackendOption, routes: Record<string, BackendOption>): BackendFactory {
+  return (rt) =>
+    new CompositeBackend(
+      resolveBackend(defaultOption, rt),
+      Object.fromEntries(Object.entries(routes).map(([prefix, opt]) => [prefix, resolveBackend(opt, rt)])),
+    );
+}
