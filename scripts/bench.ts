@@ -2,10 +2,11 @@
  * `npm run bench`: each figure is a ratio against a baseline run in the same
  * process, so machine noise cancels out.
  */
+import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext];
+const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);

@@ -16,3 +16,14 @@ export { filesystemMiddleware, FILESYSTEM, type FilesystemMiddlewareOptions } fr
 export { filesystemTools, TOOLS_EXCLUDED_FROM_EVICTION } from "./middleware/fs-tools.ts";
 export { patchToolCallsMiddleware, patchDanglingToolCalls, PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
 export { evictLargeResult, LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
+export { IndexedDBSaver } from "./storage/indexeddb-saver.ts";
+export { StorageError, type StorageErrorCode } from "./storage/errors.ts";
+export { CompositeBackend, compositeBackend } from "./backends/composite.ts";
+export { StoreBackend } from "./backends/store.ts";
+export { PermissionedBackend, withPermissions, type FilesystemPermission } from "./backends/permissions.ts";
+export { summarizationMiddleware, SUMMARIZATION, type SummarizationOptions } from "./middleware/summarization.ts";
+export { hitlMiddleware, HITL, type Decision, type HITLRequest, type HITLResponse, type InterruptOnConfig } from "./middleware/hitl.ts";
+export { subagentMiddleware, SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";
+export { promptCachingMiddleware, PROMPT_CACHING } from "./middleware/prompt-caching.ts";
+export { interruptWithConfig } from "./harness/interrupt.ts";
+export type { SubAgent } from "./harness/create-deep-agent.ts";
