@@ -15,6 +15,9 @@ import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
 import { promptCachingMiddleware } from "../middleware/prompt-caching.ts";
 import { hitlMiddleware, type InterruptOnConfig } from "../middleware/hitl.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
+import { memoryMiddleware } from "../middleware/memory.ts";
+import { skillsMiddleware } from "../middleware/skills.ts";
+import { todosMiddleware } from "../middleware/todos.ts";
 import { HarnessError } from "./errors.ts";
 import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
 import { buildAgentLoop, collectStateFields } from "./loop.ts";
@@ -46,6 +49,14 @@ export interface CreateDeepAgentOptions {
   now?: () => string;
   /** Tool calls that pause for approval: `{ toolName: true | { allowedDecisions, description, when } }`. Needs a checkpointer. */
   interruptOn?: InterruptOnConfig;
+  /** Skill source directories (each holds `<name>/SKILL.md`); later ones override earlier ones. Subagents get them too. */
+  skills?: readonly string[];
+  /** Tools disclosed only after a skill listing them has been read. */
+  skillTools?: readonly AgentTool[];
+  /** Memory files (e.g. ["/AGENTS.md", "/memories/AGENTS.md"]) injected into the main agent's prompt. */
+  memory?: readonly string[];
+  /** Adds the `write_todos` planning tool (off by default, as in deepagents). */
+  todos?: boolean;
   /** Path rules enforced at the backend for every consumer; first match wins. */
   permissions?: readonly FilesystemPermission[];
   /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
@@ -86,13 +97,21 @@ interface StackSpec {
 /** The ordered built-ins for one agent (main or child); see stack.ts for the order. */
 function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   const { model, backend, now, options } = spec;
-  const slots: BuiltinSlot[] = [{ middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" }];
+  const slots: BuiltinSlot[] = [];
+  if (options.todos) slots.push({ middleware: todosMiddleware(), position: "head" });
+  slots.push({ middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" });
   if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
   slots.push(
     { middleware: summarizationMiddleware({ model, backend, now, ...options.summarization }), position: "head" },
     { middleware: patchToolCallsMiddleware(), position: "head" },
-    { middleware: promptCachingMiddleware(), position: "tail" },
   );
+  if (options.skills?.length || options.skillTools?.length) {
+    slots.push({ middleware: skillsMiddleware({ sources: [...(options.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }), position: "tail" });
+  }
+  slots.push({ middleware: promptCachingMiddleware(), position: "tail" });
+  if (spec.subagents && options.memory?.length) {
+    slots.push({ middleware: memoryMiddleware({ sources: [...options.memory], backend, now }), position: "tail" });
+  }
   const permissionRules = permissionInterruptRules(options.permissions ?? []);
   if ((spec.interruptOn && Object.keys(spec.interruptOn).length) || permissionRules.length) {
     if (!options.checkpointer) throw new HarnessError("invalid_option", "Approvals (interruptOn or interrupt permissions) need a checkpointer so a paused run can be resumed.");

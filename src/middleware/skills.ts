@@ -1,0 +1,207 @@
+/**
+ * SkillsMiddleware: progressive disclosure of skills (Agent Skills format).
+ *
+ * - Sources are backend directories holding `<skill-name>/SKILL.md` files with
+ *   YAML frontmatter. They are read once per thread, in `beforeAgent`, into the
+ *   private state field `skillsMetadata`; later sources override earlier ones
+ *   (same name). Invalid skills are skipped and listed in `skillErrors`.
+ * - Only each skill's name, description and SKILL.md path enter the (stable)
+ *   system prompt; the body is read by the agent with `read_file`.
+ * - Skill tools (`skillTools`) are owned by this middleware and hidden from the
+ *   model until a SKILL.md listing them (in `metadata.include_tools` or
+ *   `allowed-tools`) has been read successfully in this thread; the read is
+ *   recorded in the private field `skillsRead`. Calling a hidden one gives an
+ *   error result. Tools the agent has from elsewhere are never hidden.
+ */
+import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
+import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
+import { errorToolMessage } from "../harness/execute-tool.ts";
+import { HarnessError } from "../harness/errors.ts";
+import type { AgentMiddleware, AgentState, AgentTool, StateField } from "../harness/types.ts";
+import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
+import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.ts";
+
+export const SKILLS = "SkillsMiddleware";
+export const MAX_SKILL_NAME_LENGTH = 64;
+export const MAX_SKILL_DESCRIPTION_LENGTH = 1_024;
+/** SKILL.md files longer than this (characters) are rejected. */
+export const MAX_SKILL_FILE_CHARS = 10 * 1024 * 1024;
+/** The read limit the prompt suggests: the read_file default (100 lines) is short for most skills. */
+export const SKILL_READ_LIMIT = 1_000;
+
+/** What the agent knows of a skill before reading it. Plain data (checkpointed). */
+export interface SkillMetadata {
+  name: string;
+  description: string;
+  /** Absolute path of the SKILL.md. */
+  path: string;
+  /** Tool names the skill lists (`metadata.include_tools` and `allowed-tools`). */
+  tools: string[];
+}
+
+/** A SKILL.md (or a source) that could not be loaded, and why. */
+export interface SkillError {
+  path: string;
+  message: string;
+}
+
+export interface SkillsMiddlewareOptions {
+  /** Directories holding `<name>/SKILL.md`; later ones override earlier ones. */
+  sources: readonly string[];
+  backend: BackendOption;
+  now: () => string;
+  /** Tools disclosed only after a skill naming them has been read. */
+  skillTools?: readonly AgentTool[];
+}
+
+const NAME_PATTERN = /^[\p{Ll}\p{Nd}]+(?:-[\p{Ll}\p{Nd}]+)*$/u;
+
+/** Why a skill name breaks the Agent Skills spec, or undefined when it is valid. */
+export function skillNameProblem(name: string, directory: string): string | undefined {
+  if (name.length > MAX_SKILL_NAME_LENGTH) return `name exceeds ${MAX_SKILL_NAME_LENGTH} characters`;
+  if (!NAME_PATTERN.test(name)) return "name must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen";
+  if (name !== directory) return `name '${name}' must match its directory name '${directory}'`;
+  return undefined;
+}
+
+function words(value: FrontmatterValue | undefined): string[] | string {
+  if (value === undefined) return [];
+  if (typeof value === "string") return value.split(/\s+/).filter(Boolean);
+  if (Array.isArray(value)) return value.flatMap((v) => v.split(/\s+/)).filter(Boolean);
+  return "must be a list of tool names";
+}
+
+/** Parses and validates one SKILL.md. Never throws: problems come back as a SkillError. */
+export function parseSkill(content: string, path: string): SkillMetadata | SkillError {
+  const fail = (message: string): SkillError => ({ path, message });
+  if (content.length > MAX_SKILL_FILE_CHARS) return fail(`SKILL.md is too large (${content.length} characters)`);
+  const parsed = parseFrontmatter(content);
+  if (!parsed.ok) return fail(parsed.error);
+  const { name: rawName, description: rawDescription, metadata } = parsed.data;
+  if (typeof rawName !== "string" || !rawName.trim()) return fail("missing required 'name'");
+  if (typeof rawDescription !== "string" || !rawDescription.trim()) return fail("missing required 'description'");
+  const name = rawName.trim();
+  const description = rawDescription.trim();
+  const directory = path.split("/").at(-2) ?? "";
+  const nameProblem = skillNameProblem(name, directory);
+  if (nameProblem) return fail(nameProblem);
+  if (description.length > MAX_SKILL_DESCRIPTION_LENGTH) {
+    return fail(`description exceeds ${MAX_SKILL_DESCRIPTION_LENGTH} characters (${description.length})`);
+  }
+  if (metadata !== undefined && (typeof metadata !== "object" || Array.isArray(metadata))) return fail("'metadata' must be a mapping");
+  const included = words(metadata?.include_tools);
+  if (typeof included === "string") return fail(`'metadata.include_tools' ${included}`);
+  const allowed = words(parsed.data["allowed-tools"]);
+  if (typeof allowed === "string") return fail(`'allowed-tools' ${allowed}`);
+  return { name, description, path, tools: [...new Set([...included, ...allowed])] };
+}
+
+function isSkillError(value: SkillMetadata | SkillError): value is SkillError {
+  return "message" in value;
+}
+
+/** Loads every `<dir>/SKILL.md` of the sources, in order; a later skill replaces an earlier one of the same name. */
+export async function loadSkills(backend: BackendProtocol, sources: readonly string[]): Promise<{ skills: SkillMetadata[]; errors: SkillError[] }> {
+  const byName = new Map<string, SkillMetadata>();
+  const errors: SkillError[] = [];
+  for (const source of sources) {
+    const found = await backend.glob("*/SKILL.md", source);
+    if (isBackendError(found)) {
+      if (found.error !== "file_not_found") errors.push({ path: source, message: found.message });
+      continue;
+    }
+    for (const file of found) {
+      if (file.isDir) continue;
+      const text = await readWholeText(backend, file.path);
+      const skill = isBackendError(text) ? { path: file.path, message: text.message } : parseSkill(text, file.path);
+      if (isSkillError(skill)) errors.push(skill);
+      else byName.set(skill.name, skill);
+    }
+  }
+  return { skills: [...byName.values()], errors };
+}
+
+/** The "## Skills" prompt section: one line per skill, nothing of the bodies. */
+export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boolean): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")} (${s.path})`);
+  return [
+    "## Skills",
+    "",
+    `Skills are instructions for specific tasks, kept in SKILL.md files. When a task matches a skill's description, read its SKILL.md with \`read_file\` (limit=${SKILL_READ_LIMIT}) before acting and follow it; paths it mentions are relative to its directory.` +
+      (unlocksTools ? " Reading a skill's SKILL.md also makes the tools it lists available." : ""),
+    "",
+    ...lines,
+  ].join("\n");
+}
+
+function skillsOf(state: Readonly<AgentState>): readonly SkillMetadata[] {
+  return (state.skillsMetadata as SkillMetadata[] | undefined) ?? [];
+}
+
+function readPaths(state: Readonly<AgentState>): ReadonlySet<string> {
+  return new Set((state.skillsRead as string[] | undefined) ?? []);
+}
+
+/** Tool names unlocked by the skills read so far. */
+export function unlockedTools(state: Readonly<AgentState>): Set<string> {
+  const read = readPaths(state);
+  return new Set(skillsOf(state).filter((s) => read.has(s.path)).flatMap((s) => s.tools));
+}
+
+const union: StateField<string[]>["reducer"] = (current, update) => [...new Set([...(current ?? []), ...(update ?? [])])];
+
+/**
+ * Builds the SkillsMiddleware.
+ *
+ * Throws (at construction) only on a broken setup: a source that is not an
+ * absolute path. Everything that can go wrong at run time is a value: an
+ * unreadable source or an invalid SKILL.md is recorded in `skillErrors` (and
+ * nothing is logged); a call to a still-hidden skill tool is an error result.
+ */
+export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddleware {
+  const sources = normalizeSources(SKILLS, options.sources);
+  const skillTools = options.skillTools ?? [];
+  const gated = new Set(skillTools.map((t) => t.name));
+  if (gated.size !== skillTools.length) throw new HarnessError("invalid_option", `${SKILLS}: two skill tools share a name.`);
+  return {
+    name: SKILLS,
+    tools: skillTools,
+    stateSchema: {
+      skillsMetadata: { default: () => undefined, private: true },
+      skillErrors: { default: () => [], private: true },
+      skillsRead: { default: () => [], reducer: union as StateField["reducer"], private: true },
+    },
+    async beforeAgent(state, config) {
+      if (state.skillsMetadata !== undefined) return undefined;
+      const backend = resolveBackend(options.backend, createBackendRuntime(state.files, config, options.now));
+      const { skills, errors } = await loadSkills(backend, sources);
+      return { skillsMetadata: skills, skillErrors: errors };
+    },
+    async wrapModelCall(request, next) {
+      const skills = skillsOf(request.state);
+      const unlocked = unlockedTools(request.state);
+      const tools = gated.size ? request.tools.filter((t) => !gated.has(t.name) || unlocked.has(t.name)) : request.tools;
+      if (!skills.length && tools.length === request.tools.length) return next(request);
+      const unlocks = skills.some((s) => s.tools.some((t) => gated.has(t)));
+      const section = skills.length ? formatSkillsSection(skills, unlocks) : "";
+      const systemPrompt = [request.systemPrompt, section].filter(Boolean).join("\n\n");
+      return next({ ...request, systemPrompt, tools });
+    },
+    async wrapToolCall(request, next) {
+      const { toolCall, runtime } = request;
+      if (gated.has(toolCall.name) && !unlockedTools(runtime.state).has(toolCall.name)) {
+        const providers = skillsOf(runtime.state).filter((s) => s.tools.includes(toolCall.name)).map((s) => s.path);
+        const hint = providers.length
+          ? `Read the SKILL.md of a skill that provides it first (${providers.join(", ")}).`
+          : "No loaded skill provides it.";
+        return { message: errorToolMessage(toolCall.id, toolCall.name, `Error: tool '${toolCall.name}' is not available yet. ${hint}`) };
+      }
+      if (toolCall.name !== "read_file") return next(request);
+      const result = await next(request);
+      if (result.message.status === "error") return result;
+      const path = callPath(toolCall.args);
+      if (!path || readPaths(runtime.state).has(path) || !skillsOf(runtime.state).some((s) => s.path === path)) return result;
+      return { ...result, update: { ...(result.update ?? {}), skillsRead: [path] } };
+    },
+  };
+}
