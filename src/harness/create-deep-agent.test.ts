@@ -56,4 +56,30 @@ describe("createDeepAgent options: skills, memory, todos", () => {
     expect((out as { todos?: unknown }).todos).toEqual([{ content: "plan", status: "in_progress" }]);
     expect(String(out.messages[2]!.content)).toBe('Updated todo list to [{"content":"plan","status":"in_progress"}]');
   });
+
+  it("gives general-purpose the parent's skills; a custom subagent only its own", async () => {
+    const gp = new ScriptedChatModel({ script: [{ text: "gp done" }] });
+    const custom = new ScriptedChatModel({ script: [{ text: "custom done" }] });
+    const parent = new ScriptedChatModel({
+      script: [
+        {
+          toolCalls: [
+            { name: "task", args: { description: "a", subagent_type: "general-purpose" } },
+            { name: "task", args: { description: "b", subagent_type: "plain" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+    });
+    await createDeepAgent({
+      model: parent,
+      skills: ["/skills"],
+      subagents: [
+        { name: "general-purpose", description: "gp", systemPrompt: "gp", model: gp, skills: ["/skills"] },
+        { name: "plain", description: "p", systemPrompt: "plain", model: custom },
+      ],
+    }).invoke({ messages: [new HumanMessage("go")], files: { "/skills/pdf-report/SKILL.md": textFile(skill) } });
+    expect(String(gp.calls[0]!.messages[0]!.content)).toContain("pdf-report");
+    expect(String(custom.calls[0]!.messages[0]!.content)).not.toContain("pdf-report");
+  });
 });

@@ -79,6 +79,8 @@ export interface SubAgent {
   middleware?: readonly AgentMiddleware[];
   /** Defaults to the parent's interruptOn. */
   interruptOn?: InterruptOnConfig;
+  /** Skill sources of this subagent (general-purpose defaults to the parent's). */
+  skills?: readonly string[];
 }
 
 const defaultBackend: BackendOption = (rt) => new StateBackend(rt);
@@ -90,6 +92,7 @@ interface StackSpec {
   options: CreateDeepAgentOptions;
   middleware: readonly AgentMiddleware[];
   interruptOn: InterruptOnConfig | undefined;
+  skills: readonly string[] | undefined;
   /** Set for the main agent only: children get no task tool. */
   subagents?: AgentMiddleware;
 }
@@ -105,8 +108,8 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     { middleware: summarizationMiddleware({ model, backend, now, ...options.summarization }), position: "head" },
     { middleware: patchToolCallsMiddleware(), position: "head" },
   );
-  if (options.skills?.length || options.skillTools?.length) {
-    slots.push({ middleware: skillsMiddleware({ sources: [...(options.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }), position: "tail" });
+  if (spec.skills?.length || options.skillTools?.length) {
+    slots.push({ middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }), position: "tail" });
   }
   slots.push({ middleware: promptCachingMiddleware(), position: "tail" });
   if (spec.subagents && options.memory?.length) {
@@ -146,7 +149,8 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
     names.add(sub.name);
     const model = sub.model ?? options.model;
-    const stack = assemble({ ...base, model, middleware: sub.middleware ?? [], interruptOn: sub.interruptOn ?? options.interruptOn });
+    const skills = sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined);
+    const stack = assemble({ ...base, model, middleware: sub.middleware ?? [], interruptOn: sub.interruptOn ?? options.interruptOn, skills });
     const agent = buildAgentLoop({
       model,
       systemPrompt: sub.systemPrompt,
@@ -167,7 +171,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     stateFields: () => collectStateFields(stack),
     checkpointer: options.checkpointer,
   });
-  stack = assemble({ ...base, model: options.model, middleware: options.middleware ?? [], interruptOn: options.interruptOn, subagents });
+  stack = assemble({ ...base, model: options.model, middleware: options.middleware ?? [], interruptOn: options.interruptOn, skills: options.skills, subagents });
 
   return buildAgentLoop({
     model: options.model,
