@@ -12,6 +12,7 @@ const isolation = {
 /** Dependencies the worker imports; pre-bundled so the dev server does not reload mid-test. */
 const workerDeps = [
   "@langchain/langgraph/web",
+  "@langchain/core/errors",
   "@langchain/core/messages",
   "@langchain/core/language_models/chat_models",
   "@langchain/core/outputs",

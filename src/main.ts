@@ -1,0 +1,12 @@
+/** The page entry: one agent worker, one chat, one Svelte app. */
+import { mount } from "svelte";
+import App from "./ui/app.svelte";
+import { Chat } from "./ui/chat.svelte.ts";
+import { chatContext } from "./ui/context.ts";
+import { connectAgent } from "./worker/client.ts";
+
+const target = document.getElementById("app");
+if (!target) throw new Error("index.html has no #app element.");
+
+const chat = new Chat(connectAgent());
+mount(App, { target, context: chatContext(chat) });

@@ -1,0 +1,100 @@
+/**
+ * The page side of the protocol: spawns the agent worker and wraps it with
+ * Comlink. Event callbacks cross as `Comlink.proxy` (async generators do not
+ * survive Comlink, so streaming is push-based). Every call rejects once the
+ * worker has failed (a script that did not load, an uncaught error), instead
+ * of hanging.
+ */
+import { proxy, releaseProxy, wrap, type Remote } from "comlink";
+import type { ErrorInfo } from "../harness/errors.ts";
+import {
+  isTerminal,
+  type AgentEvent,
+  type AgentWorkerApi,
+  type FileData,
+  type MessageInfo,
+  type StartResult,
+  type TerminalEvent,
+  type WorkerInfo,
+} from "./protocol.ts";
+
+/** A started run: its id, and its terminal event once it ends. */
+export interface RunHandle {
+  runId: string;
+  done: Promise<TerminalEvent>;
+}
+
+export type RunStart = { ok: true; run: RunHandle } | Extract<StartResult, { ok: false }>;
+
+export interface AgentClient {
+  ping(): Promise<WorkerInfo>;
+  /** Starts a turn; `onEvent` sees every event, the terminal one included. */
+  run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
+  cancel(runId: string): Promise<boolean>;
+  getMessages(threadId: string): Promise<MessageInfo[]>;
+  getFiles(threadId: string): Promise<Record<string, FileData>>;
+  /** Resolves with the worker's first fatal error; never rejects. */
+  readonly failure: Promise<ErrorInfo>;
+  /** Terminates the worker. */
+  close(): void;
+}
+
+/** The app's agent worker. Vite bundles the entry as a separate module chunk. */
+export function spawnAgentWorker(): Worker {
+  return new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: "deeptab-agent" });
+}
+
+/** Thrown by client calls after the worker failed. */
+export class WorkerFailedError extends Error {
+  readonly code = "worker_failed";
+  constructor(info: ErrorInfo) {
+    super(info.message);
+    this.name = "WorkerFailedError";
+  }
+}
+
+function failureInfo(event: Event): ErrorInfo {
+  const message = event instanceof ErrorEvent && event.message ? event.message : `Agent worker failed (${event.type}).`;
+  return { name: "WorkerFailedError", message, code: "worker_failed" };
+}
+
+export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
+  const api: Remote<AgentWorkerApi> = wrap<AgentWorkerApi>(worker);
+  const failure = new Promise<ErrorInfo>((resolve) => {
+    const fail = (event: Event) => resolve(failureInfo(event));
+    worker.addEventListener("error", fail, { once: true });
+    worker.addEventListener("messageerror", fail, { once: true });
+  });
+  const failed = failure.then((info): never => {
+    throw new WorkerFailedError(info);
+  });
+  failed.catch(() => undefined);
+  const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, failed]);
+
+  async function run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart> {
+    let finish: (event: TerminalEvent) => void = () => undefined;
+    const done = new Promise<TerminalEvent>((resolve) => (finish = resolve));
+    const callback = proxy((event: AgentEvent) => {
+      onEvent?.(event);
+      if (isTerminal(event)) finish(event);
+    });
+    const started = await guard<StartResult>(api.startRun(threadId, text, callback));
+    if (!started.ok) return started;
+    const runId = started.runId;
+    const lost = failure.then((error): TerminalEvent => ({ type: "error", runId, error }));
+    return { ok: true, run: { runId, done: Promise.race([done, lost]) } };
+  }
+
+  return {
+    ping: () => guard(api.ping()),
+    run,
+    cancel: (runId) => guard(api.cancel(runId)),
+    getMessages: (threadId) => guard(api.getMessages(threadId)),
+    getFiles: (threadId) => guard(api.getFiles(threadId)),
+    failure,
+    close() {
+      api[releaseProxy]();
+      worker.terminate();
+    },
+  };
+}

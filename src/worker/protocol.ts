@@ -1,0 +1,153 @@
+/**
+ * The one contract between the page and the agent worker. Both sides import
+ * it; nothing else crosses the boundary.
+ *
+ * Rules for everything in this file:
+ * - Values are plain, structured-cloneable data: no class instances (no
+ *   LangChain messages, no Error objects), no functions except the event
+ *   callback, which the page wraps in `Comlink.proxy`.
+ * - Expected failures are values ({@link StartResult}, {@link RunErrorEvent});
+ *   a rejected call means the worker itself is broken.
+ * - Events of one run arrive in order and end with exactly one terminal
+ *   event ({@link DoneEvent} or {@link RunErrorEvent}).
+ */
+import type { FileData } from "../backends/protocol.ts";
+import type { ErrorInfo } from "../harness/errors.ts";
+
+export type { ErrorInfo, FileData };
+
+/** Who wrote a message, in UI terms. */
+export type Role = "user" | "assistant" | "tool" | "system";
+
+/** A tool call the model made. `args` is the parsed JSON the model produced. */
+export interface ToolCallInfo {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** A message of the thread's history, flattened to text. */
+export interface MessageInfo {
+  /** The message id, when the model or harness gave one. */
+  id?: string;
+  role: Role;
+  /** The text content (content blocks other than text are dropped). */
+  content: string;
+  /** Assistant messages: the tools it called. */
+  toolCalls?: ToolCallInfo[];
+  /** Tool messages: the call this answers. */
+  toolCallId?: string;
+  /** Tool messages: the tool's name. */
+  name?: string;
+  /** Tool messages: whether the tool succeeded. */
+  status?: "success" | "error";
+}
+
+/**
+ * Streamed assistant text. Consecutive model chunks of one message may be
+ * batched into one event; `chunks` says how many model chunks it carries.
+ */
+export interface TokenEvent {
+  type: "token";
+  runId: string;
+  /** The id of the assistant message being streamed (matches the later {@link RunMessageEvent}). */
+  messageId?: string;
+  text: string;
+  chunks: number;
+  /** Set when a subagent (the `task` tool) produced the text. */
+  subagent?: string;
+}
+
+/** A complete message added to the thread (assistant answers; the user's own input is not echoed). */
+export interface RunMessageEvent {
+  type: "message";
+  runId: string;
+  message: MessageInfo;
+}
+
+/** A tool call is about to run. */
+export interface ToolStartEvent {
+  type: "tool_start";
+  runId: string;
+  toolCall: ToolCallInfo;
+}
+
+/** A tool call finished; `content` is what the model will see. */
+export interface ToolEndEvent {
+  type: "tool_end";
+  runId: string;
+  toolCallId: string;
+  name: string;
+  content: string;
+  status: "success" | "error";
+}
+
+/** The run paused for a human decision (approvals). `value` is the interrupt payload as JSON. */
+export interface InterruptEvent {
+  type: "interrupt";
+  runId: string;
+  interrupts: Array<{ id?: string; value: unknown }>;
+}
+
+/** Terminal: the run ended without error. */
+export interface DoneEvent {
+  type: "done";
+  runId: string;
+  /** `complete`: the agent answered; `cancelled`: {@link AgentWorkerApi.cancel}; `interrupted`: see {@link InterruptEvent}. */
+  status: "complete" | "cancelled" | "interrupted";
+}
+
+/** Terminal: the run failed. `error.code` is set for harness and provider errors that have one. */
+export interface RunErrorEvent {
+  type: "error";
+  runId: string;
+  error: ErrorInfo;
+}
+
+/** Everything a run reports to the page. */
+export type AgentEvent = TokenEvent | RunMessageEvent | ToolStartEvent | ToolEndEvent | InterruptEvent | DoneEvent | RunErrorEvent;
+
+/** The events that end a run. */
+export type TerminalEvent = DoneEvent | RunErrorEvent;
+
+export function isTerminal(event: AgentEvent): event is TerminalEvent {
+  return event.type === "done" || event.type === "error";
+}
+
+/** The page's event callback. The worker awaits it, so a slow page slows the stream rather than queueing without bound. */
+export type EventCallback = (event: AgentEvent) => void | Promise<void>;
+
+/** What {@link AgentWorkerApi.ping} tells about the worker. */
+export interface WorkerInfo {
+  /** True when the code runs in a WorkerGlobalScope (never on the page's main thread). */
+  inWorker: boolean;
+  crossOriginIsolated: boolean;
+  /** The chat model's type, e.g. "scripted". */
+  model: string;
+  /** True when the model is the scripted demo model (no API key). */
+  demo: boolean;
+}
+
+/** Error codes {@link AgentWorkerApi.startRun} may return. */
+export type StartErrorCode = "thread_busy" | "empty_input";
+
+/** The answer to {@link AgentWorkerApi.startRun}: the run's id, or why it did not start. */
+export type StartResult = { ok: true; runId: string } | { ok: false; error: ErrorInfo & { code: StartErrorCode } };
+
+/** The API the worker exposes with `Comlink.expose`; the page holds a `Comlink.Remote` of it. */
+export interface AgentWorkerApi {
+  /** Cheap liveness and environment check. */
+  ping(): Promise<WorkerInfo>;
+  /**
+   * Starts one agent turn on `threadId` with the user's `text`, and resolves
+   * as soon as it started. Events follow through `onEvent` (a `Comlink.proxy`
+   * on the page), ending with a terminal event. One run per thread at a time.
+   */
+  startRun(threadId: string, text: string, onEvent: EventCallback): Promise<StartResult>;
+  /** Aborts a run; its terminal event is `done` with status `cancelled`. False when no such run is active. */
+  cancel(runId: string): Promise<boolean>;
+  /** The thread's history from the checkpointer (empty for an unknown thread). */
+  getMessages(threadId: string): Promise<MessageInfo[]>;
+  /** The thread's files (graph state), by absolute path. */
+  getFiles(threadId: string): Promise<Record<string, FileData>>;
+}
