@@ -1,0 +1,40 @@
+/**
+ * The backend conformance suite in Chromium for the backends that do not need
+ * IndexedDB-specific setup (IndexedDBBackend has its own browser file), plus
+ * StoreBackend over the IndexedDB store and deeptab's own composite layout:
+ * workspace in IndexedDBBackend, /memories/ in StoreBackend over IndexedDBStore.
+ */
+import { InMemoryStore } from "@langchain/langgraph/web";
+import { IndexedDBStore } from "../storage/indexeddb-store.ts";
+import { backendConformance } from "../testing/backend-conformance.ts";
+import { FIXED_NOW } from "../testing/runtime.ts";
+import { CompositeBackend } from "./composite.ts";
+import { IndexedDBBackend, IndexedDBFiles } from "./indexeddb.ts";
+import { createBackendRuntime } from "./runtime.ts";
+import { StateBackend } from "./state.ts";
+import { StoreBackend } from "./store.ts";
+
+const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW));
+const idbStore = () => new IndexedDBStore({ dbName: `store-${crypto.randomUUID()}` });
+
+backendConformance("StateBackend (Chromium)", state);
+backendConformance("StoreBackend (InMemoryStore, Chromium)", () => new StoreBackend(new InMemoryStore(), ["fs"], () => FIXED_NOW));
+backendConformance("StoreBackend (IndexedDBStore, Chromium)", () => new StoreBackend(idbStore(), ["fs"], () => FIXED_NOW));
+backendConformance(
+  "CompositeBackend (state default, store route, Chromium)",
+  () => new CompositeBackend(state(), { "/memories/": new StoreBackend(new InMemoryStore(), ["m"], () => FIXED_NOW) }),
+  { rootExtras: ["/memories"] },
+);
+backendConformance(
+  "CompositeBackend (store default, state route, Chromium)",
+  () => new CompositeBackend(new StoreBackend(new InMemoryStore(), ["d"], () => FIXED_NOW), { "/r/": state() }),
+  { rootExtras: ["/r"] },
+);
+backendConformance(
+  "CompositeBackend (IndexedDB workspace, IndexedDBStore /memories/, Chromium)",
+  () =>
+    new CompositeBackend(new IndexedDBBackend(new IndexedDBFiles({ dbName: `files-${crypto.randomUUID()}` }), "t", () => FIXED_NOW), {
+      "/memories/": new StoreBackend(idbStore(), ["memories"], () => FIXED_NOW),
+    }),
+  { rootExtras: ["/memories"] },
+);

@@ -1,0 +1,231 @@
+/**
+ * IndexedDBFiles: the storage under {@link IndexedDBBackend}. One database
+ * ("deeptab-files" by default, version 1) with one object store `files` keyed
+ * by `[scope, path]` (value: the {@link FileData} and its byte size) and an
+ * index `by_scope`. A scope is one workspace; deeptab uses the thread id.
+ *
+ * Reads are served from an in-memory index per scope: every file of the scope
+ * (path → data and size), loaded once with a single `getAll` over `by_scope`
+ * in one transaction, then kept in sync by every mutation made through this
+ * instance. Other tabs' mutations reach it through a BroadcastChannel, which
+ * drops the stale scope so the next read reloads it. At most
+ * `maxCachedScopes` scopes stay loaded (least recently used are dropped).
+ *
+ * Mutations never trust the index: each runs in one readwrite transaction
+ * that reads what it checks (existence, implied directories) from the
+ * database and writes in the same transaction, so check + put is atomic even
+ * across tabs.
+ */
+import type { DBSchema, IDBPObjectStore } from "idb";
+import { StorageError } from "../storage/errors.ts";
+import { inTransaction, LazyConnection, openIdb } from "../storage/idb-open.ts";
+import { byteLength } from "./file-ops.ts";
+import type { FileData } from "./protocol.ts";
+
+export const DEFAULT_FILES_DB = "deeptab-files";
+const VERSION = 1;
+
+interface FileRecord {
+  scope: string;
+  path: string;
+  data: FileData;
+  size: number;
+}
+
+interface FilesDB extends DBSchema {
+  files: { key: [string, string]; value: FileRecord; indexes: { by_scope: string } };
+}
+
+/** A file as held by a scope's index. */
+export interface IndexedFile {
+  readonly data: FileData;
+  readonly size: number;
+}
+
+/** A scope's files, path → file. Read-only to callers. */
+export type ScopeIndex = ReadonlyMap<string, IndexedFile>;
+
+/** What a mutation may do inside its readwrite transaction. */
+export interface FilesTx {
+  get(path: string): Promise<FileData | undefined>;
+  /** Is `dir` a directory implied by a stored path below it ("/" always is)? */
+  isDir(dir: string): Promise<boolean>;
+  put(path: string, data: FileData): Promise<void>;
+  delete(path: string): Promise<void>;
+}
+
+export interface IndexedDBFilesOptions {
+  /** Database name; default "deeptab-files". */
+  dbName?: string;
+  /** IndexedDB to use (tests pass fake-indexeddb's); default `globalThis.indexedDB`. */
+  idbFactory?: IDBFactory;
+  /** IDBKeyRange matching `idbFactory`; default `globalThis.IDBKeyRange`. */
+  keyRange?: typeof IDBKeyRange;
+  /** How many scopes keep their index in memory; default 8. */
+  maxCachedScopes?: number;
+}
+
+type Store = IDBPObjectStore<FilesDB, ["files"], "files", "readwrite">;
+
+/**
+ * Shared storage of workspace files: one connection and one index cache for
+ * every backend built on it.
+ *
+ * @throws {StorageError} `unavailable` when IndexedDB is missing or refuses to
+ *   open; `quota_exceeded` when a mutation ran out of storage quota (its
+ *   transaction was rolled back, nothing of it was written, the index is
+ *   unchanged); `transaction_failed` when IndexedDB failed a transaction
+ *   otherwise. Nothing else is thrown.
+ */
+export class IndexedDBFiles {
+  readonly dbName: string;
+  readonly #conn: LazyConnection<FilesDB>;
+  readonly #keyRange: typeof IDBKeyRange | undefined;
+  readonly #maxCached: number;
+  readonly #indexes = new Map<string, Promise<Map<string, IndexedFile>>>();
+  #channel: BroadcastChannel | undefined;
+
+  constructor(options: IndexedDBFilesOptions = {}) {
+    this.dbName = options.dbName ?? DEFAULT_FILES_DB;
+    this.#keyRange = options.keyRange;
+    this.#maxCached = Math.max(1, options.maxCachedScopes ?? 8);
+    this.#conn = new LazyConnection((onClose) =>
+      openIdb<FilesDB>(
+        this.dbName,
+        VERSION,
+        options.idbFactory,
+        (db, oldVersion) => {
+          if (oldVersion < 1) db.createObjectStore("files", { keyPath: ["scope", "path"] }).createIndex("by_scope", "scope");
+        },
+        () => {
+          this.#indexes.clear();
+          onClose();
+        },
+      ),
+    );
+    if (typeof BroadcastChannel === "function") {
+      const channel = new BroadcastChannel(`deeptab-files:${this.dbName}`);
+      channel.onmessage = (event: MessageEvent<unknown>) => {
+        const scope = (event.data as { scope?: unknown } | null)?.scope;
+        if (typeof scope === "string") this.#indexes.delete(scope);
+      };
+      // Node: do not keep the process alive for invalidations.
+      (channel as { unref?: () => void }).unref?.();
+      this.#channel = channel;
+    }
+  }
+
+  /** The scope's files, loaded with one `getAll` on first use. */
+  index(scope: string): Promise<ScopeIndex> {
+    let loading = this.#indexes.get(scope);
+    if (loading) {
+      this.#indexes.delete(scope);
+      this.#indexes.set(scope, loading);
+      return loading;
+    }
+    loading = this.#load(scope);
+    this.#indexes.set(scope, loading);
+    loading.catch(() => {
+      if (this.#indexes.get(scope) === loading) this.#indexes.delete(scope);
+    });
+    while (this.#indexes.size > this.#maxCached) this.#indexes.delete(this.#indexes.keys().next().value!);
+    return loading;
+  }
+
+  async #load(scope: string): Promise<Map<string, IndexedFile>> {
+    const db = await this.#conn.get();
+    const tx = db.transaction("files", "readonly");
+    const records = await inTransaction(`load files of scope "${scope}"`, tx, () => tx.store.index("by_scope").getAll(scope));
+    return new Map(records.map((r) => [r.path, { data: r.data, size: r.size }]));
+  }
+
+  /**
+   * Runs `body` in one readwrite transaction over the scope's files. Its
+   * changes reach the index after the transaction commits; if it fails,
+   * nothing was written.
+   */
+  async mutate<T>(scope: string, what: string, body: (tx: FilesTx) => Promise<T>): Promise<T> {
+    const db = await this.#conn.get();
+    const tx = db.transaction("files", "readwrite");
+    const store: Store = tx.store;
+    const changes: Array<[string, IndexedFile | null]> = [];
+    const ftx: FilesTx = {
+      get: async (path) => (await store.get([scope, path]))?.data,
+      isDir: async (dir) => dir === "/" || (await store.getKey(this.#range().bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
+      put: async (path, data) => {
+        const size = byteLength(data);
+        await store.put({ scope, path, data, size });
+        changes.push([path, { data, size }]);
+      },
+      delete: async (path) => {
+        await store.delete([scope, path]);
+        changes.push([path, null]);
+      },
+    };
+    const result = await inTransaction(what, tx, () => body(ftx));
+    if (changes.length > 0) {
+      await this.#apply(scope, changes);
+      this.#channel?.postMessage({ scope });
+    }
+    return result;
+  }
+
+  /** Patches a loaded (or loading) index; idempotent, so a load racing the commit is safe. */
+  async #apply(scope: string, changes: Array<[string, IndexedFile | null]>): Promise<void> {
+    const loading = this.#indexes.get(scope);
+    if (!loading) return;
+    const index = await loading.catch(() => undefined);
+    if (!index) return;
+    for (const [path, file] of changes) {
+      if (file) index.set(path, file);
+      else index.delete(path);
+    }
+  }
+
+  /** Deletes every file of `scope` (one transaction); returns how many there were. */
+  async deleteScope(scope: string): Promise<number> {
+    const db = await this.#conn.get();
+    const tx = db.transaction("files", "readwrite");
+    const range = this.#range().bound([scope], [scope, []]);
+    const count = await inTransaction(`delete scope "${scope}"`, tx, async () => {
+      const n = await tx.store.count(range);
+      await tx.store.delete(range);
+      return n;
+    });
+    this.#indexes.delete(scope);
+    this.#channel?.postMessage({ scope });
+    return count;
+  }
+
+  /** Every scope holding at least one file, sorted. */
+  async listScopes(): Promise<string[]> {
+    const db = await this.#conn.get();
+    const tx = db.transaction("files", "readonly");
+    return inTransaction("list scopes", tx, async () => {
+      const scopes: string[] = [];
+      let cursor = await tx.store.index("by_scope").openKeyCursor(null, "nextunique");
+      while (cursor) {
+        scopes.push(cursor.key);
+        cursor = await cursor.continue();
+      }
+      return scopes;
+    });
+  }
+
+  /**
+   * Closes the connection and drops the indexes. The instance stays usable (it
+   * reopens on next use) but no longer hears other tabs' invalidations.
+   */
+  async close(): Promise<void> {
+    this.#indexes.clear();
+    this.#channel?.close();
+    this.#channel = undefined;
+    await this.#conn.close();
+  }
+
+  #range(): typeof IDBKeyRange {
+    const range = this.#keyRange ?? (globalThis as { IDBKeyRange?: typeof IDBKeyRange }).IDBKeyRange;
+    if (!range) throw new StorageError("unavailable", "IDBKeyRange is not available in this context");
+    return range;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What the conformance suite does not cover for IndexedDBBackend: persistence
+ * across reopening, scopes, the shared factory, two connections (two tabs) on
+ * one database, and concurrent writers. Shared by Node and Chromium tests.
+ */
+import { describe, expect, it } from "vitest";
+import { IndexedDBBackend, IndexedDBFiles, indexedDBBackend } from "../backends/indexeddb.ts";
+import { isBackendError, type Outcome } from "../backends/protocol.ts";
+import { createBackendRuntime } from "../backends/runtime.ts";
+
+function ok<T>(value: Outcome<T>): T {
+  if (isBackendError(value)) throw new Error(`expected success, got ${value.error}: ${value.message}`);
+  return value;
+}
+
+const until = async (check: () => Promise<boolean>): Promise<void> => {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+};
+
+export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFactory | undefined): void {
+  const fresh = (dbName = `files-${crypto.randomUUID()}`) => new IndexedDBFiles({ dbName, idbFactory: idbFactory() });
+
+  describe(`IndexedDBBackend (${name})`, () => {
+    it("keeps files across closing and reopening the database (new instance, same name)", async () => {
+      const files = fresh();
+      const b = new IndexedDBBackend(files, "t1", () => "2026-01-01T00:00:00.000Z");
+      ok(await b.write("/notes/a.md", "persisted ✓\n"));
+      await b.uploadFiles([{ path: "/bin.dat", content: new Uint8Array([0, 255, 1, 254]) }]);
+      ok(await b.edit("/notes/a.md", "persisted", "kept"));
+      await files.close();
+
+      const reopened = new IndexedDBBackend(new IndexedDBFiles({ dbName: files.dbName, idbFactory: idbFactory() }), "t1", () => "2026-01-02T00:00:00.000Z");
+      expect(ok(await reopened.read("/notes/a.md")).lines).toEqual(["kept ✓"]);
+      expect(Array.from((await reopened.downloadFiles(["/bin.dat"]))[0]!.content!)).toEqual([0, 255, 1, 254]);
+      expect(ok(await reopened.ls("/")).map((f) => [f.path, f.isDir, f.size])).toEqual([["/bin.dat", false, 4], ["/notes", true, 0]]);
+      ok(await reopened.edit("/notes/a.md", "kept", "again"));
+      expect(ok(await reopened.glob("**/*.md"))[0]!.modifiedAt).toBe("2026-01-02T00:00:00.000Z");
+      await reopened.files.close();
+    });
+
+    it("isolates scopes; the factory scopes by thread id and shares one index", async () => {
+      const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}`, idbFactory: idbFactory() });
+      const rt = (thread?: string) => createBackendRuntime({}, thread ? { configurable: { thread_id: thread } } : {});
+      const one = factory(rt("one"));
+      ok(await one.write("/x.md", "one"));
+      ok(await factory(rt("two")).write("/x.md", "two"));
+      ok(await factory(rt()).write("/d.md", "default"));
+      expect(factory(rt("one")).files).toBe(one.files);
+      expect(ok(await factory(rt("one")).read("/x.md")).lines).toEqual(["one"]);
+      expect(ok(await factory(rt("two")).grep("o")).map((m) => m.text)).toEqual(["two"]);
+      expect(await factory.listScopes()).toEqual(["default", "one", "two"]);
+      expect(await factory.deleteScope("one")).toBe(1);
+      expect(await factory.listScopes()).toEqual(["default", "two"]);
+      expect(isBackendError(await factory(rt("one")).read("/x.md"))).toBe(true);
+      expect(ok(await factory(rt("one")).ls("/"))).toEqual([]);
+      expect(ok(await factory(rt("two")).read("/x.md")).lines).toEqual(["two"]);
+      const custom = indexedDBBackend({ dbName: factory.files.dbName, idbFactory: idbFactory(), scope: () => "two" });
+      expect(ok(await custom(rt("zzz")).read("/x.md")).lines).toEqual(["two"]);
+      await custom.close();
+      await factory.close();
+    });
+
+    it("checks existence in the database, not in a stale index (two tabs)", async () => {
+      const dbName = `files-${crypto.randomUUID()}`;
+      const tabA = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: idbFactory() }), "s");
+      const tabB = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: idbFactory() }), "s");
+      expect(ok(await tabB.ls("/"))).toEqual([]);
+      ok(await tabA.write("/shared.md", "from A"));
+      expect(await tabB.write("/shared.md", "from B")).toMatchObject({ error: "already_exists" });
+      expect(ok(await tabB.edit("/shared.md", "A", "B"))).toEqual({ path: "/shared.md", occurrences: 1 });
+      // B's own mutation refreshed its index; A learns through the channel.
+      expect(ok(await tabB.read("/shared.md")).lines).toEqual(["from B"]);
+      await until(async () => ok(await tabA.read("/shared.md")).lines[0] === "from B");
+      expect(ok(await tabA.read("/shared.md")).lines).toEqual(["from B"]);
+      await tabA.files.close();
+      await tabB.files.close();
+    });
+
+    it("lets exactly one of many concurrent writers create a path", async () => {
+      const b = new IndexedDBBackend(fresh(), "c");
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => b.write("/race.md", `writer ${i}`)));
+      expect(outcomes.filter((o) => !isBackendError(o))).toHaveLength(1);
+      expect(outcomes.filter((o) => isBackendError(o) && o.error === "already_exists")).toHaveLength(19);
+      const edits = await Promise.all(Array.from({ length: 10 }, () => b.edit("/race.md", "writer", "writer+", false)));
+      expect(edits.every((e) => !isBackendError(e))).toBe(true);
+      expect(ok(await b.read("/race.md")).lines[0]).toMatch(/^writer\+{10} \d+$/);
+      await b.files.close();
+    });
+
+    it("keeps createdAt across edits and re-uploads; a directory blocks writes and uploads", async () => {
+      let now = "2026-01-01T00:00:00.000Z";
+      const b = new IndexedDBBackend(fresh(), "t", () => now);
+      ok(await b.write("/d/f.txt", "a"));
+      now = "2026-01-03T00:00:00.000Z";
+      expect(await b.uploadFiles([{ path: "/d/f.txt", content: new TextEncoder().encode("b") }, { path: "/d", content: new Uint8Array([1]) }])).toEqual([
+        { path: "/d/f.txt" },
+        { path: "/d", error: "is_directory" },
+      ]);
+      expect(ok(await b.ls("/d"))).toEqual([{ path: "/d/f.txt", isDir: false, size: 1, modifiedAt: now }]);
+      expect((await b.files.index("t")).get("/d/f.txt")!.data.createdAt).toBe("2026-01-01T00:00:00.000Z");
+      expect(await b.delete("/d")).toMatchObject({ error: "is_directory" });
+      expect(await b.edit("/d", "a", "b")).toMatchObject({ error: "is_directory" });
+      expect(await b.downloadFiles(["/d"])).toEqual([{ path: "/d", error: "is_directory" }]);
+      await b.files.close();
+    });
+  });
+}
