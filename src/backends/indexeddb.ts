@@ -209,9 +209,15 @@ export interface IndexedDBBackendFactory extends BackendFactory {
   close(): Promise<void>;
 }
 
+/** Marks a subagent's own thread id (`<parent>::task::<call id>`); see middleware/subagents.ts. */
+export const SUBAGENT_THREAD_SEPARATOR = "::task::";
+
+/** The scope of a call: its thread, with subagents sharing their parent's workspace. */
 export function threadScope(rt: BackendRuntime): string {
   const id: unknown = rt.config.configurable?.thread_id;
-  return typeof id === "string" || typeof id === "number" ? String(id) : "default";
+  const thread = typeof id === "string" || typeof id === "number" ? String(id) : "default";
+  const cut = thread.indexOf(SUBAGENT_THREAD_SEPARATOR);
+  return cut === -1 ? thread : thread.slice(0, cut);
 }
 
 /**

@@ -11,6 +11,9 @@ import {
   isTerminal,
   type AgentEvent,
   type AgentWorkerApi,
+  type ApprovalDecision,
+  type EventCallback,
+  type PendingApproval,
   type FileData,
   type MessageInfo,
   type StartResult,
@@ -30,6 +33,9 @@ export interface AgentClient {
   ping(): Promise<WorkerInfo>;
   /** Starts a turn; `onEvent` sees every event, the terminal one included. */
   run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
+  /** Answers a paused thread's approval and continues; events as for `run`. */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
+  getPendingApproval(threadId: string): Promise<PendingApproval | null>;
   cancel(runId: string): Promise<boolean>;
   getMessages(threadId: string): Promise<MessageInfo[]>;
   getFiles(threadId: string): Promise<Record<string, FileData>>;
@@ -70,15 +76,16 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
   });
   failed.catch(() => undefined);
   const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, failed]);
+  let closed = false;
 
-  async function run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart> {
+  async function start(call: (callback: EventCallback) => Promise<StartResult>, onEvent?: (event: AgentEvent) => void): Promise<RunStart> {
     let finish: (event: TerminalEvent) => void = () => undefined;
     const done = new Promise<TerminalEvent>((resolve) => (finish = resolve));
     const callback = proxy((event: AgentEvent) => {
       onEvent?.(event);
       if (isTerminal(event)) finish(event);
     });
-    const started = await guard<StartResult>(api.startRun(threadId, text, callback));
+    const started = await guard<StartResult>(call(callback));
     if (!started.ok) return started;
     const runId = started.runId;
     const lost = failure.then((error): TerminalEvent => ({ type: "error", runId, error }));
@@ -87,12 +94,16 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
 
   return {
     ping: () => guard(api.ping()),
-    run,
+    run: (threadId, text, onEvent) => start((cb) => api.startRun(threadId, text, cb), onEvent),
+    resume: (threadId, decisions, onEvent) => start((cb) => api.resume(threadId, decisions, cb), onEvent),
+    getPendingApproval: (threadId) => guard(api.getPendingApproval(threadId)),
     cancel: (runId) => guard(api.cancel(runId)),
     getMessages: (threadId) => guard(api.getMessages(threadId)),
     getFiles: (threadId) => guard(api.getFiles(threadId)),
     failure,
     close() {
+      if (closed) return;
+      closed = true;
       api[releaseProxy]();
       worker.terminate();
     },

@@ -4,14 +4,20 @@
  * about Comlink except how to release a proxied callback.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph/web";
 import { releaseProxy } from "comlink";
 import type { DeepAgent } from "../harness/create-deep-agent.ts";
 import { toErrorInfo } from "../harness/errors.ts";
 import { createTranslator, mergeTokens, toMessageInfo } from "./events.ts";
-import type { AgentEvent, AgentWorkerApi, EventCallback, FileData, TokenEvent, WorkerInfo } from "./protocol.ts";
+import type { AgentEvent, AgentWorkerApi, EventCallback, FileData, PendingApproval, StartResult, TokenEvent, WorkerInfo } from "./protocol.ts";
 
 export interface HostOptions {
-  agent: DeepAgent;
+  /** The agent, or a promise of it (the worker exposes the host before storage has opened). */
+  agent: DeepAgent | Promise<DeepAgent>;
+  /** Reported by `ping`. */
+  storage?: () => "indexeddb" | "memory";
+  /** A thread's files when they live outside graph state (undefined: read them from state). */
+  files?: (threadId: string) => Promise<Record<string, FileData>> | undefined;
   /** Reported by `ping`. */
   model: string;
   demo: boolean;
@@ -87,19 +93,21 @@ interface ActiveRun {
 
 /** The object the worker exposes. Runs are independent; one per thread at a time. */
 export function createAgentHost(options: HostOptions): AgentWorkerApi {
-  const { agent } = options;
+  const agentReady = Promise.resolve(options.agent);
   const batchMs = options.tokenBatchMs ?? 16;
   const runs = new Map<string, ActiveRun>();
   const config = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-  async function execute(runId: string, threadId: string, text: string, onEvent: EventCallback, signal: AbortSignal) {
+  async function execute(runId: string, threadId: string, input: unknown, onEvent: EventCallback, signal: AbortSignal) {
     const sink = new EventSink(onEvent, batchMs);
     const translator = createTranslator(runId);
     try {
-      const stream = await agent.stream(
-        { messages: [new HumanMessage(text)] },
-        { ...config(threadId), streamMode: ["messages", "updates"], signal },
-      );
+      const agent = await agentReady;
+      const stream = await agent.stream(input as Parameters<DeepAgent["stream"]>[0], {
+        ...config(threadId),
+        streamMode: ["messages", "updates"],
+        signal,
+      });
       for await (const chunk of stream) {
         for (const event of translator.translate(chunk)) sink.push(event);
       }
@@ -114,9 +122,34 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
     }
   }
 
+  function begin(threadId: string, input: unknown, onEvent: EventCallback): StartResult {
+    if ([...runs.values()].some((r) => r.threadId === threadId)) {
+      release(onEvent);
+      return { ok: false, error: { name: "StartError", code: "thread_busy", message: `Thread ${threadId} already has a run in progress.` } };
+    }
+    const runId = crypto.randomUUID();
+    const controller = new AbortController();
+    runs.set(runId, { threadId, controller });
+    void execute(runId, threadId, input, onEvent, controller.signal);
+    return { ok: true, runId };
+  }
+
+  async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
+    const snapshot = await (await agentReady).getState(config(threadId));
+    const interrupts = snapshot.tasks.flatMap((t) => t.interrupts).map((i) => ({ ...(i.id ? { id: i.id } : {}), value: JSON.parse(JSON.stringify(i.value ?? null)) as unknown }));
+    return interrupts.length ? { interrupts } : null;
+  }
+
   return {
     async ping(): Promise<WorkerInfo> {
-      return { inWorker: inWorkerScope(), crossOriginIsolated: globalThis.crossOriginIsolated === true, model: options.model, demo: options.demo };
+      await agentReady;
+      return {
+        inWorker: inWorkerScope(),
+        crossOriginIsolated: globalThis.crossOriginIsolated === true,
+        model: options.model,
+        demo: options.demo,
+        storage: options.storage?.() ?? "memory",
+      };
     },
 
     async startRun(threadId, text, onEvent) {
@@ -124,16 +157,18 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
         release(onEvent);
         return { ok: false, error: { name: "StartError", code: "empty_input", message: "Type a message first." } };
       }
-      if ([...runs.values()].some((r) => r.threadId === threadId)) {
-        release(onEvent);
-        return { ok: false, error: { name: "StartError", code: "thread_busy", message: `Thread ${threadId} already has a run in progress.` } };
-      }
-      const runId = crypto.randomUUID();
-      const controller = new AbortController();
-      runs.set(runId, { threadId, controller });
-      void execute(runId, threadId, text, onEvent, controller.signal);
-      return { ok: true, runId };
+      return begin(threadId, { messages: [new HumanMessage(text)] }, onEvent);
     },
+
+    async resume(threadId, decisions, onEvent) {
+      if (!(await pendingApproval(threadId))) {
+        release(onEvent);
+        return { ok: false, error: { name: "StartError", code: "not_paused", message: `Thread ${threadId} is not waiting for an approval.` } };
+      }
+      return begin(threadId, new Command({ resume: { decisions } }), onEvent);
+    },
+
+    getPendingApproval: pendingApproval,
 
     async cancel(runId) {
       const run = runs.get(runId);
@@ -143,13 +178,16 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
     },
 
     async getMessages(threadId) {
-      const snapshot = await agent.getState(config(threadId));
+      const snapshot = await (await agentReady).getState(config(threadId));
       const messages = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
       return messages.map(toMessageInfo);
     },
 
     async getFiles(threadId) {
-      const snapshot = await agent.getState(config(threadId));
+      await agentReady;
+      const external = options.files?.(threadId);
+      if (external) return external;
+      const snapshot = await (await agentReady).getState(config(threadId));
       return { ...((snapshot.values as { files?: Record<string, FileData> }).files ?? {}) };
     },
   };

@@ -126,13 +126,27 @@ export interface WorkerInfo {
   model: string;
   /** True when the model is the scripted demo model (no API key). */
   demo: boolean;
+  /** Where threads are kept: IndexedDB, or memory when IndexedDB cannot open (private mode). */
+  storage: "indexeddb" | "memory";
 }
 
 /** Error codes {@link AgentWorkerApi.startRun} may return. */
-export type StartErrorCode = "thread_busy" | "empty_input";
+export type StartErrorCode = "thread_busy" | "empty_input" | "not_paused";
 
 /** The answer to {@link AgentWorkerApi.startRun}: the run's id, or why it did not start. */
 export type StartResult = { ok: true; runId: string } | { ok: false; error: ErrorInfo & { code: StartErrorCode } };
+
+/** One decision per pending action request, in order (deepagents' HITL format). */
+export type ApprovalDecision =
+  | { type: "approve" }
+  | { type: "edit"; editedAction: { name?: string; args: Record<string, unknown> } }
+  | { type: "reject"; message?: string }
+  | { type: "respond"; message: string };
+
+/** What a paused thread waits for: the interrupt values, as JSON. */
+export interface PendingApproval {
+  interrupts: Array<{ id?: string; value: unknown }>;
+}
 
 /** The API the worker exposes with `Comlink.expose`; the page holds a `Comlink.Remote` of it. */
 export interface AgentWorkerApi {
@@ -144,6 +158,13 @@ export interface AgentWorkerApi {
    * on the page), ending with a terminal event. One run per thread at a time.
    */
   startRun(threadId: string, text: string, onEvent: EventCallback): Promise<StartResult>;
+  /**
+   * Answers a paused thread's approval and continues the run; events follow as
+   * for {@link startRun}. `not_paused` when the thread waits for nothing.
+   */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
+  /** The approval a thread is paused on (restored from the checkpoint after a reload), or null. */
+  getPendingApproval(threadId: string): Promise<PendingApproval | null>;
   /** Aborts a run; its terminal event is `done` with status `cancelled`. False when no such run is active. */
   cancel(runId: string): Promise<boolean>;
   /** The thread's history from the checkpointer (empty for an unknown thread). */

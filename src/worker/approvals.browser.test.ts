@@ -1,0 +1,90 @@
+/**
+ * Approvals and subagents in the real agent worker (Chromium), with threads in
+ * real IndexedDB: a pending approval survives terminating the worker (a page
+ * reload) and is answered by the next worker.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { connectAgent, type AgentClient } from "./client.ts";
+import type { AgentEvent } from "./protocol.ts";
+
+const db = `deeptab-test-${crypto.randomUUID()}`;
+let clients: AgentClient[] = [];
+function spawn(): AgentClient {
+  const client = connectAgent(new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: `db:${db}` }));
+  clients.push(client);
+  return client;
+}
+afterEach(() => {
+  for (const c of clients) c.close();
+  clients = [];
+});
+
+async function finish(start: Awaited<ReturnType<AgentClient["run"]>>, events: AgentEvent[] = []) {
+  if (!start.ok) throw new Error(start.error.message);
+  return { end: await start.run.done, events };
+}
+
+describe("approvals and subagents in the worker", () => {
+  it("stores threads in IndexedDB", async () => {
+    expect((await spawn().ping()).storage).toBe("indexeddb");
+  });
+
+  it("pauses for approval, survives a reload while pending, and resumes in the next worker", async () => {
+    const first = spawn();
+    await finish(await first.run("t-approve", "write a note"));
+    expect(Object.keys(await first.getFiles("t-approve"))).toEqual(["/hello.md"]);
+
+    const events: AgentEvent[] = [];
+    const { end } = await finish(await first.run("t-approve", "now delete it", (e) => events.push(e)), events);
+    expect(end).toMatchObject({ type: "done", status: "interrupted" });
+    const interrupt = events.find((e) => e.type === "interrupt");
+    expect(interrupt).toBeDefined();
+    const pending = await first.getPendingApproval("t-approve");
+    expect(pending?.interrupts[0]!.value).toMatchObject({
+      actionRequests: [{ name: "delete", args: { file_path: "/hello.md" } }],
+      reviewConfigs: [{ actionName: "delete", allowedDecisions: ["approve", "edit", "reject", "respond"] }],
+    });
+    expect(Object.keys(await first.getFiles("t-approve"))).toEqual(["/hello.md"]);
+
+    // Reload: the worker goes away; a new one finds the pending approval in IndexedDB.
+    first.close();
+    const second = spawn();
+    const restored = await second.getPendingApproval("t-approve");
+    expect(restored).toEqual(pending);
+    const resumed: AgentEvent[] = [];
+    const done = await finish(await second.resume("t-approve", [{ type: "approve" }], (e) => resumed.push(e)), resumed);
+    expect(done.end).toMatchObject({ type: "done", status: "complete" });
+    expect(resumed.find((e) => e.type === "tool_end")).toMatchObject({ name: "delete", status: "success", content: "Deleted /hello.md" });
+    expect(await second.getPendingApproval("t-approve")).toBeNull();
+    expect(await second.getFiles("t-approve")).toEqual({});
+    const history = await second.getMessages("t-approve");
+    expect(history.filter((m) => m.role === "tool").map((m) => m.name)).toEqual(["write_file", "delete"]);
+    // A thread that is not paused cannot be resumed.
+    const again = await second.resume("t-approve", [{ type: "approve" }]);
+    expect(again).toMatchObject({ ok: false, error: { code: "not_paused" } });
+  });
+
+  it("rejects in the worker: the model sees the rejection and nothing is deleted", async () => {
+    const client = spawn();
+    await finish(await client.run("t-reject", "write"));
+    await finish(await client.run("t-reject", "delete please"));
+    const events: AgentEvent[] = [];
+    await finish(await client.resume("t-reject", [{ type: "reject", message: "keep it" }], (e) => events.push(e)), events);
+    expect(Object.keys(await client.getFiles("t-reject"))).toEqual(["/hello.md"]);
+    const history = await client.getMessages("t-reject");
+    expect(history.find((m) => m.role === "tool" && m.name === "delete")).toMatchObject({ content: "keep it", status: "error" });
+  });
+
+  it("runs a subagent: its tokens are tagged and its file reaches the parent", async () => {
+    const client = spawn();
+    const events: AgentEvent[] = [];
+    const { end } = await finish(await client.run("t-sub", "research cats", (e) => events.push(e)), events);
+    expect(end).toMatchObject({ status: "complete" });
+    expect(events.find((e) => e.type === "tool_start")).toMatchObject({ toolCall: { name: "task", args: { subagent_type: "general-purpose" } } });
+    const childTokens = events.filter((e) => e.type === "token" && e.subagent === "general-purpose");
+    expect(childTokens.map((e) => (e.type === "token" ? e.text : "")).join("")).toBe("Research saved to /research.md.");
+    expect(events.find((e) => e.type === "tool_end")).toMatchObject({ name: "task", content: "Research saved to /research.md." });
+    const files = await client.getFiles("t-sub");
+    expect(files["/research.md"]!.content).toContain("Research: research cats");
+  });
+});
