@@ -54,3 +54,36 @@ test("a second turn on the same thread works", async ({ page }) => {
   await expect(page.getByTestId("assistant-message")).toHaveText([demoAnswer(1), demoAnswer(2)]);
   await expect(page.getByTestId("tool-call")).toHaveCount(2);
 });
+
+test("a reload restores the thread: messages and files are still there", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("worker-status")).toHaveAttribute("data-storage", "indexeddb");
+  await page.getByTestId("composer-input").fill("Remember this");
+  await page.getByTestId("send").click();
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(demoAnswer(1));
+  await expect(page.getByTestId("file")).toHaveAttribute("data-path", "/hello.md");
+
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("Remember this");
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(demoAnswer(1));
+  await expect(page.getByTestId("tool-call")).toHaveAttribute("data-status", "success");
+  await expect(page.getByTestId("file")).toHaveAttribute("data-path", "/hello.md");
+});
+
+test("an approval shown in the page survives a reload and can be answered", async ({ page }) => {
+  await page.goto("/");
+  const input = page.getByTestId("composer-input");
+  await input.fill("write a note");
+  await input.press("Enter");
+  await expect(page.getByTestId("file")).toHaveAttribute("data-path", "/hello.md");
+  await input.fill("please delete it");
+  await input.press("Enter");
+  await expect(page.getByTestId("approval-action")).toHaveAttribute("data-tool", "delete");
+
+  await page.reload();
+  await expect(page.getByTestId("approval-action")).toHaveAttribute("data-tool", "delete");
+  await page.getByTestId("approve").click();
+  await expect(page.getByTestId("approval")).toHaveCount(0);
+  await expect(page.getByTestId("files")).toContainText("No files yet.");
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Done: Deleted /hello.md");
+});

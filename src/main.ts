@@ -8,5 +8,10 @@ import { connectAgent } from "./worker/client.ts";
 const target = document.getElementById("app");
 if (!target) throw new Error("index.html has no #app element.");
 
-const chat = new Chat(connectAgent());
+/** The thread this tab shows; kept across reloads. */
+const THREAD_KEY = "deeptab:thread";
+const threadId = localStorage.getItem(THREAD_KEY) ?? crypto.randomUUID();
+localStorage.setItem(THREAD_KEY, threadId);
+
+const chat = new Chat(connectAgent(), threadId);
 mount(App, { target, context: chatContext(chat) });

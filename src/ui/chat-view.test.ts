@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../worker/protocol.ts";
-import { applyEvent, beginTurn, emptyView, failTurn, STARTING, type ChatView } from "./chat-view.ts";
+import { applyEvent, beginTurn, emptyView, failTurn, STARTING, viewFromHistory, type ChatView } from "./chat-view.ts";
 
 const apply = (view: ChatView, events: AgentEvent[]) => events.reduce(applyEvent, view);
 
@@ -42,5 +42,22 @@ describe("chat view", () => {
     const err = { name: "Error", message: "boom", code: "x" };
     expect(applyEvent(beginTurn(emptyView(), "a"), { type: "error", runId: "r", error: err })).toMatchObject({ runId: null, error: err });
     expect(failTurn(beginTurn(emptyView(), "a"), err)).toMatchObject({ runId: null, error: err });
+  });
+});
+
+describe("viewFromHistory", () => {
+  it("rebuilds user, assistant and tool items from a thread's history", () => {
+    const view = viewFromHistory([
+      { id: "u1", role: "user", content: "hi" },
+      { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", name: "write_file", args: { file_path: "/x" } }] },
+      { id: "t1", role: "tool", content: "Updated file /x", toolCallId: "c1", name: "write_file", status: "success" },
+      { id: "a2", role: "assistant", content: "done" },
+    ]);
+    expect(view.items.map((i) => [i.kind, i.kind === "tool" ? `${i.name}:${i.status}:${i.result}` : i.text])).toEqual([
+      ["user", "hi"],
+      ["tool", "write_file:success:Updated file /x"],
+      ["assistant", "done"],
+    ]);
+    expect(view.runId).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * The chat as plain data, and the pure reducer that applies protocol events
  * to it. The rune class in chat.svelte.ts only holds a ChatView and swaps it.
  */
-import type { AgentEvent, ErrorInfo } from "../worker/protocol.ts";
+import type { AgentEvent, ErrorInfo, MessageInfo } from "../worker/protocol.ts";
 
 export type ChatItem =
   | { kind: "user"; key: string; text: string }
@@ -92,10 +92,34 @@ export function applyEvent(view: ChatView, event: AgentEvent): ChatView {
       return { ...v, items: upsert(v.items, item) };
     }
     case "interrupt":
-      return { ...v, error: { name: "Interrupted", code: "interrupted", message: "The run paused for approval; approvals are not in this UI yet." } };
+      return v;
     case "done":
       return { ...commitLive(v), runId: null };
     case "error":
       return { ...commitLive(v), runId: null, error: event.error };
   }
+}
+
+/** The view of a thread loaded from its history (after a reload). */
+export function viewFromHistory(messages: readonly MessageInfo[]): ChatView {
+  let view = emptyView();
+  const items: ChatItem[] = [];
+  const tools = new Map<string, number>();
+  messages.forEach((m, i) => {
+    const key = m.id ?? `h${i}`;
+    if (m.role === "user") items.push({ kind: "user", key, text: m.content });
+    else if (m.role === "assistant") {
+      if (m.content) items.push({ kind: "assistant", key, text: m.content });
+      for (const call of m.toolCalls ?? []) {
+        tools.set(call.id, items.length);
+        items.push({ kind: "tool", key: `t:${call.id}`, toolCallId: call.id, name: call.name, args: call.args, status: "running" });
+      }
+    } else if (m.role === "tool" && m.toolCallId !== undefined) {
+      const at = tools.get(m.toolCallId);
+      const found = at === undefined ? undefined : items[at];
+      if (found?.kind === "tool") items[at!] = { ...found, status: m.status ?? "success", result: m.content };
+    }
+  });
+  view = { ...view, items, seq: items.length };
+  return view;
 }

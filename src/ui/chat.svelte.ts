@@ -4,14 +4,32 @@
  */
 import { toErrorInfo } from "../harness/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
-import type { ErrorInfo, WorkerInfo } from "../worker/protocol.ts";
-import { applyEvent, beginTurn, emptyView, failTurn, STARTING, type ChatItem, type ChatView } from "./chat-view.ts";
+import type { AgentEvent, ApprovalDecision, ErrorInfo, FileData, PendingApproval, WorkerInfo } from "../worker/protocol.ts";
+import type { RunStart } from "../worker/client.ts";
+import { applyEvent, beginTurn, emptyView, failTurn, STARTING, viewFromHistory, type ChatItem, type ChatView } from "./chat-view.ts";
+
+/** One action waiting for the user's decision. */
+export interface ApprovalItem {
+  name: string;
+  args: Record<string, unknown>;
+  description: string;
+  allowedDecisions: string[];
+}
+
+function approvalItems(pending: PendingApproval | null): ApprovalItem[] {
+  const value = pending?.interrupts[0]?.value as
+    | { actionRequests?: Array<{ name: string; args: Record<string, unknown>; description: string }>; reviewConfigs?: Array<{ allowedDecisions: string[] }> }
+    | undefined;
+  return (value?.actionRequests ?? []).map((a, i) => ({ ...a, allowedDecisions: value?.reviewConfigs?.[i]?.allowedDecisions ?? [] }));
+}
 
 export class Chat {
   readonly #client: AgentClient;
   readonly threadId: string;
   #view: ChatView = $state.raw(emptyView());
   #worker: WorkerInfo | null = $state.raw(null);
+  #files: Readonly<Record<string, FileData>> = $state.raw({});
+  #approval: ApprovalItem[] = $state.raw([]);
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
@@ -36,35 +54,64 @@ export class Chat {
   get tokenChunks(): number {
     return this.#view.tokenChunks;
   }
+  /** The thread's files, by path (refreshed after each run). */
+  get files(): Readonly<Record<string, FileData>> {
+    return this.#files;
+  }
+  /** Actions the paused run waits on; empty when nothing is pending. */
+  get approval(): readonly ApprovalItem[] {
+    return this.#approval;
+  }
   /** What the worker reported about itself; null until it answered. */
   get worker(): WorkerInfo | null {
     return this.#worker;
   }
 
-  /** Asks the worker who it is; a worker that failed to start shows as an error. */
+  /** Asks the worker who it is and restores the thread (history, files, a pending approval). */
   async connect(): Promise<void> {
     try {
       this.#worker = await this.#client.ping();
+      const history = await this.#client.getMessages(this.threadId);
+      if (history.length && this.#view.items.length === 0) this.#view = viewFromHistory(history);
+      await this.#refresh();
     } catch (err) {
       this.#view = { ...this.#view, error: toErrorInfo(err) };
     }
   }
 
+  async #refresh(): Promise<void> {
+    this.#files = await this.#client.getFiles(this.threadId);
+    this.#approval = approvalItems(await this.#client.getPendingApproval(this.threadId));
+  }
+
   /** Sends one user message and streams the run into the view. */
   async send(text: string): Promise<void> {
     const input = text.trim();
-    if (!input || this.running) return;
+    if (!input || this.running || this.#approval.length) return;
     this.#view = beginTurn(this.#view, input);
+    await this.#stream((onEvent) => this.#client.run(this.threadId, input, onEvent));
+  }
+
+  /** Answers the pending approval (one decision per action) and continues the run. */
+  async decide(decisions: ApprovalDecision[]): Promise<void> {
+    if (this.running || this.#approval.length === 0) return;
+    this.#approval = [];
+    this.#view = { ...this.#view, runId: STARTING, error: null };
+    await this.#stream((onEvent) => this.#client.resume(this.threadId, decisions, onEvent));
+  }
+
+  async #stream(start: (onEvent: (event: AgentEvent) => void) => Promise<RunStart>): Promise<void> {
     try {
-      const start = await this.#client.run(this.threadId, input, (event) => {
+      const startResult = await start((event) => {
         this.#view = applyEvent(this.#view, event);
       });
-      if (!start.ok) this.#view = failTurn(this.#view, start.error);
-      else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: start.run.runId };
-      if (start.ok) {
-        const end = await start.run.done;
+      if (!startResult.ok) this.#view = failTurn(this.#view, startResult.error);
+      else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.run.runId };
+      if (startResult.ok) {
+        const end = await startResult.run.done;
         // The worker died mid-run: no terminal event came through the callback.
         if (end.type === "error" && this.#view.runId === end.runId) this.#view = applyEvent(this.#view, end);
+        await this.#refresh();
       }
     } catch (err) {
       this.#view = failTurn(this.#view, toErrorInfo(err));
