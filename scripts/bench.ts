@@ -5,8 +5,9 @@
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
+import { benchStorage } from "./bench-storage.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints];
+const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);
