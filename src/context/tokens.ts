@@ -43,10 +43,20 @@ export function estimateMessagesTokens(messages: readonly BaseMessage[]): number
   return total;
 }
 
+const toolCache = new WeakMap<AgentTool, number>();
+
+/** Estimated tokens of the tool schemas sent with a request (memoized per tool). */
 export function estimateToolsTokens(tools: readonly AgentTool[]): number {
-  let chars = 0;
-  for (const t of tools) chars += t.name.length + t.description.length + JSON.stringify(t.schema).length;
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  let total = 0;
+  for (const t of tools) {
+    let n = toolCache.get(t);
+    if (n === undefined) {
+      n = Math.ceil((t.name.length + t.description.length + JSON.stringify(t.schema).length) / CHARS_PER_TOKEN);
+      toolCache.set(t, n);
+    }
+    total += n;
+  }
+  return total;
 }
 
 /**
