@@ -24,12 +24,19 @@ export interface ErrorInfo {
   name: string;
   message: string;
   code?: string;
+  /** A provider's HTTP status (e.g. 401, 429), when the error carries one. */
+  status?: number;
 }
 
 export function toErrorInfo(err: unknown): ErrorInfo {
   if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return { name: err.name, message: err.message, ...(typeof code === "string" ? { code } : {}) };
+    const { code, status } = err as { code?: unknown; status?: unknown };
+    return {
+      name: err.name,
+      message: err.message,
+      ...(typeof code === "string" ? { code } : {}),
+      ...(typeof status === "number" ? { status } : {}),
+    };
   }
   return { name: "Error", message: String(err) };
 }
