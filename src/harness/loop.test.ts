@@ -162,4 +162,19 @@ describe("the loop", () => {
     const snapshot = await agent.getState(config);
     expect(snapshot.values.files["/n.md"].content).toBe("v1");
   });
+
+  it("never lets a new AI message replace an earlier one that reused its id", async () => {
+    class SameIdModel extends ScriptedChatModel {
+      override async _generate(...args: Parameters<ScriptedChatModel["_generate"]>) {
+        const result = await super._generate(...args);
+        result.generations[0]!.message.id = "same-id";
+        return result;
+      }
+    }
+    const model = new SameIdModel({ script: [{ toolCalls: [{ name: "ls", args: { path: "/" } }] }, { text: "done" }] });
+    const out = await createDeepAgent({ model }).invoke(human("go"));
+    expect(out.messages.map((m: BaseMessage) => m.getType())).toEqual(["human", "ai", "tool", "ai"]);
+    expect((out.messages[1] as AIMessage).tool_calls).toHaveLength(1);
+    expect(out.messages[3]!.content).toBe("done");
+  });
 });

@@ -114,6 +114,24 @@ export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[]
   return [];
 }
 
+/**
+ * A new AI message must never replace an earlier one: the messages reducer
+ * merges by id, and some providers (or proxies) reuse response ids.
+ */
+function freshId(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
+  if (!message.id || !history.some((m) => m.id === message.id)) return message;
+  return new AIMessage({
+    content: message.content,
+    tool_calls: message.tool_calls ?? [],
+    invalid_tool_calls: message.invalid_tool_calls ?? [],
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+    ...(message.name ? { name: message.name } : {}),
+    id: crypto.randomUUID(),
+  });
+}
+
 export function buildAgentLoop(spec: LoopSpec) {
   const fields = collectStateFields(spec.middleware);
   const toolsByName = new Map(spec.tools.map((t) => [t.name, t]));
@@ -166,7 +184,7 @@ export function buildAgentLoop(spec: LoopSpec) {
       state,
       config,
     });
-    return { ...(response.update ?? {}), messages: [response.message] };
+    return { ...(response.update ?? {}), messages: [freshId(response.message, state.messages)] };
   }
 
   async function toolsNode(state: AgentState, config: LangGraphRunnableConfig) {
