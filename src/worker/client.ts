@@ -18,6 +18,10 @@ import {
   type MessageInfo,
   type StartResult,
   type TerminalEvent,
+  type ThreadApi,
+  type ThreadExport,
+  type ThreadInfo,
+  type ThreadResult,
   type WorkerInfo,
 } from "./protocol.ts";
 
@@ -29,7 +33,8 @@ export interface RunHandle {
 
 export type RunStart = { ok: true; run: RunHandle } | Extract<StartResult, { ok: false }>;
 
-export interface AgentClient {
+/** The client: run calls wrapped for streaming, and the thread calls of {@link ThreadApi} as they are. */
+export interface AgentClient extends ThreadApi {
   ping(): Promise<WorkerInfo>;
   /** Starts a turn; `onEvent` sees every event, the terminal one included. */
   run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
@@ -100,6 +105,12 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     cancel: (runId) => guard(api.cancel(runId)),
     getMessages: (threadId) => guard(api.getMessages(threadId)),
     getFiles: (threadId) => guard(api.getFiles(threadId)),
+    listThreads: () => guard(api.listThreads()),
+    renameThread: (threadId, title) => guard<ThreadResult<ThreadInfo>>(api.renameThread(threadId, title)),
+    deleteThread: (threadId) => guard<ThreadResult<null>>(api.deleteThread(threadId)),
+    exportThread: (threadId) => guard<ThreadResult<ThreadExport>>(api.exportThread(threadId)),
+    importThread: (data) => guard<ThreadResult<string>>(api.importThread(data)),
+    getThreadStatus: (threadId) => guard(api.getThreadStatus(threadId)),
     failure,
     close() {
       if (closed) return;

@@ -9,7 +9,11 @@ import { releaseProxy } from "comlink";
 import type { DeepAgent } from "../harness/create-deep-agent.ts";
 import { toErrorInfo } from "../harness/errors.ts";
 import { createTranslator, mergeTokens, toMessageInfo } from "./events.ts";
-import type { AgentEvent, AgentWorkerApi, EventCallback, FileData, PendingApproval, StartResult, TokenEvent, WorkerInfo } from "./protocol.ts";
+import { threadLockName, type AgentEvent, type EventCallback, type FileData, type PendingApproval, type StartResult, type TerminalEvent, type ThreadApi, type ThreadEvent, type TokenEvent, type WorkerInfo, type AgentWorkerApi } from "./protocol.ts";
+import type { RunHooks } from "./threads.ts";
+
+/** The run calls of the protocol (the thread calls come from threads.ts). */
+export type RunApi = Omit<AgentWorkerApi, keyof ThreadApi>;
 
 export interface HostOptions {
   /** The agent, or a promise of it (the worker exposes the host before storage has opened). */
@@ -23,6 +27,35 @@ export interface HostOptions {
   demo: boolean;
   /** Token events within this window are merged into one (0: every chunk is sent alone). */
   tokenBatchMs?: number;
+  /** Called while a run holds its thread (the registry). */
+  hooks?: RunHooks;
+  /** Thread updates for other tabs (BroadcastChannel); run start once locked, run end once unlocked. */
+  notify?: (event: ThreadEvent) => void;
+}
+
+/**
+ * Runs `body` holding the thread's Web Lock. Resolves true once the lock is
+ * held and `body` started, false when another context holds it; `after` runs
+ * once the lock is released.
+ */
+function withThreadLock(threadId: string, body: () => Promise<void>, after: () => Promise<void>): Promise<boolean> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  if (!locks) {
+    void body().finally(after);
+    return Promise.resolve(true);
+  }
+  return new Promise<boolean>((granted) => {
+    locks
+      .request(threadLockName(threadId), { ifAvailable: true }, async (lock) => {
+        granted(lock !== null);
+        if (lock) await body();
+        return lock !== null;
+      })
+      .then(
+        (ran) => (ran ? after() : undefined),
+        () => granted(false),
+      );
+  });
 }
 
 /**
@@ -92,17 +125,20 @@ interface ActiveRun {
 }
 
 /** The object the worker exposes. Runs are independent; one per thread at a time. */
-export function createAgentHost(options: HostOptions): AgentWorkerApi {
+export function createAgentHost(options: HostOptions): RunApi & { runningHere(threadId: string): boolean } {
   const agentReady = Promise.resolve(options.agent);
   const batchMs = options.tokenBatchMs ?? 16;
   const runs = new Map<string, ActiveRun>();
   const config = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-  async function execute(runId: string, threadId: string, input: unknown, onEvent: EventCallback, signal: AbortSignal) {
-    const sink = new EventSink(onEvent, batchMs);
+  /** Streams the run into `sink` while holding the thread; returns the terminal event, which is sent once the thread is free. */
+  async function execute(runId: string, threadId: string, input: unknown, text: string | undefined, sink: EventSink, signal: AbortSignal): Promise<TerminalEvent> {
     const translator = createTranslator(runId);
+    let terminal: TerminalEvent;
     try {
       const agent = await agentReady;
+      await options.hooks?.runStarted(threadId, text);
+      options.notify?.({ type: "thread_updated", threadId, running: true });
       const stream = await agent.stream(input as Parameters<DeepAgent["stream"]>[0], {
         ...config(threadId),
         streamMode: ["messages", "updates"],
@@ -111,26 +147,46 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
       for await (const chunk of stream) {
         for (const event of translator.translate(chunk)) sink.push(event);
       }
-      sink.push({ type: "done", runId, status: translator.interrupted ? "interrupted" : "complete" });
+      terminal = { type: "done", runId, status: translator.interrupted ? "interrupted" : "complete" };
     } catch (err) {
-      if (signal.aborted) sink.push({ type: "done", runId, status: "cancelled" });
-      else sink.push({ type: "error", runId, error: toErrorInfo(err) });
-    } finally {
-      runs.delete(runId);
-      await sink.close();
-      release(onEvent);
+      terminal = signal.aborted ? { type: "done", runId, status: "cancelled" } : { type: "error", runId, error: toErrorInfo(err) };
     }
+    await options.hooks?.runEnded(threadId).catch(() => undefined);
+    return terminal;
   }
 
-  function begin(threadId: string, input: unknown, onEvent: EventCallback): StartResult {
-    if ([...runs.values()].some((r) => r.threadId === threadId)) {
+  const runningHere = (threadId: string) => [...runs.values()].some((r) => r.threadId === threadId);
+  const busy = (threadId: string, where: string): StartResult => ({
+    ok: false,
+    error: { name: "StartError", code: "thread_busy", message: `Thread ${threadId} already has a run in progress${where}.` },
+  });
+
+  async function begin(threadId: string, input: unknown, onEvent: EventCallback, text?: string): Promise<StartResult> {
+    if (runningHere(threadId)) {
       release(onEvent);
-      return { ok: false, error: { name: "StartError", code: "thread_busy", message: `Thread ${threadId} already has a run in progress.` } };
+      return busy(threadId, "");
     }
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     runs.set(runId, { threadId, controller });
-    void execute(runId, threadId, input, onEvent, controller.signal);
+    const sink = new EventSink(onEvent, batchMs);
+    let terminal: TerminalEvent = { type: "error", runId, error: { name: "Error", message: "The run ended without a result." } };
+    const run = async () => {
+      terminal = await execute(runId, threadId, input, text, sink, controller.signal);
+    };
+    // The thread is free (no run here, lock released) before the page hears the run ended.
+    const ended = async () => {
+      runs.delete(runId);
+      sink.push(terminal);
+      await sink.close();
+      release(onEvent);
+      options.notify?.({ type: "thread_updated", threadId, running: false });
+    };
+    if (!(await withThreadLock(threadId, run, ended))) {
+      runs.delete(runId);
+      release(onEvent);
+      return busy(threadId, " in another tab");
+    }
     return { ok: true, runId };
   }
 
@@ -141,6 +197,8 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
   }
 
   return {
+    runningHere,
+
     async ping(): Promise<WorkerInfo> {
       await agentReady;
       return {
@@ -157,7 +215,7 @@ export function createAgentHost(options: HostOptions): AgentWorkerApi {
         release(onEvent);
         return { ok: false, error: { name: "StartError", code: "empty_input", message: "Type a message first." } };
       }
-      return begin(threadId, { messages: [new HumanMessage(text)] }, onEvent);
+      return begin(threadId, { messages: [new HumanMessage(text)] }, onEvent, text);
     },
 
     async resume(threadId, decisions, onEvent) {

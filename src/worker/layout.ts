@@ -8,7 +8,7 @@
  * | `/memories/`                                     | IndexedDB store             | all threads  |
  */
 import { compositeBackend } from "../backends/composite.ts";
-import { fileDataFromBytes } from "../backends/file-ops.ts";
+import { fileDataFromBytes, fileDataToBytes } from "../backends/file-ops.ts";
 import { indexedDBBackend } from "../backends/indexeddb.ts";
 import { isBackendError, type FileData } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendFactory } from "../backends/runtime.ts";
@@ -22,6 +22,8 @@ export interface Layout {
   files(threadId: string): Promise<Record<string, FileData>>;
   /** Removes a thread's workspace files (memories stay). */
   deleteThreadFiles(threadId: string): Promise<number>;
+  /** Writes files into a thread's workspace, keeping each file's `modifiedAt` (one transaction per timestamp). */
+  uploadThreadFiles(threadId: string, files: Record<string, FileData>): Promise<void>;
 }
 
 export function createLayout(prefix = "deeptab"): Layout {
@@ -43,5 +45,17 @@ export function createLayout(prefix = "deeptab"): Layout {
       return out;
     },
     deleteThreadFiles: (threadId) => workspace.deleteScope(threadId),
+    async uploadThreadFiles(threadId, files) {
+      const byTime = new Map<string, Array<{ path: string; content: Uint8Array }>>();
+      for (const [path, data] of Object.entries(files)) {
+        const group = byTime.get(data.modifiedAt) ?? [];
+        group.push({ path, content: fileDataToBytes(data) });
+        byTime.set(data.modifiedAt, group);
+      }
+      for (const [time, group] of byTime) {
+        const rt = createBackendRuntime({}, { configurable: { thread_id: threadId } }, () => time);
+        await workspace(rt).uploadFiles(group);
+      }
+    },
   };
 }

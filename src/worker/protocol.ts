@@ -149,13 +149,15 @@ export interface PendingApproval {
 }
 
 /** The API the worker exposes with `Comlink.expose`; the page holds a `Comlink.Remote` of it. */
-export interface AgentWorkerApi {
+export interface AgentWorkerApi extends ThreadApi {
   /** Cheap liveness and environment check. */
   ping(): Promise<WorkerInfo>;
   /**
    * Starts one agent turn on `threadId` with the user's `text`, and resolves
    * as soon as it started. Events follow through `onEvent` (a `Comlink.proxy`
-   * on the page), ending with a terminal event. One run per thread at a time.
+   * on the page), ending with a terminal event. One run per thread at a time,
+   * across tabs too: the run holds the thread's Web Lock ({@link threadLockName}),
+   * and `thread_busy` means another run (in this or another tab) holds it.
    */
   startRun(threadId: string, text: string, onEvent: EventCallback): Promise<StartResult>;
   /**
@@ -171,4 +173,88 @@ export interface AgentWorkerApi {
   getMessages(threadId: string): Promise<MessageInfo[]>;
   /** The thread's files (graph state), by absolute path. */
   getFiles(threadId: string): Promise<Record<string, FileData>>;
+}
+
+/** A thread in the registry, as the thread list shows it. */
+export interface ThreadInfo {
+  id: string;
+  /** The first user message (at most 60 characters) unless renamed. */
+  title: string;
+  /** ISO timestamps. */
+  createdAt: string;
+  updatedAt: string;
+  /** Messages in the thread's history when its last run ended. */
+  messageCount: number;
+}
+
+/** Error codes of the thread calls. */
+export type ThreadErrorCode = "invalid_export" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
+
+/** The answer of a thread call: a value, or why nothing was done. */
+export type ThreadResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo & { code: ThreadErrorCode } };
+
+/** One checkpoint of an export: where it goes, and its data serialized by the saver's serde. */
+export interface ExportedCheckpoint {
+  /** "" for the thread itself, or the subagent suffix (`::task::<call id>`) of a child thread. */
+  threadSuffix: string;
+  checkpointNs: string;
+  checkpointId: string;
+  parentCheckpointId?: string;
+  /** The serde type tag of `data`. */
+  type: string;
+  /** base64 of `serde.dumpsTyped({ checkpoint, metadata, pendingWrites })`. */
+  data: string;
+}
+
+/** What {@link AgentWorkerApi.exportThread} produces: plain JSON, no secrets. */
+export interface ThreadExport {
+  format: "deeptab-thread";
+  version: 1;
+  thread: ThreadInfo;
+  /** Every checkpoint of the thread and its subagent threads, oldest first. */
+  checkpoints: ExportedCheckpoint[];
+  /** The thread's workspace files (not `/memories/`, which all threads share). */
+  files: Record<string, FileData>;
+}
+
+/**
+ * Sent on `BroadcastChannel(THREADS_CHANNEL)` by every tab's worker when a
+ * run starts (`running: true`) or ends, and on rename, delete and import
+ * (`running: false`). Pages open their own channel to refresh (the UI's
+ * Threads and Chat classes); no callback crosses Comlink for it.
+ */
+export interface ThreadEvent {
+  type: "thread_updated";
+  threadId: string;
+  running: boolean;
+}
+
+/** The BroadcastChannel name of {@link ThreadEvent}s. */
+export const THREADS_CHANNEL = "deeptab-threads";
+
+/** The Web Lock a worker holds for the whole of a run on `threadId`. */
+export function threadLockName(threadId: string): string {
+  return `deeptab-thread:${threadId}`;
+}
+
+/** The thread calls of {@link AgentWorkerApi}; in memory mode they answer `unavailable` (or an empty list). */
+export interface ThreadApi {
+  /** Registered threads, most recently updated first. */
+  listThreads(): Promise<ThreadInfo[]>;
+  /** Sets a thread's title (trimmed, at most 60 characters); `not_found` for an unknown thread. */
+  renameThread(threadId: string, title: string): Promise<ThreadResult<ThreadInfo>>;
+  /**
+   * Deletes a thread: its checkpoints, those of its subagent threads, its
+   * workspace files and its registry entry. `thread_busy` while a run holds it.
+   */
+  deleteThread(threadId: string): Promise<ThreadResult<null>>;
+  /** The thread as one JSON-serializable object (see {@link ThreadExport}). */
+  exportThread(threadId: string): Promise<ThreadResult<ThreadExport>>;
+  /**
+   * Restores an export as a new thread and returns its id. Input that is not
+   * a valid export answers `invalid_export` and writes nothing.
+   */
+  importThread(data: unknown): Promise<ThreadResult<string>>;
+  /** `busy`: another tab's worker runs the thread right now (its Web Lock is held elsewhere). */
+  getThreadStatus(threadId: string): Promise<{ busy: boolean }>;
 }

@@ -1,0 +1,136 @@
+/**
+ * Thread management in the real agent worker (Chromium, real IndexedDB):
+ * the registry, delete (checkpoints and files gone), export → import, and the
+ * per-thread Web Lock across two workers on one database.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { connectAgent, type AgentClient } from "./client.ts";
+import { THREADS_CHANNEL, type ThreadEvent, type ThreadExport } from "./protocol.ts";
+
+const db = `deeptab-test-${crypto.randomUUID()}`;
+let clients: AgentClient[] = [];
+function spawn(): AgentClient {
+  const client = connectAgent(new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: `db:${db}` }));
+  clients.push(client);
+  return client;
+}
+afterEach(() => {
+  for (const c of clients) c.close();
+  clients = [];
+});
+
+async function turn(client: AgentClient, threadId: string, text: string) {
+  const start = await client.run(threadId, text);
+  if (!start.ok) throw new Error(start.error.message);
+  return start.run.done;
+}
+
+function keys(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => keys(v, out));
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      keys(v, out);
+    }
+  return out;
+}
+
+describe("threads in the worker", () => {
+  it("lists threads newest first with title and message count, renames and deletes", async () => {
+    const client = spawn();
+    await turn(client, "t-a", "  First thread about   cats and a very long sentence that goes on and on and on  ");
+    await turn(client, "t-b", "Second");
+    const list = await client.listThreads();
+    expect(list.map((t) => t.id)).toEqual(["t-b", "t-a"]);
+    expect(list[1]!.title.length).toBeLessThanOrEqual(60);
+    expect(list[1]!.title.startsWith("First thread about cats")).toBe(true);
+    expect(list[0]).toMatchObject({ title: "Second", messageCount: 4 });
+
+    expect(await client.renameThread("t-a", "Cats")).toMatchObject({ ok: true, value: { title: "Cats" } });
+    expect((await client.listThreads()).find((t) => t.id === "t-a")?.title).toBe("Cats");
+    expect(await client.renameThread("nope", "x")).toMatchObject({ ok: false, error: { code: "not_found" } });
+
+    expect(Object.keys(await client.getFiles("t-a"))).toEqual(["/hello.md"]);
+    expect(await client.deleteThread("t-a")).toEqual({ ok: true, value: null });
+    expect((await client.listThreads()).map((t) => t.id)).toEqual(["t-b"]);
+    expect(await client.getMessages("t-a")).toEqual([]);
+    expect(await client.getFiles("t-a")).toEqual({});
+    expect((await client.getMessages("t-b")).length).toBe(4);
+  });
+
+  it("deletes a thread's subagent threads too", async () => {
+    const client = spawn();
+    await turn(client, "t-sub", "research dogs");
+    const exported = await client.exportThread("t-sub");
+    if (!exported.ok) throw new Error(exported.error.message);
+    expect(exported.value.checkpoints.some((c) => c.threadSuffix.startsWith("::task::"))).toBe(true);
+    await client.deleteThread("t-sub");
+    const again = await client.exportThread("t-sub");
+    expect(again).toMatchObject({ ok: false, error: { code: "not_found" } });
+  });
+
+  it("exports and imports a thread: same messages, files and pending approval; no secrets", async () => {
+    const client = spawn();
+    await turn(client, "t-x", "write a note");
+    await turn(client, "t-x", "research birds");
+    await turn(client, "t-x", "now delete it");
+    const exported = await client.exportThread("t-x");
+    if (!exported.ok) throw new Error(exported.error.message);
+    const json: ThreadExport = JSON.parse(JSON.stringify(exported.value));
+    expect(json).toMatchObject({ format: "deeptab-thread", version: 1, thread: { id: "t-x", title: "write a note" } });
+    expect(keys(json).filter((k) => /api[_-]?key|secret|token$/i.test(k))).toEqual([]);
+
+    const imported = await client.importThread(json);
+    if (!imported.ok) throw new Error(imported.error.message);
+    const id = imported.value;
+    expect(id).not.toBe("t-x");
+    expect(await client.getMessages(id)).toEqual(await client.getMessages("t-x"));
+    expect(await client.getFiles(id)).toEqual(await client.getFiles("t-x"));
+    expect(await client.getPendingApproval(id)).toEqual(await client.getPendingApproval("t-x"));
+    expect((await client.listThreads()).find((t) => t.id === id)?.title).toBe("write a note");
+    // The imported thread runs on: approve the pending delete.
+    const resumed = await client.resume(id, [{ type: "approve" }]);
+    if (!resumed.ok) throw new Error(resumed.error.message);
+    expect(await resumed.run.done).toMatchObject({ type: "done", status: "complete" });
+    expect(Object.keys(await client.getFiles(id))).toEqual(["/research.md"]);
+    expect(Object.keys(await client.getFiles("t-x")).sort()).toEqual(["/hello.md", "/research.md"]);
+  });
+
+  it("rejects bad imports with invalid_export and writes nothing", async () => {
+    const client = spawn();
+    const before = await client.listThreads();
+    for (const bad of [null, "x", { format: "other" }, { format: "deeptab-thread", version: 1, thread: {}, checkpoints: [], files: {} }]) {
+      expect(await client.importThread(bad)).toMatchObject({ ok: false, error: { code: "invalid_export" } });
+    }
+    await turn(client, "t-bad", "hello");
+    const good = await client.exportThread("t-bad");
+    if (!good.ok) throw new Error(good.error.message);
+    const broken = { ...good.value, checkpoints: good.value.checkpoints.map((c, i) => (i === 1 ? { ...c, data: "bm90IGpzb24=" } : c)) };
+    expect(await client.importThread(broken)).toMatchObject({ ok: false, error: { code: "invalid_export" } });
+    expect((await client.listThreads()).length).toBe(before.length + 1);
+  });
+
+  it("two workers on one thread: the second gets thread_busy while the first runs, and sees the broadcast", async () => {
+    const first = spawn();
+    const second = spawn();
+    await second.ping();
+    const events: ThreadEvent[] = [];
+    const channel = new BroadcastChannel(THREADS_CHANNEL);
+    channel.onmessage = (e: MessageEvent<ThreadEvent>) => events.push(e.data);
+    try {
+      const start = await first.run("t-lock", "hello");
+      if (!start.ok) throw new Error(start.error.message);
+      expect(await second.run("t-lock", "me too")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
+      expect(await second.getThreadStatus("t-lock")).toEqual({ busy: true });
+      expect(await first.getThreadStatus("t-lock")).toEqual({ busy: false });
+      expect(await second.deleteThread("t-lock")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
+      await start.run.done;
+      await expect.poll(() => events.filter((e) => e.threadId === "t-lock").map((e) => e.running)).toEqual([true, false]);
+      expect(await second.getThreadStatus("t-lock")).toEqual({ busy: false });
+      await turn(second, "t-lock", "my turn");
+      expect((await first.getMessages("t-lock")).filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hello", "my turn"]);
+    } finally {
+      channel.close();
+    }
+  });
+});
