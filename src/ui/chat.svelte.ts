@@ -4,7 +4,7 @@
  */
 import { toErrorInfo } from "../harness/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
-import type { AgentEvent, ApprovalDecision, ErrorInfo, FileData, PendingApproval, WorkerInfo } from "../worker/protocol.ts";
+import { THREADS_CHANNEL, type AgentEvent, type ApprovalDecision, type ErrorInfo, type FileData, type PendingApproval, type ThreadEvent, type WorkerInfo } from "../worker/protocol.ts";
 import type { RunStart } from "../worker/client.ts";
 import { applyEvent, beginTurn, emptyView, failTurn, STARTING, viewFromHistory, type ChatItem, type ChatView } from "./chat-view.ts";
 
@@ -25,7 +25,8 @@ function approvalItems(pending: PendingApproval | null): ApprovalItem[] {
 
 export class Chat {
   readonly #client: AgentClient;
-  readonly threadId: string;
+  #threadId: string = $state.raw("");
+  #busy = $state.raw(false);
   #view: ChatView = $state.raw(emptyView());
   #worker: WorkerInfo | null = $state.raw(null);
   #files: Readonly<Record<string, FileData>> = $state.raw({});
@@ -33,7 +34,56 @@ export class Chat {
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
-    this.threadId = threadId;
+    this.#threadId = threadId;
+    // Another tab's worker announces its runs on this thread (see protocol.ts, ThreadEvent).
+    if (typeof BroadcastChannel !== "undefined") {
+      const channel = new BroadcastChannel(THREADS_CHANNEL);
+      channel.onmessage = (e: MessageEvent<ThreadEvent>) => {
+        if (e.data?.type === "thread_updated" && e.data.threadId === this.#threadId) void this.#onUpdate();
+      };
+    }
+  }
+
+  /** The thread shown. */
+  get threadId(): string {
+    return this.#threadId;
+  }
+  /** True while another tab runs this thread: the chat is read-only. */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** Shows another thread (not while a run of this tab is streaming). */
+  async open(threadId: string): Promise<void> {
+    if (this.running || threadId === this.#threadId) return;
+    this.#threadId = threadId;
+    this.#view = emptyView();
+    this.#files = {};
+    this.#approval = [];
+    this.#busy = false;
+    await this.#load();
+  }
+
+  async #onUpdate(): Promise<void> {
+    if (this.running) return;
+    try {
+      const { busy } = await this.#client.getThreadStatus(this.#threadId);
+      this.#busy = busy;
+      if (!this.running) await this.#load();
+    } catch (err) {
+      this.#view = { ...this.#view, error: toErrorInfo(err) };
+    }
+  }
+
+  async #load(): Promise<void> {
+    const threadId = this.#threadId;
+    const history = await this.#client.getMessages(threadId);
+    if (threadId !== this.#threadId || this.running) return;
+    // Counters of this tab's streams survive a reload of the same thread's history.
+    const { tokenEvents, tokenChunks } = this.#view;
+    this.#view = { ...(history.length ? viewFromHistory(history) : emptyView()), tokenEvents, tokenChunks };
+    await this.#refresh();
+    this.#busy = (await this.#client.getThreadStatus(threadId)).busy;
   }
 
   get items(): readonly ChatItem[] {
@@ -71,30 +121,33 @@ export class Chat {
   async connect(): Promise<void> {
     try {
       this.#worker = await this.#client.ping();
-      const history = await this.#client.getMessages(this.threadId);
-      if (history.length && this.#view.items.length === 0) this.#view = viewFromHistory(history);
-      await this.#refresh();
+      if (this.#view.items.length === 0) await this.#load();
+      else await this.#refresh();
     } catch (err) {
       this.#view = { ...this.#view, error: toErrorInfo(err) };
     }
   }
 
   async #refresh(): Promise<void> {
-    this.#files = await this.#client.getFiles(this.threadId);
-    this.#approval = approvalItems(await this.#client.getPendingApproval(this.threadId));
+    const threadId = this.#threadId;
+    const files = await this.#client.getFiles(threadId);
+    const approval = approvalItems(await this.#client.getPendingApproval(threadId));
+    if (threadId !== this.#threadId) return;
+    this.#files = files;
+    this.#approval = approval;
   }
 
   /** Sends one user message and streams the run into the view. */
   async send(text: string): Promise<void> {
     const input = text.trim();
-    if (!input || this.running || this.#approval.length) return;
+    if (!input || this.running || this.#busy || this.#approval.length) return;
     this.#view = beginTurn(this.#view, input);
     await this.#stream((onEvent) => this.#client.run(this.threadId, input, onEvent));
   }
 
   /** Answers the pending approval (one decision per action) and continues the run. */
   async decide(decisions: ApprovalDecision[]): Promise<void> {
-    if (this.running || this.#approval.length === 0) return;
+    if (this.running || this.#busy || this.#approval.length === 0) return;
     this.#approval = [];
     this.#view = { ...this.#view, runId: STARTING, error: null };
     await this.#stream((onEvent) => this.#client.resume(this.threadId, decisions, onEvent));
@@ -105,8 +158,10 @@ export class Chat {
       const startResult = await start((event) => {
         this.#view = applyEvent(this.#view, event);
       });
-      if (!startResult.ok) this.#view = failTurn(this.#view, startResult.error);
-      else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.run.runId };
+      if (!startResult.ok) {
+        this.#view = failTurn(this.#view, startResult.error);
+        if (startResult.error.code === "thread_busy") this.#busy = true;
+      } else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.run.runId };
       if (startResult.ok) {
         const end = await startResult.run.done;
         // The worker died mid-run: no terminal event came through the callback.
