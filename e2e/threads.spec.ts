@@ -75,3 +75,27 @@ test("two tabs on one thread: the second is read-only while the first runs", asy
   await expect(second.getByTestId("assistant-message").last()).toHaveText(demoAnswer(1));
   await expect(second.getByTestId("composer-input")).toBeEnabled();
 });
+
+test("asks for persistent storage once the user has data, and shows usage", async ({ page }) => {
+  await page.addInitScript(() => {
+    const calls: string[] = [];
+    (window as unknown as { persistCalls: string[] }).persistCalls = calls;
+    navigator.storage.persist = async () => {
+      calls.push("persist");
+      return true;
+    };
+  });
+  await page.goto("/");
+  await expect(page.getByTestId("worker-status")).toHaveAttribute("data-in-worker", "true");
+  expect(await page.evaluate(() => (window as unknown as { persistCalls: string[] }).persistCalls)).toEqual([]);
+  await page.getByTestId("composer-input").fill("keep me");
+  await page.getByTestId("send").click();
+  await expect(page.getByTestId("assistant-message").last()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { persistCalls: string[] }).persistCalls)).toEqual(["persist"]);
+  await expect(page.getByTestId("storage-usage")).toContainText(/Storage: .+ of .+/);
+  // Asked once, not on every turn.
+  await page.getByTestId("composer-input").fill("again");
+  await page.getByTestId("send").click();
+  await expect(page.getByTestId("assistant-message")).toHaveCount(2);
+  expect(await page.evaluate(() => (window as unknown as { persistCalls: string[] }).persistCalls)).toEqual(["persist"]);
+});
