@@ -3,21 +3,13 @@
  * real IndexedDB: a pending approval survives terminating the worker (a page
  * reload) and is answered by the next worker.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { connectAgent, type AgentClient } from "./client.ts";
+import { describe, expect, it } from "vitest";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "./client.ts";
 import type { AgentEvent } from "./protocol.ts";
 
 const db = `deeptab-test-${crypto.randomUUID()}`;
-let clients: AgentClient[] = [];
-function spawn(): AgentClient {
-  const client = connectAgent(new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: `db:${db}` }));
-  clients.push(client);
-  return client;
-}
-afterEach(() => {
-  for (const c of clients) c.close();
-  clients = [];
-});
+const { spawn } = workerPool(db);
 
 async function finish(start: Awaited<ReturnType<AgentClient["run"]>>, events: AgentEvent[] = []) {
   if (!start.ok) throw new Error(start.error.message);

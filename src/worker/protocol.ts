@@ -13,6 +13,7 @@
  */
 import type { FileData } from "../backends/protocol.ts";
 import type { ErrorInfo } from "../harness/errors.ts";
+import type { Decision } from "../middleware/hitl.ts";
 
 export type { ErrorInfo, FileData };
 
@@ -136,12 +137,8 @@ export type StartErrorCode = "thread_busy" | "empty_input" | "not_paused";
 /** The answer to {@link AgentWorkerApi.startRun}: the run's id, or why it did not start. */
 export type StartResult = { ok: true; runId: string } | { ok: false; error: ErrorInfo & { code: StartErrorCode } };
 
-/** One decision per pending action request, in order (deepagents' HITL format). */
-export type ApprovalDecision =
-  | { type: "approve" }
-  | { type: "edit"; editedAction: { name?: string; args: Record<string, unknown> } }
-  | { type: "reject"; message?: string }
-  | { type: "respond"; message: string };
+/** One decision per pending action request, in order (deepagents' HITL format; see middleware/hitl.ts). */
+export type ApprovalDecision = Decision;
 
 /** What a paused thread waits for: the interrupt values, as JSON. */
 export interface PendingApproval {

@@ -3,21 +3,13 @@
  * the registry, delete (checkpoints and files gone), export → import, and the
  * per-thread Web Lock across two workers on one database.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { connectAgent, type AgentClient } from "./client.ts";
+import { describe, expect, it } from "vitest";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "./client.ts";
 import { THREADS_CHANNEL, type ThreadEvent, type ThreadExport } from "./protocol.ts";
 
 const db = `deeptab-test-${crypto.randomUUID()}`;
-let clients: AgentClient[] = [];
-function spawn(): AgentClient {
-  const client = connectAgent(new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: `db:${db}` }));
-  clients.push(client);
-  return client;
-}
-afterEach(() => {
-  for (const c of clients) c.close();
-  clients = [];
-});
+const { spawn } = workerPool(db);
 
 async function turn(client: AgentClient, threadId: string, text: string) {
   const start = await client.run(threadId, text);

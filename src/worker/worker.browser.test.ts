@@ -3,21 +3,13 @@
  * (agent.worker.ts, demo model), spawned by the test and driven through the
  * page-side client over Comlink.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { workerPool } from "../testing/worker-pool.ts";
 import { connectAgent, WorkerFailedError, type AgentClient } from "./client.ts";
 import { demoAnswer, demoNotePath } from "./demo.ts";
 import type { AgentEvent, TokenEvent } from "./protocol.ts";
 
-let clients: AgentClient[] = [];
-function spawn(): AgentClient {
-  const client = connectAgent(new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module" }));
-  clients.push(client);
-  return client;
-}
-afterEach(() => {
-  for (const c of clients) c.close();
-  clients = [];
-});
+const { spawn } = workerPool();
 
 async function turn(client: AgentClient, threadId: string, text: string) {
   const events: AgentEvent[] = [];
@@ -103,8 +95,11 @@ describe("agent worker", () => {
 
   it("rejects calls instead of hanging when the worker script fails to load", async () => {
     const client = connectAgent(new Worker("/no-such-agent.worker.js", { type: "module" }));
-    clients.push(client);
-    await expect(client.ping()).rejects.toBeInstanceOf(WorkerFailedError);
-    expect(await client.failure).toMatchObject({ code: "worker_failed" });
+    try {
+      await expect(client.ping()).rejects.toBeInstanceOf(WorkerFailedError);
+      expect(await client.failure).toMatchObject({ code: "worker_failed" });
+    } finally {
+      client.close();
+    }
   });
 });
