@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import type { AgentMiddleware } from "../harness/types.ts";
 import { textFile } from "../testing/runtime.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../testing/scripted-model.ts";
 
@@ -131,5 +132,30 @@ describe("subagents", () => {
     expect(done.messages.at(-1)!.content).toBe("both reported");
     // The parent's own history never contains child messages.
     expect(done.messages.filter((m: BaseMessage) => AIMessage.isInstance(m))).toHaveLength(2);
+  });
+
+  it("keeps private state and the parent's messages out of the child, and the child's private state out of the parent", async () => {
+    const seenByChild: unknown[] = [];
+    const marker = (value: string): AgentMiddleware => ({
+      name: "Marker",
+      stateSchema: { _marker: { default: () => "", private: true }, shared_note: { default: () => "" } },
+      beforeAgent(state) {
+        seenByChild.push([state._marker, state.shared_note, state.messages.length]);
+        return { _marker: value, shared_note: `${value} note` };
+      },
+    });
+    const child = new ScriptedChatModel({ script: [{ text: "child done" }] });
+    const parent = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "task", args: { description: "go", subagent_type: "c" }, id: "t" }] }, { text: "ok" }] });
+    const agent = createDeepAgent({
+      model: parent,
+      middleware: [marker("parent")],
+      subagents: [{ name: "c", description: "c", systemPrompt: "child", model: child, middleware: [marker("child")] }],
+    });
+    const out = await agent.invoke({ messages: [new HumanMessage("p1"), new HumanMessage("p2")] });
+    // Parent's beforeAgent, then the child's: the child saw the shared field but not the private one, and one message.
+    expect(seenByChild).toEqual([["", "", 2], ["", "parent note", 1]]);
+    // The child's shared field came back; its private field did not.
+    expect((out as Record<string, unknown>).shared_note).toBe("child note");
+    expect((out as Record<string, unknown>)._marker).toBe("parent");
   });
 });
