@@ -5,7 +5,6 @@
  * the atomic mutations live in {@link IndexedDBFiles}.
  */
 import {
-  applyEdit,
   fileDataFromBytes,
   fileDataToBytes,
   globFilter,
@@ -20,7 +19,6 @@ import { globMatch } from "./glob.ts";
 import { IndexedDBFiles, type FilesTx, type IndexedDBFilesOptions, type ScopeIndex } from "./indexeddb-files.ts";
 import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
 import {
-  backendError,
   isBackendError,
   type BackendError,
   type BackendProtocol,
@@ -33,7 +31,7 @@ import {
   type UploadOutcome,
 } from "./protocol.ts";
 import type { BackendFactory, BackendRuntime } from "./runtime.ts";
-import { isDirectoryError, notFound } from "./state.ts";
+import { alreadyExists, directoryNotFound, editedFileData, isDirectoryError, notFound } from "./file-errors.ts";
 
 export { IndexedDBFiles, DEFAULT_FILES_DB, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
 
@@ -85,7 +83,7 @@ export class IndexedDBBackend implements BackendProtocol {
     const index = await this.#index();
     const file = index.get(path);
     if (file) return [{ path, isDir: false, size: file.size }];
-    if (!isImpliedDir(path, index.keys())) return backendError("file_not_found", `Error: Directory '${path}' not found`);
+    if (!isImpliedDir(path, index.keys())) return directoryNotFound(path);
     return listChildren(path, metaEntries(index));
   }
 
@@ -102,12 +100,7 @@ export class IndexedDBBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     return this.#mutate(`write ${path}`, async (tx) => {
       if (path === "/" || (await tx.isDir(path))) return isDirectoryError(path);
-      if (await tx.get(path)) {
-        return backendError(
-          "already_exists",
-          `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`,
-        );
-      }
+      if (await tx.get(path)) return alreadyExists(path);
       await tx.put(path, newFileData(content, this.#now()));
       return { path };
     });
@@ -119,10 +112,9 @@ export class IndexedDBBackend implements BackendProtocol {
     return this.#mutate(`edit ${path}`, async (tx): Promise<Outcome<EditOutcome>> => {
       const data = await tx.get(path);
       if (!data) return missingInTx(tx, path);
-      if (data.encoding === "base64") return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be edited.`);
-      const edited = applyEdit(data.content, oldString, newString, replaceAll);
+      const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
       if (isBackendError(edited)) return edited;
-      await tx.put(path, newFileData(edited.content, this.#now(), data.createdAt));
+      await tx.put(path, edited.data);
       return { path, occurrences: edited.occurrences };
     });
   }

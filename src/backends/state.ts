@@ -1,5 +1,4 @@
 import {
-  applyEdit,
   byteLength,
   fileDataFromBytes,
   fileDataToBytes,
@@ -11,12 +10,11 @@ import {
   readSlice,
   sortByPath,
 } from "./file-ops.ts";
+import { alreadyExists, directoryNotFound, editedFileData, isDirectoryError, notFound } from "./file-errors.ts";
 import { globMatch } from "./glob.ts";
 import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
 import {
-  backendError,
   isBackendError,
-  type BackendError,
   type BackendProtocol,
   type DownloadOutcome,
   type EditOutcome,
@@ -29,13 +27,7 @@ import {
 } from "./protocol.ts";
 import type { BackendRuntime } from "./runtime.ts";
 
-export function notFound(path: string): BackendError {
-  return backendError("file_not_found", `Error: File '${path}' not found`);
-}
-
-export function isDirectoryError(path: string): BackendError {
-  return backendError("is_directory", `Error: '${path}' is a directory, not a file`);
-}
+export { isDirectoryError, notFound } from "./file-errors.ts";
 
 /**
  * Files kept in graph state, scoped to the thread and checkpointed with it.
@@ -75,7 +67,7 @@ export class StateBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     if (this.#get(path)) return [{ path, isDir: false, size: byteLength(this.#get(path)!) }];
     if (!isImpliedDir(path, this.#paths())) {
-      return backendError("file_not_found", `Error: Directory '${path}' not found`);
+      return directoryNotFound(path);
     }
     return listChildren(path, this.#metaEntries());
   }
@@ -97,10 +89,7 @@ export class StateBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     if (path === "/" || isImpliedDir(path, this.#paths())) return isDirectoryError(path);
     if (this.#get(path)) {
-      return backendError(
-        "already_exists",
-        `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`,
-      );
+      return alreadyExists(path);
     }
     this.#set(path, newFileData(content, this.#rt.now()));
     return { path };
@@ -111,10 +100,9 @@ export class StateBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     const data = this.#get(path);
     if (!data) return isImpliedDir(path, this.#paths()) ? isDirectoryError(path) : notFound(path);
-    if (data.encoding === "base64") return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be edited.`);
-    const edited = applyEdit(data.content, oldString, newString, replaceAll);
+    const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#rt.now());
     if (isBackendError(edited)) return edited;
-    this.#set(path, newFileData(edited.content, this.#rt.now(), data.createdAt));
+    this.#set(path, edited.data);
     return { path, occurrences: edited.occurrences };
   }
 

@@ -5,7 +5,6 @@
  */
 import type { BaseStore } from "@langchain/langgraph/web";
 import {
-  applyEdit,
   byteLength,
   fileDataFromBytes,
   fileDataToBytes,
@@ -19,7 +18,6 @@ import {
 import { globMatch } from "./glob.ts";
 import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
 import {
-  backendError,
   isBackendError,
   type BackendProtocol,
   type DownloadOutcome,
@@ -31,7 +29,7 @@ import {
   type ReadSlice,
   type UploadOutcome,
 } from "./protocol.ts";
-import { isDirectoryError, notFound } from "./state.ts";
+import { alreadyExists, directoryNotFound, editedFileData, isDirectoryError, notFound } from "./file-errors.ts";
 
 const PAGE = 1_000;
 
@@ -81,7 +79,7 @@ export class StoreBackend implements BackendProtocol {
     if (file) return [{ path, isDir: false, size: byteLength(file) }];
     const all = await this.#all();
     const prefix = dirPrefix(path);
-    if (path !== "/" && !all.some(([p]) => p.startsWith(prefix))) return backendError("file_not_found", `Error: Directory '${path}' not found`);
+    if (path !== "/" && !all.some(([p]) => p.startsWith(prefix))) return directoryNotFound(path);
     return listChildren(path, all.map(([p, d]) => [p, { size: byteLength(d), modifiedAt: d.modifiedAt }] as [string, { size: number; modifiedAt: string }]));
   }
 
@@ -97,7 +95,7 @@ export class StoreBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     if (path === "/" || (await this.#isDir(path))) return isDirectoryError(path);
     if (await this.#get(path)) {
-      return backendError("already_exists", `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`);
+      return alreadyExists(path);
     }
     await this.#store.put(this.#ns, path, newFileData(content, this.#now()) as unknown as Record<string, unknown>);
     return { path };
@@ -108,10 +106,9 @@ export class StoreBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     const data = await this.#get(path);
     if (!data) return this.#missing(path);
-    if (data.encoding === "base64") return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be edited.`);
-    const edited = applyEdit(data.content, oldString, newString, replaceAll);
+    const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
     if (isBackendError(edited)) return edited;
-    await this.#store.put(this.#ns, path, newFileData(edited.content, this.#now(), data.createdAt) as unknown as Record<string, unknown>);
+    await this.#store.put(this.#ns, path, edited.data as unknown as Record<string, unknown>);
     return { path, occurrences: edited.occurrences };
   }
 

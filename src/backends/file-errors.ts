@@ -1,0 +1,38 @@
+/**
+ * The expected-failure values every file backend returns, in deepagents'
+ * wording, and the one edit step they share. One place, so the State, Store
+ * and IndexedDB backends cannot drift apart.
+ */
+import { applyEdit, newFileData } from "./file-ops.ts";
+import { backendError, isBackendError, type BackendError, type FileData } from "./protocol.ts";
+
+export function notFound(path: string): BackendError {
+  return backendError("file_not_found", `Error: File '${path}' not found`);
+}
+
+export function isDirectoryError(path: string): BackendError {
+  return backendError("is_directory", `Error: '${path}' is a directory, not a file`);
+}
+
+export function directoryNotFound(path: string): BackendError {
+  return backendError("file_not_found", `Error: Directory '${path}' not found`);
+}
+
+export function alreadyExists(path: string): BackendError {
+  return backendError("already_exists", `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`);
+}
+
+/** The file after an edit (timestamps kept right), or why it cannot be edited. */
+export function editedFileData(
+  path: string,
+  data: FileData,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+  now: string,
+): { data: FileData; occurrences: number } | BackendError {
+  if (data.encoding === "base64") return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be edited.`);
+  const edited = applyEdit(data.content, oldString, newString, replaceAll);
+  if (isBackendError(edited)) return edited;
+  return { data: newFileData(edited.content, now, data.createdAt), occurrences: edited.occurrences };
+}
