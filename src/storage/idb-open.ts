@@ -1,14 +1,14 @@
 /**
- * Opening and failing of the small IndexedDB databases outside the
- * checkpointer (the LangGraph store and the workspace files): one connection
+ * Opening and failing of deeptab's IndexedDB databases (checkpoints, the
+ * LangGraph store, the workspace files): one connection
  * per database, reopened lazily after another tab upgrades or deletes it, and
  * IndexedDB failures normalised into {@link StorageError}s.
  */
 import { wrap, type DBSchema, type IDBPDatabase } from "idb";
 import { isQuotaError, StorageError } from "./errors.ts";
 
-/** Creates the object stores; runs inside the version-change transaction. */
-export type Upgrade = (db: IDBDatabase, oldVersion: number) => void;
+/** Creates or migrates the object stores; runs inside the version-change transaction `tx`. */
+export type Upgrade = (db: IDBDatabase, oldVersion: number, tx: IDBTransaction) => void;
 
 function defaultFactory(): IDBFactory {
   const factory = (globalThis as { indexedDB?: IDBFactory }).indexedDB;
@@ -39,11 +39,13 @@ export async function openIdb<S extends DBSchema>(
   }
   return new Promise<IDBPDatabase<S>>((resolve, reject) => {
     request.addEventListener("upgradeneeded", (event) => {
+      const tx = request.transaction;
+      if (!tx) return;
       try {
-        upgrade(request.result, event.oldVersion);
+        upgrade(request.result, event.oldVersion, tx);
       } catch (err) {
-        request.transaction?.abort();
-        reject(new StorageError("unavailable", `cannot upgrade IndexedDB "${name}": ${String(err)}`, { cause: err }));
+        tx.abort();
+        reject(err instanceof StorageError ? err : new StorageError("unavailable", `cannot upgrade IndexedDB "${name}": ${String(err)}`, { cause: err }));
       }
     });
     request.addEventListener("blocked", () => {

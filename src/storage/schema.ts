@@ -23,6 +23,7 @@
  */
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import { StorageError } from "./errors.ts";
+import { openIdb } from "./idb-open.ts";
 
 export type ChannelVersion = number | string;
 
@@ -126,40 +127,12 @@ export function upgrade(db: Db, oldVersion: number, newVersion: number, tx: Upgr
  *   stored schema is newer than this code, or another connection blocks the
  *   upgrade.
  */
-export async function openCheckpointDb(name: string, factory: IDBFactory, onClose: () => void): Promise<Db> {
-  let request: IDBOpenDBRequest;
-  try {
-    request = factory.open(name, DB_VERSION);
-  } catch (err) {
-    throw new StorageError("unavailable", `cannot open IndexedDB "${name}": ${String(err)}`, { cause: err });
-  }
-  return new Promise<Db>((resolve, reject) => {
-    request.addEventListener("upgradeneeded", (event) => {
-      const tx = request.transaction;
-      if (!tx) return;
-      try {
-        upgrade(wrap(request.result) as Db, event.oldVersion, event.newVersion ?? DB_VERSION, wrap(tx) as unknown as UpgradeTx);
-      } catch (err) {
-        tx.abort();
-        reject(err);
-      }
-    });
-    request.addEventListener("blocked", () => {
-      reject(new StorageError("unavailable", `IndexedDB "${name}" upgrade is blocked by another open tab`));
-    });
-    request.addEventListener("error", (event) => {
-      event.preventDefault();
-      const err = request.error;
-      reject(new StorageError("unavailable", `cannot open IndexedDB "${name}": ${err?.name ?? "error"}: ${err?.message ?? ""}`, { cause: err }));
-    });
-    request.addEventListener("success", () => {
-      const raw = request.result;
-      raw.addEventListener("versionchange", () => {
-        raw.close();
-        onClose();
-      });
-      raw.addEventListener("close", onClose);
-      resolve(wrap(raw) as Db);
-    });
-  });
+export function openCheckpointDb(name: string, factory: IDBFactory, onClose: () => void): Promise<Db> {
+  return openIdb<CheckpointDB>(
+    name,
+    DB_VERSION,
+    factory,
+    (raw, oldVersion, tx) => upgrade(wrap(raw) as unknown as Db, oldVersion, DB_VERSION, wrap(tx) as unknown as UpgradeTx),
+    onClose,
+  );
 }
