@@ -17,6 +17,11 @@ import {
 export const textEncoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
+/** Listing info of a stored file. */
+export function fileInfoOf(data: FileData): { size: number; modifiedAt: string } {
+  return { size: byteLength(data), modifiedAt: data.modifiedAt };
+}
+
 export function byteLength(data: FileData): number {
   if (data.encoding === "base64") return Math.floor((data.content.replace(/=+$/, "").length * 3) / 4);
   return textEncoder.encode(data.content).length;
@@ -161,4 +166,26 @@ export function globFilter(pattern: string, root: string, path: string): boolean
 
 export function sortByPath<T extends { path: string }>(items: T[]): T[] {
   return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Literal grep over whole files under `root` (glob matched against basenames), sorted by path then line. */
+export function grepFiles<T>(entries: Iterable<readonly [string, T]>, dataOf: (value: T) => FileData, pattern: string, root: string, glob?: string): GrepMatch[] {
+  const matches: GrepMatch[] = [];
+  for (const [path, value] of entries) {
+    const data = dataOf(value);
+    if (!isWithin(path, root) || data.encoding === "base64") continue;
+    const rel = path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length);
+    if (glob && !globMatch(glob, rel, true)) continue;
+    grepText(path, data.content, pattern, matches);
+  }
+  return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+}
+
+/** Files under `root` whose relative path matches the glob, sorted by path. */
+export function globFiles<T>(entries: Iterable<readonly [string, T]>, infoOf: (value: T) => { size: number; modifiedAt: string }, pattern: string, root: string): FileInfo[] {
+  const out: FileInfo[] = [];
+  for (const [path, value] of entries) {
+    if (globFilter(pattern, root, path)) out.push({ path, isDir: false, ...infoOf(value) });
+  }
+  return sortByPath(out);
 }

@@ -7,17 +7,15 @@
 import {
   fileDataFromBytes,
   fileDataToBytes,
-  globFilter,
-  grepText,
+  globFiles,
+  grepFiles,
   isImpliedDir,
   listChildren,
   newFileData,
   readSlice,
-  sortByPath,
 } from "./file-ops.ts";
-import { globMatch } from "./glob.ts";
 import { IndexedDBFiles, type FilesTx, type IndexedDBFilesOptions, type ScopeIndex } from "./indexeddb-files.ts";
-import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
+import { normalizePath } from "./paths.ts";
 import {
   isBackendError,
   type BackendError,
@@ -131,25 +129,15 @@ export class IndexedDBBackend implements BackendProtocol {
 
   async grep(pattern: string, raw = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
     const root = normalizePath(raw);
-    if (isBackendError(root)) return root;
-    const matches: GrepMatch[] = [];
-    for (const [path, { data }] of await this.#index()) {
-      if (!isWithin(path, root) || data.encoding === "base64") continue;
-      if (glob && !globMatch(glob, path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length), true)) continue;
-      grepText(path, data.content, pattern, matches);
-    }
-    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return isBackendError(root) ? root : grepFiles(await this.#index(), (f) => f.data, pattern, root, glob);
   }
+
 
   async glob(pattern: string, raw = "/"): Promise<Outcome<FileInfo[]>> {
     const root = normalizePath(raw);
-    if (isBackendError(root)) return root;
-    const out: FileInfo[] = [];
-    for (const [path, file] of await this.#index()) {
-      if (globFilter(pattern, root, path)) out.push({ path, isDir: false, size: file.size, modifiedAt: file.data.modifiedAt });
-    }
-    return sortByPath(out);
+    return isBackendError(root) ? root : globFiles(await this.#index(), (f) => ({ size: f.size, modifiedAt: f.data.modifiedAt }), pattern, root);
   }
+
 
   /** All files in one transaction: either every valid one is stored or (on a thrown storage error) none. */
   async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {

@@ -2,17 +2,16 @@ import {
   byteLength,
   fileDataFromBytes,
   fileDataToBytes,
-  globFilter,
-  grepText,
+  fileInfoOf,
+  globFiles,
+  grepFiles,
   isImpliedDir,
   listChildren,
   newFileData,
   readSlice,
-  sortByPath,
 } from "./file-ops.ts";
 import { alreadyExists, directoryNotFound, editedFileData, isDirectoryError, notFound } from "./file-errors.ts";
-import { globMatch } from "./glob.ts";
-import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
+import { normalizePath } from "./paths.ts";
 import {
   isBackendError,
   type BackendProtocol,
@@ -73,7 +72,7 @@ export class StateBackend implements BackendProtocol {
   }
 
   *#metaEntries(): Iterable<[string, { size: number; modifiedAt: string }]> {
-    for (const [path, data] of this.#entries()) yield [path, { size: byteLength(data), modifiedAt: data.modifiedAt }];
+    for (const [path, data] of this.#entries()) yield [path, fileInfoOf(data)];
   }
 
   async read(rawPath: string, offset = 0, limit = 100): Promise<Outcome<ReadSlice>> {
@@ -108,25 +107,15 @@ export class StateBackend implements BackendProtocol {
 
   async grep(pattern: string, rawPath = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
     const root = normalizePath(rawPath);
-    if (isBackendError(root)) return root;
-    const matches: GrepMatch[] = [];
-    for (const [path, data] of this.#entries()) {
-      if (!isWithin(path, root) || data.encoding === "base64") continue;
-      if (glob && !globMatch(glob, path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length), true)) continue;
-      grepText(path, data.content, pattern, matches);
-    }
-    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return isBackendError(root) ? root : grepFiles(this.#entries(), (d) => d, pattern, root, glob);
   }
+
 
   async glob(pattern: string, rawPath = "/"): Promise<Outcome<FileInfo[]>> {
     const root = normalizePath(rawPath);
-    if (isBackendError(root)) return root;
-    const out: FileInfo[] = [];
-    for (const [path, data] of this.#entries()) {
-      if (globFilter(pattern, root, path)) out.push({ path, isDir: false, size: byteLength(data), modifiedAt: data.modifiedAt });
-    }
-    return sortByPath(out);
+    return isBackendError(root) ? root : globFiles(this.#entries(), fileInfoOf, pattern, root);
   }
+
 
   async delete(rawPath: string): Promise<Outcome<{ path: string }>> {
     const path = normalizePath(rawPath);

@@ -8,15 +8,14 @@ import {
   byteLength,
   fileDataFromBytes,
   fileDataToBytes,
-  globFilter,
-  grepText,
+  fileInfoOf,
+  globFiles,
+  grepFiles,
   listChildren,
   newFileData,
   readSlice,
-  sortByPath,
 } from "./file-ops.ts";
-import { globMatch } from "./glob.ts";
-import { dirPrefix, isWithin, normalizePath } from "./paths.ts";
+import { dirPrefix, normalizePath } from "./paths.ts";
 import {
   isBackendError,
   type BackendProtocol,
@@ -80,7 +79,7 @@ export class StoreBackend implements BackendProtocol {
     const all = await this.#all();
     const prefix = dirPrefix(path);
     if (path !== "/" && !all.some(([p]) => p.startsWith(prefix))) return directoryNotFound(path);
-    return listChildren(path, all.map(([p, d]) => [p, { size: byteLength(d), modifiedAt: d.modifiedAt }] as [string, { size: number; modifiedAt: string }]));
+    return listChildren(path, all.map(([p, d]) => [p, fileInfoOf(d)] as [string, { size: number; modifiedAt: string }]));
   }
 
   async read(raw: string, offset = 0, limit = 100): Promise<Outcome<ReadSlice>> {
@@ -122,26 +121,15 @@ export class StoreBackend implements BackendProtocol {
 
   async grep(pattern: string, raw = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
     const root = normalizePath(raw);
-    if (isBackendError(root)) return root;
-    const matches: GrepMatch[] = [];
-    for (const [path, data] of await this.#all()) {
-      if (!isWithin(path, root) || data.encoding === "base64") continue;
-      const rel = path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length);
-      if (glob && !globMatch(glob, rel, true)) continue;
-      grepText(path, data.content, pattern, matches);
-    }
-    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return isBackendError(root) ? root : grepFiles(await this.#all(), (d) => d, pattern, root, glob);
   }
+
 
   async glob(pattern: string, raw = "/"): Promise<Outcome<FileInfo[]>> {
     const root = normalizePath(raw);
-    if (isBackendError(root)) return root;
-    const out: FileInfo[] = [];
-    for (const [path, data] of await this.#all()) {
-      if (globFilter(pattern, root, path)) out.push({ path, isDir: false, size: byteLength(data), modifiedAt: data.modifiedAt });
-    }
-    return sortByPath(out);
+    return isBackendError(root) ? root : globFiles(await this.#all(), fileInfoOf, pattern, root);
   }
+
 
   async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {
     const out: UploadOutcome[] = [];
