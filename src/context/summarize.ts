@@ -7,6 +7,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol } from "../backends/protocol.ts";
+import { messageText } from "../harness/message-text.ts";
 import { appendSection } from "./history-file.ts";
 import {
   findSafeCutoff,
@@ -37,9 +38,6 @@ export type SummarizeOutcome =
   | { ok: true; event: SummarizationEvent; view: BaseMessage[] }
   | { ok: false; reason: string };
 
-function contentText(m: BaseMessage): string {
-  return typeof m.content === "string" ? m.content : m.content.map((b) => (typeof b === "string" ? b : "text" in b ? String(b.text) : "")).join("");
-}
 
 export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome> {
   const view = renderView(input.messages, input.event);
@@ -51,13 +49,13 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
   const failure = await appendSection(input.backend, input.historyPath, section);
   if (failure) return { ok: false, reason: failure };
 
-  const previous = input.event ? `Earlier summary:\n${contentText(input.event.summaryMessage)}\n\n` : "";
+  const previous = input.event ? `Earlier summary:\n${messageText(input.event.summaryMessage.content)}\n\n` : "";
   const config = { ...input.config, tags: [...(input.config.tags ?? []), "deeptab:summarization"] };
   const reply = await input.model.invoke(
     [new SystemMessage(input.prompt ?? SUMMARY_PROMPT), new HumanMessage(`${previous}Conversation to summarize:\n\n${transcript(evicted)}`)],
     config,
   );
-  const summaryMessage = summaryMessageFor(contentText(reply), input.historyPath);
+  const summaryMessage = summaryMessageFor(messageText(reply.content), input.historyPath);
   const event: SummarizationEvent = {
     cutoffIndex: stateIndexOf(cut, input.event),
     summaryMessage,

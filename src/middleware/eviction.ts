@@ -7,6 +7,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { splitLines } from "../backends/file-ops.ts";
+import { messageText } from "../harness/message-text.ts";
 import type { ToolCallResult } from "../harness/types.ts";
 import { formatNumberedLines } from "./fs-format.ts";
 
@@ -22,10 +23,6 @@ export function sanitizeToolCallId(id: string): string {
   return id.replace(/[./\\]/g, "_");
 }
 
-export function contentToText(content: ToolMessage["content"]): string {
-  if (typeof content === "string") return content;
-  return content.map((b) => (typeof b === "string" ? b : "text" in b && typeof b.text === "string" ? b.text : "")).join("");
-}
 
 /** Head and tail of the text as numbered lines, with a marker for what was cut. */
 export function headTailPreview(text: string): string {
@@ -60,7 +57,7 @@ export async function evictLargeResult(
   backend: BackendProtocol,
   limitTokens = TOOL_RESULT_TOKEN_LIMIT,
 ): Promise<ToolCallResult> {
-  const text = contentToText(result.message.content);
+  const text = messageText(result.message.content);
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return result;
   const id = result.message.tool_call_id;
   const path = `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(id)}`;

@@ -5,7 +5,8 @@
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
-import { contentToText, headTailPreview } from "./eviction.ts";
+import { messageText } from "../harness/message-text.ts";
+import { headTailPreview } from "./eviction.ts";
 
 export const HUMAN_MESSAGE_TOKEN_LIMIT = 50_000;
 const CHARS_PER_TOKEN = 4;
@@ -33,7 +34,7 @@ export async function evictLargeHumanMessage(
 ): Promise<HumanMessage | undefined> {
   const last = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
   if (!last || evictedTo(last)) return undefined;
-  const text = contentToText(last.content);
+  const text = messageText(last.content);
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return undefined;
   const path = `/conversation_history/${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const written = await backend.write(path, text);
@@ -53,6 +54,6 @@ export function shortenEvictedHumanMessages(messages: readonly BaseMessage[]): r
   return messages.map((m) => {
     const to = HumanMessage.isInstance(m) ? evictedTo(m) : undefined;
     if (!to) return m;
-    return new HumanMessage({ content: humanEvictionStub(to, headTailPreview(contentToText(m.content))), id: m.id });
+    return new HumanMessage({ content: humanEvictionStub(to, headTailPreview(messageText(m.content))), id: m.id });
   });
 }

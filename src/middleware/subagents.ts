@@ -18,6 +18,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt-fresh.ts";
+import { messageText } from "../harness/message-text.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
 
 export const SUBAGENTS = "SubAgentMiddleware";
@@ -53,7 +54,7 @@ function lastAIText(messages: readonly BaseMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (!AIMessage.isInstance(m)) continue;
-    const text = typeof m.content === "string" ? m.content : m.content.map((b) => ((b as { text?: unknown }).text ? String((b as { text: unknown }).text) : "")).join("");
+    const text = messageText(m.content);
     if (text.trim()) return text;
   }
   return "Task completed";
