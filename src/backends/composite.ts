@@ -7,7 +7,7 @@
  * `execute` goes to the default backend (whose shell cannot reach the
  * routes, which is why they are reported as `isolatedRoutes`).
  */
-import { globFilter } from "./file-ops.ts";
+import { globFilter, sortByPath, sortMatches } from "./file-ops.ts";
 import { isWithin, normalizePath } from "./paths.ts";
 import {
   canExecute,
@@ -81,7 +81,7 @@ export class CompositeBackend implements BackendProtocol {
     }
     const out = this.#prefixed(res, r.prefix).filter((e) => !routeDirs.some((rt) => rt.prefix === e.path));
     for (const rt of routeDirs) out.push({ path: rt.prefix, isDir: true, size: 0 });
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return sortByPath(out);
   }
 
   async read(raw: string, offset?: number, limit?: number) {
@@ -141,7 +141,7 @@ export class CompositeBackend implements BackendProtocol {
       }
       all.push(...this.#prefixed(res, t.prefix).filter((m) => this.#ownedBy(m.path, t.prefix)));
     }
-    return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return sortMatches(all);
   }
 
   async glob(pattern: string, path = "/"): Promise<Outcome<FileInfo[]>> {
@@ -161,7 +161,7 @@ export class CompositeBackend implements BackendProtocol {
       if (isBackendError(res)) continue;
       all.push(...this.#prefixed(res, t.prefix).filter((f) => globFilter(pattern, root, f.path)));
     }
-    return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return sortByPath(all);
   }
 
   async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {

@@ -147,7 +147,7 @@ export function listChildren(
       if (!out.has(sub)) out.set(sub, { path: sub, isDir: true, size: 0 });
     }
   }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sortByPath([...out.values()]);
 }
 
 /** Is `dir` a directory implied by some stored path? */
@@ -178,6 +178,11 @@ export function grepFiles<T>(entries: Iterable<readonly [string, T]>, dataOf: (v
     if (glob && !globMatch(glob, rel, true)) continue;
     grepText(path, data.content, pattern, matches);
   }
+  return sortMatches(matches);
+}
+
+/** Grep matches in path order, then line order. */
+export function sortMatches(matches: GrepMatch[]): GrepMatch[] {
   return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 
