@@ -28,7 +28,7 @@ import {
   type ReadSlice,
   type UploadOutcome,
 } from "./protocol.ts";
-import type { BackendFactory, BackendRuntime } from "./runtime.ts";
+import { rootThreadId, type BackendFactory, type BackendRuntime } from "./runtime.ts";
 import { alreadyExists, directoryNotFound, editedFileData, isDirectoryError, notFound } from "./file-errors.ts";
 
 export { IndexedDBFiles, DEFAULT_FILES_DB, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
@@ -189,15 +189,11 @@ export interface IndexedDBBackendFactory extends BackendFactory {
   close(): Promise<void>;
 }
 
-/** Marks a subagent's own thread id (`<parent>::task::<call id>`); see middleware/subagents.ts. */
-export const SUBAGENT_THREAD_SEPARATOR = "::task::";
 
 /** The scope of a call: its thread, with subagents sharing their parent's workspace. */
 export function threadScope(rt: BackendRuntime): string {
   const id: unknown = rt.config.configurable?.thread_id;
-  const thread = typeof id === "string" || typeof id === "number" ? String(id) : "default";
-  const cut = thread.indexOf(SUBAGENT_THREAD_SEPARATOR);
-  return cut === -1 ? thread : thread.slice(0, cut);
+  return rootThreadId(typeof id === "string" || typeof id === "number" ? String(id) : "default");
 }
 
 /**

@@ -31,3 +31,17 @@ export function createBackendRuntime(
 ): BackendRuntime {
   return { stateFiles: stateFiles ?? {}, pendingFiles: {}, config, store: config.store, now };
 }
+
+/** Separates a subagent's own thread id from its parent's: `<parent>::task::<tool call id>`. */
+export const SUBAGENT_THREAD_SEPARATOR = "::task::";
+
+/** The thread id a subagent run by tool call `toolCallId` uses. */
+export function subagentThreadId(parentThreadId: string, toolCallId: string): string {
+  return `${parentThreadId}${SUBAGENT_THREAD_SEPARATOR}${toolCallId}`;
+}
+
+/** The top-level thread of a (possibly subagent) thread id. */
+export function rootThreadId(threadId: string): string {
+  const cut = threadId.indexOf(SUBAGENT_THREAD_SEPARATOR);
+  return cut === -1 ? threadId : threadId.slice(0, cut);
+}

@@ -17,6 +17,7 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
+import { subagentThreadId } from "../backends/runtime.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt-fresh.ts";
 import { messageText } from "../harness/message-text.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
@@ -107,7 +108,7 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       }
       const parentThread = String(rt.config.configurable?.thread_id ?? "thread");
       const childConfig: LangGraphRunnableConfig = {
-        configurable: { thread_id: `${parentThread}::task::${rt.toolCall.id}` },
+        configurable: { thread_id: subagentThreadId(parentThread, rt.toolCall.id) },
         callbacks: rt.config.callbacks,
         signal: rt.config.signal,
         tags: [...(rt.config.tags ?? []), `subagent:${type}`],

@@ -2,7 +2,7 @@
  * Pure helpers of the thread registry and of thread exports: titles, which
  * saver threads belong to a thread, and validation of export files.
  */
-import { SUBAGENT_THREAD_SEPARATOR } from "../backends/indexeddb.ts";
+import { SUBAGENT_THREAD_SEPARATOR } from "../backends/runtime.ts";
 import type { ExportedCheckpoint, FileData, ThreadExport, ThreadInfo } from "./protocol.ts";
 
 /** Longest title kept. */
