@@ -18,7 +18,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
-import { takeResumeOrInterrupt } from "../harness/interrupt-fresh.ts";
+import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
 import { messageText } from "../harness/message-text.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
 
