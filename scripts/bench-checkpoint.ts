@@ -10,7 +10,6 @@
  */
 import "fake-indexeddb/auto";
 import { pathToFileURL } from "node:url";
-import { IDBFactory } from "fake-indexeddb";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { JsonPlusSerializer, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
@@ -87,7 +86,7 @@ function memorySaverBytes(saver: MemorySaver): number {
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`.padStart(9);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 let dbCounter = 0;
-const freshSaver = () => new IndexedDBSaver(`bench-${dbCounter++}`, { factory: new IDBFactory() });
+const freshSaver = () => new IndexedDBSaver(`bench-${dbCounter++}`);
 
 export async function benchCheckpoints(rounds = 3): Promise<string[]> {
   const lines = [

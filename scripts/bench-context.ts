@@ -8,8 +8,8 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { SUMMARY_PROMPT } from "../src/context/summarize.ts";
 import { estimateMessagesTokens } from "../src/context/tokens.ts";
-import { createDeepAgent } from "../src/harness/create-deep-agent.ts";
-import { ScriptedChatModel, type Script } from "../src/testing/scripted-model.ts";
+import { createDeepAgent } from "../src/agent/create-deep-agent.ts";
+import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
 import { buildBareLoop } from "./bench-loop.ts";
 
 const STEPS = 150;

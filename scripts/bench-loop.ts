@@ -7,8 +7,8 @@ import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
 import { z } from "zod";
-import { createDeepAgent } from "../src/harness/create-deep-agent.ts";
-import { ScriptedChatModel, type Script } from "../src/testing/scripted-model.ts";
+import { createDeepAgent } from "../src/agent/create-deep-agent.ts";
+import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
 
 const STEPS = 300;
 

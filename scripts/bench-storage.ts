@@ -11,7 +11,6 @@
  */
 import "fake-indexeddb/auto";
 import { pathToFileURL } from "node:url";
-import { IDBFactory } from "fake-indexeddb";
 import { grepText } from "../src/backends/file-ops.ts";
 import { IndexedDBBackend, IndexedDBFiles } from "../src/backends/indexeddb.ts";
 import { isBackendError, type GrepMatch } from "../src/backends/protocol.ts";
@@ -56,13 +55,12 @@ async function median<T>(n: number, run: () => Promise<T>): Promise<[number, T]>
 }
 
 export async function benchStorage(): Promise<string[]> {
-  const idbFactory = new IDBFactory();
   const dbName = "bench-files";
   const texts = Array.from({ length: FILES }, (_, i) => content(i));
   const bytes = texts.reduce((n, t) => n + t.length, 0);
   const lines: string[] = [`${FILES} files, ${(bytes / FILES).toFixed(0)} B each on average (${NOTE})`];
 
-  const files = new IndexedDBFiles({ dbName, idbFactory });
+  const files = new IndexedDBFiles({ dbName });
   const one = new IndexedDBBackend(files, "one-by-one");
   await one.ls("/"); // load the (empty) index, so writes keep it in sync as in a session
   const [tWrite] = await time(async () => {
@@ -86,7 +84,7 @@ export async function benchStorage(): Promise<string[]> {
   const map = new Map(uploads.map((u) => [u.path, decoder.decode(u.content)]));
   const [tMap, expected] = await median(5, async () => mapGrep(map, NEEDLE));
 
-  const cold = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory }), "one-by-one");
+  const cold = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "one-by-one");
   const [tCold, coldMatches] = await time(() => cold.grep(NEEDLE));
   const [tWarm, warmMatches] = await median(5, () => cold.grep(NEEDLE));
   for (const got of [coldMatches, warmMatches]) {

@@ -1,29 +1,84 @@
 /**
  * deeptab: the browser-safe library entry. Everything here runs in a Web
- * Worker or a page; nothing imports Node built-ins.
+ * Worker or a page; nothing imports Node built-ins. This file names the
+ * stable API; anything not exported here is internal and may change.
  */
-export { createDeepAgent, collectTools, type CreateDeepAgentOptions, type DeepAgent } from "./harness/create-deep-agent.ts";
-export { buildAgentLoop, pendingToolCalls, lastAIMessage, type LoopSpec } from "./harness/loop.ts";
-export { assembleStack, type BuiltinSlot } from "./harness/stack.ts";
-export { fromLangChainTool, isAgentTool } from "./harness/langchain-tools.ts";
-export { HarnessError, toErrorInfo, type ErrorInfo, type HarnessErrorCode } from "./harness/errors.ts";
-export * from "./harness/types.ts";
-export * from "./backends/protocol.ts";
-export { StateBackend, filesReducer } from "./backends/state.ts";
-export { createBackendRuntime, resolveBackend, type BackendFactory, type BackendOption, type BackendRuntime } from "./backends/runtime.ts";
+
+// The agent.
+export { createDeepAgent, type CreateDeepAgentOptions, type DeepAgent, type SubAgent } from "./agent/create-deep-agent.ts";
+
+// Writing tools and middleware.
+export {
+  ToolError,
+  type AgentMiddleware,
+  type AgentState,
+  type AgentTool,
+  type JsonSchema,
+  type ModelHandler,
+  type ModelRequest,
+  type ModelResponse,
+  type StateField,
+  type StateUpdate,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolHandler,
+  type ToolOutput,
+  type ToolRuntime,
+} from "./harness/types.ts";
+export { defineStateField, stateSchema, type StateKey } from "./harness/state.ts";
+export { fromLangChainTool } from "./harness/langchain-tools.ts";
+
+// Built-in middleware, by name (to replace one in place or exclude it) and their options.
+export { FILESYSTEM } from "./middleware/filesystem.ts";
+export { SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";
+export { SUMMARIZATION, type SummarizationOptions } from "./middleware/summarization.ts";
+export { PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
+export { PROMPT_CACHING } from "./middleware/prompt-caching.ts";
+export { SKILLS, type SkillMetadata } from "./middleware/skills.ts";
+export { MEMORY } from "./middleware/memory.ts";
+export { TODO_LIST, type Todo, type TodoStatus } from "./middleware/todos.ts";
+export { HITL, type Decision, type DecisionType, type HITLRequest, type HITLResponse, type InterruptOnConfig, type InterruptRule } from "./middleware/hitl.ts";
+export { LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
+
+// Backends: where files live (and, for a sandbox, where commands run).
+export {
+  backendError,
+  canExecute,
+  isBackendError,
+  type BackendError,
+  type BackendErrorCode,
+  type BackendProtocol,
+  type DownloadOutcome,
+  type EditOutcome,
+  type ExecuteResult,
+  type FileData,
+  type FileInfo,
+  type FilesUpdate,
+  type GrepMatch,
+  type Outcome,
+  type ReadSlice,
+  type SandboxBackendProtocol,
+  type UploadOutcome,
+} from "./backends/protocol.ts";
+export type { BackendFactory, BackendOption, BackendRuntime } from "./backends/runtime.ts";
 export { normalizePath } from "./backends/paths.ts";
-export { filesystemMiddleware, FILESYSTEM, type FilesystemMiddlewareOptions } from "./middleware/filesystem.ts";
-export { filesystemTools, TOOLS_EXCLUDED_FROM_EVICTION } from "./middleware/fs-tools.ts";
-export { patchToolCallsMiddleware, patchDanglingToolCalls, PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
-export { evictLargeResult, LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
-export { IndexedDBSaver } from "./storage/indexeddb-saver.ts";
-export { StorageError, type StorageErrorCode } from "./storage/errors.ts";
-export { CompositeBackend, compositeBackend } from "./backends/composite.ts";
+export { FileBackend } from "./backends/file-backend.ts";
+export type { FileSnapshot, FileStore, FileTx, StoredFile } from "./backends/file-store.ts";
+export { StateBackend } from "./backends/state.ts";
 export { StoreBackend } from "./backends/store.ts";
-export { PermissionedBackend, withPermissions, type FilesystemPermission } from "./backends/permissions.ts";
-export { summarizationMiddleware, SUMMARIZATION, type SummarizationOptions } from "./middleware/summarization.ts";
-export { hitlMiddleware, HITL, type Decision, type HITLRequest, type HITLResponse, type InterruptOnConfig } from "./middleware/hitl.ts";
-export { subagentMiddleware, SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";
-export { promptCachingMiddleware, PROMPT_CACHING } from "./middleware/prompt-caching.ts";
-export { interruptWithConfig } from "./harness/interrupt.ts";
-export type { SubAgent } from "./harness/create-deep-agent.ts";
+export { CompositeBackend, compositeBackend } from "./backends/composite.ts";
+export { IndexedDBBackend, IndexedDBFiles, indexedDBBackend, type IndexedDBBackendFactory, type IndexedDBBackendOptions } from "./backends/indexeddb.ts";
+export type { FilesystemPermission, PermissionMode, PermissionOperation } from "./backends/permissions.ts";
+
+// Persistence in IndexedDB.
+export { IndexedDBSaver, type IndexedDBSaverOptions, type SaverStats } from "./storage/indexeddb-saver.ts";
+export { IndexedDBStore, type IndexedDBStoreOptions } from "./storage/indexeddb-store.ts";
+
+// Models.
+export { ScriptedChatModel, type Script, type ScriptContext, type ScriptedTurn } from "./models/scripted.ts";
+
+// Errors and results.
+export { DeeptabError, toErrorInfo, type ErrorInfo } from "./core/errors.ts";
+export { err, fail, ok, type Err, type Ok, type Result } from "./core/result.ts";
+export { HarnessError, type HarnessErrorCode } from "./harness/errors.ts";
+export { StorageError, type StorageErrorCode } from "./storage/errors.ts";

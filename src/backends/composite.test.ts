@@ -1,10 +1,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { backendConformance } from "../testing/backend-conformance.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { CompositeBackend, compositeBackend } from "./composite.ts";
 import { createBackendRuntime } from "./runtime.ts";
 import { StateBackend } from "./state.ts";

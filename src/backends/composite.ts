@@ -8,6 +8,7 @@
  * routes, which is why they are reported as `isolatedRoutes`).
  */
 import { globFilter, sortByPath, sortMatches } from "./file-ops.ts";
+import { compileGlob, isGlobError } from "./glob.ts";
 import { isWithin, normalizePath } from "./paths.ts";
 import {
   canExecute,
@@ -147,6 +148,8 @@ export class CompositeBackend implements BackendProtocol {
   async glob(pattern: string, path = "/"): Promise<Outcome<FileInfo[]>> {
     const targets = this.#searchTargets(path);
     if ("error" in targets) return targets.error;
+    const compiled = compileGlob(pattern);
+    if (isGlobError(compiled)) return compiled;
     const root = normalizePath(path) as string;
     const all: FileInfo[] = [];
     for (const t of targets) {
@@ -159,7 +162,7 @@ export class CompositeBackend implements BackendProtocol {
       // A route below the search root: match the pattern against paths relative to that root.
       const res = await t.backend.glob("**/*", "/");
       if (isBackendError(res)) continue;
-      all.push(...this.#prefixed(res, t.prefix).filter((f) => globFilter(pattern, root, f.path)));
+      all.push(...this.#prefixed(res, t.prefix).filter((f) => globFilter(compiled, root, f.path)));
     }
     return sortByPath(all);
   }

@@ -1,7 +1,6 @@
 /**
  * The expected-failure values every file backend returns, in deepagents'
- * wording, and the one edit step they share. One place, so the State, Store
- * and IndexedDB backends cannot drift apart.
+ * wording, and the edit step of {@link FileBackend}.
  */
 import { applyEdit, newFileData } from "./file-ops.ts";
 import { backendError, isBackendError, type BackendError, type FileData } from "./protocol.ts";
@@ -20,6 +19,10 @@ export function directoryNotFound(path: string): BackendError {
 
 export function alreadyExists(path: string): BackendError {
   return backendError("already_exists", `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`);
+}
+
+export function fileAncestorError(path: string, file: string): BackendError {
+  return backendError("invalid_path", `Error: Cannot create '${path}': '${file}' is a file, not a directory.`);
 }
 
 /** The file after an edit (timestamps kept right), or why it cannot be edited. */

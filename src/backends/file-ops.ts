@@ -1,9 +1,10 @@
 /**
- * Pure file operations shared by the backends that keep whole files as
- * {@link FileData} (state, IndexedDB, store): slicing, editing, grepping and
- * listing over a set of paths. No I/O here.
+ * Pure file operations of {@link FileBackend} and the composite backend:
+ * bytes and text, slicing, editing, grepping and listing over a set of
+ * stored files. No I/O here.
  */
-import { globMatch } from "./glob.ts";
+import type { StoredFile } from "./file-store.ts";
+import { compileGlob, isGlobError, matchCompiled, type CompiledGlob } from "./glob.ts";
 import { dirPrefix, isWithin } from "./paths.ts";
 import {
   backendError,
@@ -16,11 +17,6 @@ import {
 
 export const textEncoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
-
-/** Listing info of a stored file. */
-export function fileInfoOf(data: FileData): { size: number; modifiedAt: string } {
-  return { size: byteLength(data), modifiedAt: data.modifiedAt };
-}
 
 export function byteLength(data: FileData): number {
   if (data.encoding === "base64") return Math.floor((data.content.replace(/=+$/, "").length * 3) / 4);
@@ -105,6 +101,9 @@ export function applyEdit(
   if (oldString.length === 0) {
     return backendError("invalid_argument", "Error: old_string must not be empty.");
   }
+  if (oldString === newString) {
+    return backendError("invalid_argument", "Error: old_string and new_string are identical; an edit must change the text. Pass the new text in new_string.");
+  }
   const occurrences = countOccurrences(content, oldString);
   if (occurrences === 0) {
     return backendError("string_not_found", `Error: String not found in file: '${oldString}'`);
@@ -130,18 +129,15 @@ export function grepText(path: string, content: string, pattern: string, into: G
 }
 
 /** Direct children of `dir` among `paths` (files only are stored; directories are implied). */
-export function listChildren(
-  dir: string,
-  entries: Iterable<[string, { size: number; modifiedAt?: string }]>,
-): FileInfo[] {
+export function listChildren(dir: string, entries: Iterable<readonly [string, StoredFile]>): FileInfo[] {
   const prefix = dirPrefix(dir);
   const out = new Map<string, FileInfo>();
-  for (const [path, meta] of entries) {
+  for (const [path, file] of entries) {
     if (!path.startsWith(prefix) || path === dir) continue;
     const rest = path.slice(prefix.length);
     const slash = rest.indexOf("/");
     if (slash === -1) {
-      out.set(path, { path, isDir: false, size: meta.size, ...(meta.modifiedAt ? { modifiedAt: meta.modifiedAt } : {}) });
+      out.set(path, { path, isDir: false, size: file.size, modifiedAt: file.data.modifiedAt });
     } else {
       const sub = prefix + rest.slice(0, slash);
       if (!out.has(sub)) out.set(sub, { path: sub, isDir: true, size: 0 });
@@ -150,32 +146,25 @@ export function listChildren(
   return sortByPath([...out.values()]);
 }
 
-/** Is `dir` a directory implied by some stored path? */
-export function isImpliedDir(dir: string, paths: Iterable<string>): boolean {
-  if (dir === "/") return true;
-  const prefix = dir + "/";
-  for (const p of paths) if (p.startsWith(prefix)) return true;
-  return false;
-}
-
-export function globFilter(pattern: string, root: string, path: string): boolean {
+/** Does `path` lie strictly below `root` and match the compiled glob relative to it? */
+export function globFilter(glob: CompiledGlob, root: string, path: string): boolean {
   if (!isWithin(path, root) || path === root) return false;
-  const rel = path.slice(dirPrefix(root).length);
-  return globMatch(pattern, rel);
+  return matchCompiled(glob, path.slice(dirPrefix(root).length));
 }
 
 export function sortByPath<T extends { path: string }>(items: T[]): T[] {
   return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Literal grep over whole files under `root` (glob matched against basenames), sorted by path then line. */
-export function grepFiles<T>(entries: Iterable<readonly [string, T]>, dataOf: (value: T) => FileData, pattern: string, root: string, glob?: string): GrepMatch[] {
+/** Literal grep over whole files under `root` (`glob` matched against basenames), sorted by path then line. */
+export function grepFiles(entries: Iterable<readonly [string, StoredFile]>, pattern: string, root: string, glob?: string): GrepMatch[] | BackendError {
+  const filter = glob === undefined ? undefined : compileGlob(glob, true);
+  if (filter && isGlobError(filter)) return filter;
   const matches: GrepMatch[] = [];
-  for (const [path, value] of entries) {
-    const data = dataOf(value);
+  for (const [path, { data }] of entries) {
     if (!isWithin(path, root) || data.encoding === "base64") continue;
     const rel = path === root ? path.slice(path.lastIndexOf("/") + 1) : path.slice(dirPrefix(root).length);
-    if (glob && !globMatch(glob, rel, true)) continue;
+    if (filter && !matchCompiled(filter, rel)) continue;
     grepText(path, data.content, pattern, matches);
   }
   return sortMatches(matches);
@@ -186,11 +175,13 @@ export function sortMatches(matches: GrepMatch[]): GrepMatch[] {
   return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 
-/** Files under `root` whose relative path matches the glob, sorted by path. */
-export function globFiles<T>(entries: Iterable<readonly [string, T]>, infoOf: (value: T) => { size: number; modifiedAt: string }, pattern: string, root: string): FileInfo[] {
+/** Files under `root` whose relative path matches the glob, sorted by path; an invalid pattern is an error value. */
+export function globFiles(entries: Iterable<readonly [string, StoredFile]>, pattern: string, root: string): FileInfo[] | BackendError {
+  const glob = compileGlob(pattern);
+  if (isGlobError(glob)) return glob;
   const out: FileInfo[] = [];
-  for (const [path, value] of entries) {
-    if (globFilter(pattern, root, path)) out.push({ path, isDir: false, ...infoOf(value) });
+  for (const [path, file] of entries) {
+    if (globFilter(glob, root, path)) out.push({ path, isDir: false, size: file.size, modifiedAt: file.data.modifiedAt });
   }
   return sortByPath(out);
 }

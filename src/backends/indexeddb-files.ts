@@ -17,9 +17,9 @@
  * across tabs.
  */
 import type { DBSchema, IDBPObjectStore } from "idb";
-import { StorageError } from "../storage/errors.ts";
-import { inTransaction, LazyConnection, openIdb } from "../storage/idb-open.ts";
+import { LazyConnection, runTransaction } from "../storage/idb.ts";
 import { byteLength } from "./file-ops.ts";
+import type { FileTx, StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 
 export const DEFAULT_FILES_DB = "deeptab-files";
@@ -36,31 +36,13 @@ interface FilesDB extends DBSchema {
   files: { key: [string, string]; value: FileRecord; indexes: { by_scope: string } };
 }
 
-/** A file as held by a scope's index. */
-export interface IndexedFile {
-  readonly data: FileData;
-  readonly size: number;
-}
-
 /** A scope's files, path → file. Read-only to callers. */
-export type ScopeIndex = ReadonlyMap<string, IndexedFile>;
+export type ScopeIndex = ReadonlyMap<string, StoredFile>;
 
-/** What a mutation may do inside its readwrite transaction. */
-export interface FilesTx {
-  get(path: string): Promise<FileData | undefined>;
-  /** Is `dir` a directory implied by a stored path below it ("/" always is)? */
-  isDir(dir: string): Promise<boolean>;
-  put(path: string, data: FileData): Promise<void>;
-  delete(path: string): Promise<void>;
-}
-
+/** Options of {@link IndexedDBFiles}; it uses the global `indexedDB` (in Node tests, fake-indexeddb/auto). */
 export interface IndexedDBFilesOptions {
   /** Database name; default "deeptab-files". */
   dbName?: string;
-  /** IndexedDB to use (tests pass fake-indexeddb's); default `globalThis.indexedDB`. */
-  idbFactory?: IDBFactory;
-  /** IDBKeyRange matching `idbFactory`; default `globalThis.IDBKeyRange`. */
-  keyRange?: typeof IDBKeyRange;
   /** How many scopes keep their index in memory; default 8. */
   maxCachedScopes?: number;
 }
@@ -80,28 +62,20 @@ type Store = IDBPObjectStore<FilesDB, ["files"], "files", "readwrite">;
 export class IndexedDBFiles {
   readonly dbName: string;
   readonly #conn: LazyConnection<FilesDB>;
-  readonly #keyRange: typeof IDBKeyRange | undefined;
   readonly #maxCached: number;
-  readonly #indexes = new Map<string, Promise<Map<string, IndexedFile>>>();
+  readonly #indexes = new Map<string, Promise<Map<string, StoredFile>>>();
   #channel: BroadcastChannel | undefined;
 
   constructor(options: IndexedDBFilesOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_FILES_DB;
-    this.#keyRange = options.keyRange;
     this.#maxCached = Math.max(1, options.maxCachedScopes ?? 8);
-    this.#conn = new LazyConnection((onClose) =>
-      openIdb<FilesDB>(
-        this.dbName,
-        VERSION,
-        options.idbFactory,
-        (db, oldVersion) => {
-          if (oldVersion < 1) db.createObjectStore("files", { keyPath: ["scope", "path"] }).createIndex("by_scope", "scope");
-        },
-        () => {
-          this.#indexes.clear();
-          onClose();
-        },
-      ),
+    this.#conn = new LazyConnection<FilesDB>(
+      this.dbName,
+      VERSION,
+      (db, oldVersion) => {
+        if (oldVersion < 1) db.createObjectStore("files", { keyPath: ["scope", "path"] }).createIndex("by_scope", "scope");
+      },
+      () => this.#indexes.clear(),
     );
     if (typeof BroadcastChannel === "function") {
       const channel = new BroadcastChannel(`deeptab-files:${this.dbName}`);
@@ -132,10 +106,10 @@ export class IndexedDBFiles {
     return loading;
   }
 
-  async #load(scope: string): Promise<Map<string, IndexedFile>> {
-    const db = await this.#conn.get();
-    const tx = db.transaction("files", "readonly");
-    const records = await inTransaction(`load files of scope "${scope}"`, tx, () => tx.store.index("by_scope").getAll(scope));
+  async #load(scope: string): Promise<Map<string, StoredFile>> {
+    const records = await runTransaction(this.#conn, ["files"], "readonly", `load files of scope "${scope}"`, (tx) =>
+      tx.objectStore("files").index("by_scope").getAll(scope),
+    );
     return new Map(records.map((r) => [r.path, { data: r.data, size: r.size }]));
   }
 
@@ -144,25 +118,24 @@ export class IndexedDBFiles {
    * changes reach the index after the transaction commits; if it fails,
    * nothing was written.
    */
-  async mutate<T>(scope: string, what: string, body: (tx: FilesTx) => Promise<T>): Promise<T> {
-    const db = await this.#conn.get();
-    const tx = db.transaction("files", "readwrite");
-    const store: Store = tx.store;
-    const changes: Array<[string, IndexedFile | null]> = [];
-    const ftx: FilesTx = {
-      get: async (path) => (await store.get([scope, path]))?.data,
-      isDir: async (dir) => dir === "/" || (await store.getKey(this.#range().bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
-      put: async (path, data) => {
-        const size = byteLength(data);
-        await store.put({ scope, path, data, size });
-        changes.push([path, { data, size }]);
-      },
-      delete: async (path) => {
-        await store.delete([scope, path]);
-        changes.push([path, null]);
-      },
-    };
-    const result = await inTransaction(what, tx, () => body(ftx));
+  async mutate<T>(scope: string, what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
+    const changes: Array<[string, StoredFile | null]> = [];
+    const result = await runTransaction(this.#conn, ["files"], "readwrite", what, (tx) => {
+      const store: Store = tx.objectStore("files");
+      return body({
+        get: async (path) => (await store.get([scope, path]))?.data,
+        isDir: async (dir) => dir === "/" || (await store.getKey(IDBKeyRange.bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
+        put: async (path, data) => {
+          const size = byteLength(data);
+          await store.put({ scope, path, data, size });
+          changes.push([path, { data, size }]);
+        },
+        delete: async (path) => {
+          await store.delete([scope, path]);
+          changes.push([path, null]);
+        },
+      });
+    });
     if (changes.length > 0) {
       await this.#apply(scope, changes);
       this.#channel?.postMessage({ scope });
@@ -171,7 +144,7 @@ export class IndexedDBFiles {
   }
 
   /** Patches a loaded (or loading) index; idempotent, so a load racing the commit is safe. */
-  async #apply(scope: string, changes: Array<[string, IndexedFile | null]>): Promise<void> {
+  async #apply(scope: string, changes: Array<[string, StoredFile | null]>): Promise<void> {
     const loading = this.#indexes.get(scope);
     if (!loading) return;
     const index = await loading.catch(() => undefined);
@@ -184,12 +157,11 @@ export class IndexedDBFiles {
 
   /** Deletes every file of `scope` (one transaction); returns how many there were. */
   async deleteScope(scope: string): Promise<number> {
-    const db = await this.#conn.get();
-    const tx = db.transaction("files", "readwrite");
-    const range = this.#range().bound([scope], [scope, []]);
-    const count = await inTransaction(`delete scope "${scope}"`, tx, async () => {
-      const n = await tx.store.count(range);
-      await tx.store.delete(range);
+    const range = IDBKeyRange.bound([scope], [scope, []]);
+    const count = await runTransaction(this.#conn, ["files"], "readwrite", `delete scope "${scope}"`, async (tx) => {
+      const store = tx.objectStore("files");
+      const n = await store.count(range);
+      await store.delete(range);
       return n;
     });
     this.#indexes.delete(scope);
@@ -199,11 +171,9 @@ export class IndexedDBFiles {
 
   /** Every scope holding at least one file, sorted. */
   async listScopes(): Promise<string[]> {
-    const db = await this.#conn.get();
-    const tx = db.transaction("files", "readonly");
-    return inTransaction("list scopes", tx, async () => {
+    return runTransaction(this.#conn, ["files"], "readonly", "list scopes", async (tx) => {
       const scopes: string[] = [];
-      let cursor = await tx.store.index("by_scope").openKeyCursor(null, "nextunique");
+      let cursor = await tx.objectStore("files").index("by_scope").openKeyCursor(null, "nextunique");
       while (cursor) {
         scopes.push(cursor.key);
         cursor = await cursor.continue();
@@ -221,11 +191,5 @@ export class IndexedDBFiles {
     this.#channel?.close();
     this.#channel = undefined;
     await this.#conn.close();
-  }
-
-  #range(): typeof IDBKeyRange {
-    const range = this.#keyRange ?? (globalThis as { IDBKeyRange?: typeof IDBKeyRange }).IDBKeyRange;
-    if (!range) throw new StorageError("unavailable", "IDBKeyRange is not available in this context");
-    return range;
   }
 }

@@ -19,4 +19,4 @@ backendConformance("IndexedDBBackend (Chromium, shared database, fresh scope)", 
   shared(createBackendRuntime({}, { configurable: { thread_id: crypto.randomUUID() } }, () => FIXED_NOW)),
 );
 
-indexedDBBackendBehaviours("Chromium", () => indexedDB);
+indexedDBBackendBehaviours("Chromium");

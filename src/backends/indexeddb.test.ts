@@ -5,7 +5,7 @@
  * test, then the IndexedDB-specific behaviours.
  */
 import "fake-indexeddb/auto";
-import { IDBDatabase, IDBFactory } from "fake-indexeddb";
+import { IDBDatabase } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
 import { backendConformance } from "../testing/backend-conformance.ts";
 import { indexedDBBackendBehaviours } from "../testing/indexeddb-backend-behaviours.ts";
@@ -13,30 +13,29 @@ import { FIXED_NOW } from "../testing/runtime.ts";
 import { IndexedDBBackend, IndexedDBFiles, indexedDBBackend } from "./indexeddb.ts";
 import { createBackendRuntime } from "./runtime.ts";
 
-const factory = new IDBFactory();
 
 backendConformance(
   "IndexedDBBackend (fake-indexeddb, fresh database)",
-  () => new IndexedDBBackend(new IndexedDBFiles({ dbName: `files-${crypto.randomUUID()}`, idbFactory: factory }), "thread", () => FIXED_NOW),
+  () => new IndexedDBBackend(new IndexedDBFiles({ dbName: `files-${crypto.randomUUID()}` }), "thread", () => FIXED_NOW),
 );
 
-const shared = indexedDBBackend({ dbName: "files-shared", idbFactory: factory });
+const shared = indexedDBBackend({ dbName: "files-shared" });
 backendConformance("IndexedDBBackend (fake-indexeddb, shared database, fresh scope)", () =>
   shared(createBackendRuntime({}, { configurable: { thread_id: crypto.randomUUID() } }, () => FIXED_NOW)),
 );
 
-indexedDBBackendBehaviours("fake-indexeddb", () => factory);
+indexedDBBackendBehaviours("fake-indexeddb");
 
 describe("IndexedDBBackend reads", () => {
   it("serves ls, read, grep, glob and download from one load of the scope (one transaction)", async () => {
     const dbName = `files-${crypto.randomUUID()}`;
-    const writer = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: factory }), "s");
+    const writer = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "s");
     await writer.uploadFiles(Array.from({ length: 50 }, (_, i) => ({ path: `/d${i % 5}/f${i}.md`, content: new TextEncoder().encode(`file ${i}\nTODO ${i}\n`) })));
     await writer.files.close();
 
     const spy = vi.spyOn(IDBDatabase.prototype, "transaction");
     try {
-      const reader = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: factory }), "s");
+      const reader = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "s");
       expect(await reader.ls("/")).toHaveLength(5);
       expect(await reader.grep("TODO", "/d1")).toHaveLength(10);
       expect(await reader.glob("**/f4*.md")).toHaveLength(11);

@@ -1,15 +1,22 @@
 import { backendError, type BackendError } from "./protocol.ts";
 
+/** Longest path accepted, in characters (POSIX PATH_MAX). */
+export const MAX_PATH_LENGTH = 4_096;
+
 /**
  * Normalizes an absolute virtual path: collapses repeated slashes, drops a
  * trailing slash and "." segments. Rejects anything that could escape the
  * virtual root or be read as a host path: relative paths, `..`, `~`,
- * backslashes, drive letters, control characters.
+ * backslashes, drive letters, control characters, over-long paths. The result
+ * is in Unicode NFC, so names that differ only in normalization (a composed
+ * "é" and "e" + combining accent) are one file.
  */
 export function normalizePath(path: string): string | BackendError {
   const invalid = (why: string) =>
     backendError("invalid_path", `Error: Invalid path '${path}': ${why}. Use an absolute path such as /notes.md.`);
-  if (typeof path !== "string" || path.length === 0) return invalid("path is empty");
+  if (typeof path !== "string") return backendError("invalid_path", `Error: Invalid path ${String(path)}: a path must be a string such as /notes.md.`);
+  if (path.length === 0) return invalid("path is empty");
+  if (path.length > MAX_PATH_LENGTH) return backendError("invalid_path", `Error: Invalid path '${path.slice(0, 60)}…': longer than ${MAX_PATH_LENGTH} characters.`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(path)) return invalid("control characters are not allowed");
   if (path.includes("\\")) return invalid("backslashes are not allowed");
@@ -28,7 +35,7 @@ export function normalizePath(path: string): string | BackendError {
     if (segment === ".." || segment === "~") return traversal;
     parts.push(segment);
   }
-  return "/" + parts.join("/");
+  return ("/" + parts.join("/")).normalize("NFC");
 }
 
 /** The directory prefix of a normalized path, with a trailing slash ("/" for the root). */

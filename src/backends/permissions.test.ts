@@ -1,10 +1,10 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentTool } from "../harness/types.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { PermissionedBackend, permissionFor, type FilesystemPermission } from "./permissions.ts";
 import type { ExecuteResult, SandboxBackendProtocol } from "./protocol.ts";
 import { createBackendRuntime } from "./runtime.ts";

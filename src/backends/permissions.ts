@@ -9,7 +9,8 @@
  * calls that touch them (see permissionInterruptRules); at the backend they
  * allow, since the approval already happened.
  */
-import { globToRegExp } from "./glob.ts";
+import { DeeptabError } from "../core/errors.ts";
+import { compileGlob, isGlobError, matchCompiled, type CompiledGlob } from "./glob.ts";
 import { isWithin, normalizePath } from "./paths.ts";
 import {
   backendError,
@@ -31,9 +32,11 @@ export interface FilesystemPermission {
   mode: PermissionMode;
 }
 
-function pathRegex(glob: string): RegExp {
-  const g = glob.replace(/^\/+/, "");
-  return globToRegExp(g.endsWith("/**") ? g.slice(0, -3) + "{,/**}" : g);
+/** A rule's glob, compiled; an invalid one is a broken setup. (`/dir/**` also covers `/dir` itself.) */
+function ruleGlob(glob: string): CompiledGlob {
+  const compiled = compileGlob(glob);
+  if (isGlobError(compiled)) throw new DeeptabError("invalid_option", `Invalid permission rule path: ${compiled.message}`);
+  return compiled;
 }
 
 /** The mode of the first rule matching this operation and path ("allow" when none does). */
@@ -41,7 +44,7 @@ export function permissionFor(rules: readonly FilesystemPermission[], op: Permis
   const rel = path.replace(/^\/+/, "");
   for (const rule of rules) {
     if (!rule.operations.includes(op)) continue;
-    if (rule.paths.some((g) => pathRegex(g).test(rel))) return rule.mode;
+    if (rule.paths.some((g) => matchCompiled(ruleGlob(g), rel))) return rule.mode;
   }
   return "allow";
 }
@@ -158,12 +161,10 @@ export function assertShellSafe(backend: BackendProtocol, rules: readonly Filesy
   const isolated = (backend as { isolatedRoutes?: readonly string[] }).isolatedRoutes ?? [];
   const unsafe = rules.filter((r) => !r.paths.every((g) => isolated.some((route) => isWithin(staticPrefix(g), normalizeRoute(route)))));
   if (unsafe.length) {
-    const err = new Error(
+    throw new DeeptabError(
+      "unsupported_backend",
       `Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective. Scope every rule to a route the shell cannot reach (${isolated.join(", ") || "none declared"}).`,
-    ) as Error & { code: string };
-    err.name = "HarnessError";
-    err.code = "unsupported_backend";
-    throw err;
+    );
   }
 }
 

@@ -1,8 +1,8 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { truncateOldToolArgs } from "./truncate-args.ts";
 
 describe("old tool-call arguments", () => {

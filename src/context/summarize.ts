@@ -7,7 +7,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol } from "../backends/protocol.ts";
-import { messageText } from "../harness/message-text.ts";
+import { messageText } from "../core/messages.ts";
 import { appendSection } from "./history-file.ts";
 import {
   findSafeCutoff,
@@ -49,13 +49,13 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
   const failure = await appendSection(input.backend, input.historyPath, section);
   if (failure) return { ok: false, reason: failure };
 
-  const previous = input.event ? `Earlier summary:\n${messageText(input.event.summaryMessage.content)}\n\n` : "";
+  const previous = input.event ? `Earlier summary:\n${messageText(input.event.summaryMessage)}\n\n` : "";
   const config = { ...input.config, tags: [...(input.config.tags ?? []), "deeptab:summarization"] };
   const reply = await input.model.invoke(
     [new SystemMessage(input.prompt ?? SUMMARY_PROMPT), new HumanMessage(`${previous}Conversation to summarize:\n\n${transcript(evicted)}`)],
     config,
   );
-  const summaryMessage = summaryMessageFor(messageText(reply.content), input.historyPath);
+  const summaryMessage = summaryMessageFor(messageText(reply), input.historyPath);
   const event: SummarizationEvent = {
     cutoffIndex: stateIndexOf(cut, input.event),
     summaryMessage,

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { maxInputTokens, windowForModelName } from "./model-windows.ts";
 import { countRequestTokens, estimateMessageTokens } from "./tokens.ts";
 

@@ -1,60 +1,91 @@
+/**
+ * The innermost tool handler: argument checks, execution, and turning
+ * whatever the tool did into a ToolMessage. A tool cannot end the run by
+ * misbehaving (see the AgentTool contract in types.ts).
+ */
 import { ToolMessage } from "@langchain/core/messages";
-import { validateArgs } from "./validate-args.ts";
-import type { ToolCallRequest, ToolCallResult, ToolOutput } from "./types.ts";
+import { isGraphBubbleUp } from "@langchain/langgraph/web";
+import { describeThrown } from "../core/errors.ts";
+import { invalidCallProblem } from "./tool-calls.ts";
+import { checkArgs } from "./validate-args.ts";
+import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
 
 export function errorToolMessage(toolCallId: string, name: string, content: string): ToolMessage {
   return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
 }
 
-/** Is this a thrown expected failure (our ToolError, LangChain's ToolException / input parsing)? */
-function isExpectedToolFailure(err: unknown): err is Error {
-  if (!(err instanceof Error)) return false;
-  return err.name === "ToolError" || err.name === "ToolException" || err.name === "ToolInputParsingException";
+/**
+ * Errors that must end the run rather than become a result: the run's abort,
+ * a pause for approval (GraphInterrupt and other bubble-ups), and storage that
+ * stopped working (the model cannot fix a full disk).
+ */
+export function endsRun(err: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted) return true;
+  if (isGraphBubbleUp(err)) return true;
+  return err instanceof Error && err.name === "StorageError";
 }
 
-/** The innermost tool handler: validation, execution, normalization. */
+/** The text of a thrown value for the model: expected failures as they are, others with their kind. */
+function thrownText(err: unknown): string {
+  if (err instanceof Error) {
+    const expected = err.name === "ToolError" || err.name === "ToolException" || err.name === "ToolInputParsingException";
+    return expected || err.name === "Error" ? `Error: ${err.message}` : `Error: ${err.name}: ${err.message}`;
+  }
+  return `Error: the tool failed: ${describeThrown(err)}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Any value as tool-result text: strings as they are, everything else as JSON. */
+export function outputText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "(the tool returned no output)";
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? String(value) : json;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Runs the tool of `request` and reports anything it does as a result. */
 export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {
   const { toolCall, tool, runtime } = request;
+  const invalid = invalidCallProblem(runtime.state.messages, toolCall.id);
+  if (invalid) return { message: errorToolMessage(toolCall.id, toolCall.name, invalid) };
   if (!tool) {
     return {
-      message: errorToolMessage(
-        toolCall.id,
-        toolCall.name,
-        `Error: ${toolCall.name} is not a valid tool, try one of [${request.toolNames.join(", ")}].`,
-      ),
+      message: errorToolMessage(toolCall.id, toolCall.name, `Error: ${toolCall.name} is not a valid tool, try one of [${request.toolNames.join(", ")}].`),
     };
   }
-  const problem = validateArgs(tool.schema, toolCall.args);
-  if (problem) {
+  const checked = checkArgs(tool.schema, toolCall.args);
+  if (!checked.ok) {
     return {
       message: errorToolMessage(
         toolCall.id,
         tool.name,
-        `Error invoking tool '${tool.name}' with kwargs ${JSON.stringify(toolCall.args)} with error: ${problem}\n Please fix your mistakes.`,
+        `Error invoking tool '${tool.name}' with kwargs ${outputText(toolCall.args)} with error: ${checked.problem}\n Please fix your mistakes.`,
       ),
     };
   }
-  let output: ToolOutput;
+  let output: unknown;
   try {
-    output = await tool.run(toolCall.args, runtime);
+    output = await tool.run(checked.args, runtime);
   } catch (err) {
-    if (isExpectedToolFailure(err)) {
-      return { message: errorToolMessage(toolCall.id, tool.name, `Error: ${err.message}`) };
-    }
-    throw err;
+    if (endsRun(err, runtime.config.signal)) throw err;
+    return { message: errorToolMessage(toolCall.id, tool.name, thrownText(err)) };
   }
   return normalizeOutput(output, toolCall.id, tool.name);
 }
 
-export function normalizeOutput(output: ToolOutput, toolCallId: string, name: string): ToolCallResult {
-  if (typeof output === "string") {
-    return { message: new ToolMessage({ content: output, tool_call_id: toolCallId, name, status: "success" }) };
+/** A tool's return value as a result: a ToolOutput as it says, any other value as its JSON text. */
+export function normalizeOutput(output: unknown, toolCallId: string, name: string): ToolCallResult {
+  if (isRecord(output) && typeof output.content === "string") {
+    const status = output.status === "error" ? "error" : "success";
+    const message = new ToolMessage({ content: output.content, tool_call_id: toolCallId, name, status });
+    return isRecord(output.update) ? { message, update: output.update as StateUpdate } : { message };
   }
-  const message = new ToolMessage({
-    content: output.content,
-    tool_call_id: toolCallId,
-    name,
-    status: output.status ?? "success",
-  });
-  return output.update ? { message, update: output.update } : { message };
+  return { message: new ToolMessage({ content: outputText(output), tool_call_id: toolCallId, name, status: "success" }) };
 }

@@ -1,18 +1,14 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { messageText } from "../core/messages.ts";
+import { outputText } from "./execute-tool.ts";
 import type { AgentTool, JsonSchema, ToolOutput } from "./types.ts";
 
 export function isAgentTool(value: unknown): value is AgentTool {
   return typeof value === "object" && value !== null && typeof (value as AgentTool).run === "function";
 }
 
-function contentText(content: ToolMessage["content"]): string {
-  if (typeof content === "string") return content;
-  return content
-    .map((block) => (typeof block === "string" ? block : "text" in block && typeof block.text === "string" ? block.text : JSON.stringify(block)))
-    .join("");
-}
 
 /**
  * Wraps a LangChain tool (from `tool()` or a StructuredTool) as an AgentTool.
@@ -28,9 +24,9 @@ export function fromLangChainTool(lcTool: StructuredToolInterface): AgentTool {
     async run(_args, runtime): Promise<ToolOutput> {
       const out: unknown = await lcTool.invoke({ ...runtime.toolCall, type: "tool_call" }, runtime.config);
       if (ToolMessage.isInstance(out)) {
-        return { content: contentText(out.content), status: out.status === "error" ? "error" : "success" };
+        return { content: messageText(out), status: out.status === "error" ? "error" : "success" };
       }
-      return typeof out === "string" ? out : JSON.stringify(out);
+      return outputText(out);
     },
   };
 }

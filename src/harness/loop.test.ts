@@ -3,8 +3,8 @@ import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
-import { createDeepAgent } from "./create-deep-agent.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { ToolError, type AgentTool } from "./types.ts";
 
 const human = (text: string) => ({ messages: [new HumanMessage(text)] });
@@ -65,7 +65,7 @@ describe("the loop", () => {
     expect(result!.content).toContain("unknown argument 'path'");
   });
 
-  it("reports a thrown ToolError as an error result, but lets a tool's own bug fail the run", async () => {
+  it("reports a thrown ToolError as an error result, and a tool's own bug too, keeping its kind and text", async () => {
     const failing: AgentTool = {
       name: "flaky",
       description: "fails",
@@ -75,12 +75,15 @@ describe("the loop", () => {
         throw new TypeError("cannot read properties of undefined");
       },
     };
-    const expected = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "flaky", args: { kind: "expected" } }] }, { text: "ok" }] });
-    const out = await createDeepAgent({ model: expected, tools: [failing] }).invoke(human("hi"));
-    expect(toolMessages(out.messages)[0]!.content).toBe("Error: quota of the service reached");
-
-    const buggy = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "flaky", args: { kind: "bug" } }] }, { text: "ok" }] });
-    await expect(createDeepAgent({ model: buggy, tools: [failing] }).invoke(human("hi"))).rejects.toThrow(/cannot read properties/);
+    const model = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "flaky", args: { kind: "expected" } }, { name: "flaky", args: { kind: "bug" } }] }, { text: "ok" }],
+    });
+    const out = await createDeepAgent({ model, tools: [failing] }).invoke(human("hi"));
+    const [expected, bug] = toolMessages(out.messages);
+    expect(expected!.content).toBe("Error: quota of the service reached");
+    expect(bug!.content).toBe("Error: TypeError: cannot read properties of undefined");
+    expect(bug!.status).toBe("error");
+    expect(out.messages.at(-1)!.content).toBe("ok");
   });
 
   it("runs a LangChain tool with its own schema validation", async () => {

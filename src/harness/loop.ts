@@ -1,7 +1,7 @@
 /**
  * The agent loop as a LangGraph StateGraph on `@langchain/langgraph/web`:
  *
- *   START → before_agent → model ⇄ tools → END
+ *   START → before_agent → model ⇄ tools → END        (+ after_model when a middleware has afterModel)
  *
  * The model node runs the wrapModelCall chain; `tools` runs every pending tool
  * call of the last AI message concurrently through the wrapToolCall chain.
@@ -10,7 +10,6 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ToolCall } from "@langchain/core/messages/tool";
 import {
   Annotation,
   Command,
@@ -30,20 +29,13 @@ import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
-import { composeModelCall, composeToolCall } from "./compose.ts";
+import { copyAIMessage, pendingToolCalls } from "../core/messages.ts";
 import { bindToolsCached } from "./bind-tools.ts";
+import { composeModelCall, composeToolCall } from "./compose.ts";
+import { executeTool } from "./execute-tool.ts";
 import { renderRequestMessages } from "./render-request.ts";
-import { errorToolMessage, executeTool } from "./execute-tool.ts";
-import type {
-  AgentMiddleware,
-  AgentState,
-  AgentTool,
-  ModelRequest,
-  ModelResponse,
-  StateField,
-  StateUpdate,
-  ToolCallResult,
-} from "./types.ts";
+import { normalizeToolCalls } from "./tool-calls.ts";
+import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateField, StateUpdate, ToolCallResult } from "./types.ts";
 
 export interface LoopSpec {
   model: BaseChatModel;
@@ -56,8 +48,6 @@ export interface LoopSpec {
   checkpointer?: BaseCheckpointSaver | undefined;
   store?: BaseStore | undefined;
   name?: string | undefined;
-  /** Nodes to pause before (used by approvals). */
-  interruptBefore?: string[] | undefined;
 }
 
 /** The built-in channels every agent has, typed. */
@@ -81,37 +71,13 @@ export function collectStateFields(middleware: readonly AgentMiddleware[]): Reco
   return fields;
 }
 
-/** Core channels plus middleware fields; typed by the core (the rest are read through AgentState). */
+/** Core channels plus middleware fields; the core ones typed, the rest read through their StateKeys. */
 function buildAnnotation(fields: Record<string, StateField>) {
   const extra: StateDefinition = {};
   for (const [key, field] of Object.entries(fields)) {
-    extra[key] = Annotation<unknown>({ reducer: field.reducer ?? ((_a: unknown, b: unknown) => b), default: field.default });
+    extra[key] = Annotation<unknown>({ reducer: (a: unknown, b: unknown) => (field.reducer ? field.reducer(a, b) : b), default: () => field.default() });
   }
-  const core = coreChannels();
-  return Annotation.Root({ ...extra, ...core } as typeof core);
-}
-
-/** The AI message at the end of the history, if the history ends with one. */
-export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | undefined {
-  const last = messages[messages.length - 1];
-  return last && AIMessage.isInstance(last) ? last : undefined;
-}
-
-type IdToolCall = ToolCall & { id: string };
-
-/** Tool calls of the last AI message that have no result yet. */
-export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const msg = messages[i]!;
-    if (!AIMessage.isInstance(msg)) continue;
-    const answered = new Set<string>();
-    for (let j = i + 1; j < messages.length; j++) {
-      const m = messages[j]!;
-      if (ToolMessage.isInstance(m)) answered.add(m.tool_call_id);
-    }
-    return (msg.tool_calls ?? []).filter((c): c is IdToolCall => typeof c.id === "string" && !answered.has(c.id));
-  }
-  return [];
+  return Annotation.Root({ ...extra, ...coreChannels() } as ReturnType<typeof coreChannels>);
 }
 
 /**
@@ -120,17 +86,11 @@ export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[]
  */
 function freshId(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
   if (!message.id || !history.some((m) => m.id === message.id)) return message;
-  return new AIMessage({
-    content: message.content,
-    tool_calls: message.tool_calls ?? [],
-    invalid_tool_calls: message.invalid_tool_calls ?? [],
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
-    ...(message.name ? { name: message.name } : {}),
-    id: crypto.randomUUID(),
-  });
+  return copyAIMessage(message, { id: crypto.randomUUID() });
 }
+
+/** Node results: a state update, or several Commands (LangGraph merges them in order). */
+type NodeResult = StateUpdate | Command[];
 
 export function buildAgentLoop(spec: LoopSpec) {
   const fields = collectStateFields(spec.middleware);
@@ -139,21 +99,20 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   const callModel = composeModelCall(spec.middleware, async (request: ModelRequest): Promise<ModelResponse> => {
     const bound = bindToolsCached(request.model, request.tools);
-    const out = await bound.invoke(renderRequestMessages(request), request.config);
-    const message = AIMessage.isInstance(out) ? out : new AIMessage(out as unknown as ConstructorParameters<typeof AIMessage>[0]);
-    return { message };
+    const out: BaseMessage = await bound.invoke(renderRequestMessages(request), request.config);
+    return { message: AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content }) };
   });
 
   const callTool = composeToolCall(spec.middleware, executeTool);
-
   const beforeAgentHooks = spec.middleware.filter((mw) => mw.beforeAgent);
+  const afterModelHooks = spec.middleware.filter((mw) => mw.afterModel);
 
   /**
    * Runs the beforeAgent hooks in stack order, each seeing the state as the
    * earlier hooks left it. Message changes are folded into one Overwrite so
    * two hooks touching the history never conflict within the step.
    */
-  async function beforeAgentNode(state: AgentState, config: LangGraphRunnableConfig) {
+  async function beforeAgentNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     let current: AgentState = state;
     let messagesChanged = false;
     const updates: Command[] = [];
@@ -175,32 +134,26 @@ export function buildAgentLoop(spec: LoopSpec) {
     return updates.length ? updates : {};
   }
 
-  async function modelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const response = await callModel({
-      model: spec.model,
-      systemPrompt: spec.systemPrompt,
-      messages: state.messages,
-      tools: spec.tools,
-      state,
-      config,
-    });
-    return { ...(response.update ?? {}), messages: [freshId(response.message, state.messages)] };
+  async function modelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
+    const response = await callModel({ model: spec.model, systemPrompt: spec.systemPrompt, messages: state.messages, tools: spec.tools, state, config });
+    const message = normalizeToolCalls(freshId(response.message, state.messages), state.messages);
+    return { ...(response.update ?? {}), messages: [message] };
   }
 
-  async function toolsNode(state: AgentState, config: LangGraphRunnableConfig) {
+  async function toolsNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const calls = pendingToolCalls(state.messages);
     // allSettled: when one call pauses or fails, its siblings finish first, so no
     // work keeps running detached from the step (a resume reruns the step).
     const settled = await Promise.allSettled(
       calls.map(async (call): Promise<ToolCallResult> => {
-        const callConfig = { ...config, toolCall: call } as LangGraphRunnableConfig;
+        const callConfig: LangGraphRunnableConfig = { ...config, toolCall: call } as LangGraphRunnableConfig;
         const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now);
         const backend = resolveBackend(spec.backend, backendRuntime);
         const runtime = { toolCall: call, state, config: callConfig, backend, backendRuntime };
         const result = await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames });
         const pending = backendRuntime.pendingFiles;
         if (Object.keys(pending).length === 0) return result;
-        const files = { ...pending, ...((result.update?.files as object | undefined) ?? {}) };
+        const files = { ...pending, ...((result.update?.files as FilesUpdate | undefined) ?? {}) };
         return { ...result, update: { ...(result.update ?? {}), files } };
       }),
     );
@@ -210,10 +163,8 @@ export function buildAgentLoop(spec: LoopSpec) {
     return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
   }
 
-  const afterModelHooks = spec.middleware.filter((mw) => mw.afterModel);
-
   /** Runs the afterModel hooks in order (each may pause the run for approval). */
-  async function afterModelNode(state: AgentState, config: LangGraphRunnableConfig) {
+  async function afterModelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const updates: Command[] = [];
     let current = state;
     for (const mw of afterModelHooks) {
@@ -236,28 +187,29 @@ export function buildAgentLoop(spec: LoopSpec) {
     return last && ToolMessage.isInstance(last) ? "model" : END;
   }
 
-  const builder = new StateGraph(buildAnnotation(fields))
-    .addNode("before_agent", beforeAgentNode as never)
-    .addNode("model", modelNode as never)
-    .addNode("tools", toolsNode as never)
+  const annotation = buildAnnotation(fields);
+  type State = typeof annotation.State;
+  // The graph's state is the core channels plus the middleware fields, which AgentState's index signature covers.
+  const asAgentState = (s: State): AgentState => s as State & AgentState;
+  const node = (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) => (s: State, config: LangGraphRunnableConfig) =>
+    fn(asAgentState(s), config);
+
+  const builder = new StateGraph(annotation)
+    .addNode("before_agent", node(beforeAgentNode))
+    .addNode("model", node(modelNode))
+    .addNode("tools", node(toolsNode))
     .addEdge(START, "before_agent")
     .addEdge("before_agent", "model")
     .addEdge("tools", "model");
-  const graph = afterModelHooks.length
+  const routeState = (s: State) => route(asAgentState(s));
+  const options = { checkpointer: spec.checkpointer, store: spec.store, name: spec.name ?? "deep-agent" };
+  // The approval step is a node of its own only when some middleware has an afterModel hook.
+  const compiled = afterModelHooks.length
     ? builder
-        .addNode("after_model", afterModelNode as never)
+        .addNode("after_model", node(afterModelNode))
         .addEdge("model", "after_model")
-        .addConditionalEdges("after_model", route as never, ["tools", "model", END])
-    : builder.addConditionalEdges("model", route as never, ["tools", "model", END]);
-
-  return graph
-    .compile({
-      checkpointer: spec.checkpointer,
-      store: spec.store,
-      name: spec.name ?? "deep-agent",
-      interruptBefore: spec.interruptBefore as never,
-    })
-    .withConfig({ recursionLimit: 10_000 });
+        .addConditionalEdges("after_model", routeState, ["tools", "model", END])
+        .compile(options)
+    : builder.addConditionalEdges("model", routeState, ["tools", "model", END]).compile(options);
+  return compiled.withConfig({ recursionLimit: 10_000 });
 }
-
-export { errorToolMessage };

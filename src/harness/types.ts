@@ -9,6 +9,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol, FileData } from "../backends/protocol.ts";
 import type { BackendRuntime } from "../backends/runtime.ts";
+import { DeeptabError } from "../core/errors.ts";
 
 /** JSON schema of a tool's arguments (an object schema). */
 export type JsonSchema = Record<string, unknown>;
@@ -45,12 +46,16 @@ export type ToolOutput =
 
 /**
  * A tool the harness can run. `schema` is a JSON object schema; arguments are
- * validated against it before `run` (a mismatch becomes an error result).
+ * validated against it before `run` (a mismatch becomes an error result), and
+ * `run` receives only arguments that fit it.
  *
  * `run` contract: return expected failures as `{ content, status: "error" }`
- * (the model sees them and can act). A thrown {@link ToolError} is reported
- * the same way. Any other exception is a bug in the tool and propagates: the
- * run fails visibly and the next run patches the dangling call.
+ * (the model sees them and can act). Whatever else `run` does, the model gets
+ * a result and the run goes on: a thrown value of any kind (a
+ * {@link ToolError}, an Error, a string, `undefined`) becomes an error result
+ * keeping its text; a return value that is not a {@link ToolOutput} becomes
+ * content faithfully (JSON for other values). Only an abort of the run, an
+ * approval pause and storage that stopped working end the run.
  */
 export interface AgentTool {
   readonly name: string;
@@ -59,13 +64,11 @@ export interface AgentTool {
   run(args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput>;
 }
 
-/** An expected tool failure. Carries a `code`; survives postMessage as a plain object. */
-export class ToolError extends Error {
-  readonly code: string;
+/** An expected tool failure, thrown from `run`: reported to the model as an error result. */
+export class ToolError extends DeeptabError {
   constructor(message: string, code = "tool_error") {
-    super(message);
+    super(code, message);
     this.name = "ToolError";
-    this.code = code;
   }
 }
 
@@ -114,11 +117,14 @@ export interface ToolCallResult {
 
 export type ToolHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
 
-/** A state field contributed by a middleware. */
-export interface StateField<T = unknown> {
+/**
+ * A state field contributed by a middleware. Declare it with
+ * `defineStateField` (harness/state.ts) to get typed access.
+ */
+export interface StateField<T = unknown, U = T> {
   /** Merge of current value and update; without it the last write wins. */
-  reducer?: (current: T, update: T) => T;
-  default: () => T;
+  reducer?(current: T, update: U): T;
+  default(): T;
   /** Private fields never cross into or out of subagents. */
   private?: boolean;
 }

@@ -1,62 +1,132 @@
+/**
+ * Tool-argument validation with the JSON-schema validator `@langchain/core`
+ * ships (`@cfworker/json-schema`), reported in words a model can act on:
+ * "missing required argument 'file_path'", "unknown argument 'path' (valid:
+ * …)", "argument 'limit' must be of type integer, got number".
+ *
+ * `null` for an optional argument whose schema does not allow null is read as
+ * "not given" (small models often send it); for a required one it is an error.
+ */
+import { Validator } from "@langchain/core/utils/json_schema";
 import type { JsonSchema } from "./types.ts";
 
-/**
- * A small JSON-schema check for tool arguments: required keys, primitive
- * types, enums, and unknown keys when `additionalProperties` is false.
- * Returns a message for the model, or undefined when the arguments fit.
- */
-export function validateArgs(schema: JsonSchema, args: unknown): string | undefined {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return "arguments must be a JSON object";
+/** Validated arguments (optional nulls removed), or what is wrong with them. */
+export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; problem: string };
+
+interface OutputUnit {
+  keyword: string;
+  keywordLocation: string;
+  instanceLocation: string;
+  error: string;
+}
+
+const validators = new WeakMap<JsonSchema, Validator>();
+
+function validatorFor(schema: JsonSchema): Validator {
+  let v = validators.get(schema);
+  if (!v) {
+    v = new Validator(schema as ConstructorParameters<typeof Validator>[0], "2020-12", false);
+    validators.set(schema, v);
   }
-  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = (schema.required ?? []) as string[];
-  const problems: string[] = [];
-  for (const key of required) {
-    if (!(key in args) || (args as Record<string, unknown>)[key] === undefined) problems.push(`missing required argument '${key}'`);
-  }
-  for (const [key, value] of Object.entries(args)) {
-    const prop = props[key];
-    if (!prop) {
-      if (schema.additionalProperties === false) {
-        problems.push(`unknown argument '${key}' (valid: ${Object.keys(props).join(", ") || "none"})`);
-      }
-      continue;
+  return v;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function allowsNull(prop: unknown): boolean {
+  if (!isRecord(prop)) return true;
+  const type = prop.type;
+  if (type === undefined) return !prop.enum || (prop.enum as unknown[]).includes(null);
+  return type === "null" || (Array.isArray(type) && type.includes("null"));
+}
+
+/** `#/todos/0/content` → `todos[0].content`. */
+function argName(pointer: string): string {
+  const parts = pointer.replace(/^#\/?/, "").split("/").filter(Boolean).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let out = "";
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
+  return out;
+}
+
+/** The schema at a keyword location such as `#/properties/todos/items/additionalProperties`, minus its last step. */
+function schemaAt(schema: JsonSchema, keywordLocation: string): unknown {
+  const parts = keywordLocation.replace(/^#\/?/, "").split("/").filter(Boolean).slice(0, -1);
+  let node: unknown = schema;
+  for (const p of parts) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[p] : undefined;
+  return node;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isInteger(value)) return "integer";
+  return typeof value;
+}
+
+function valueAt(args: unknown, pointer: string): unknown {
+  let node = args;
+  for (const p of pointer.replace(/^#\/?/, "").split("/").filter(Boolean)) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[p] : undefined;
+  return node;
+}
+
+function describe(unit: OutputUnit, schema: JsonSchema, args: unknown): string | undefined {
+  const where = argName(unit.instanceLocation);
+  switch (unit.keyword) {
+    case "properties":
+    case "items":
+    case "prefixItems":
+    case "false":
+    case "allOf":
+    case "$ref":
+      return undefined;
+    case "required": {
+      const missing = /"(.*)"/.exec(unit.error)?.[1] ?? "?";
+      return `missing required argument '${where ? `${where}.${missing}` : missing}'`;
     }
-    if (value === undefined || value === null) continue;
-    const problem = checkType(prop, value);
-    if (problem) problems.push(`argument '${key}' ${problem}`);
-  }
-  return problems.length ? problems.join("; ") : undefined;
-}
-
-function checkType(prop: JsonSchema, value: unknown): string | undefined {
-  const types = Array.isArray(prop.type) ? (prop.type as string[]) : prop.type ? [prop.type as string] : [];
-  if (types.length && !types.some((t) => fits(t, value))) {
-    return `must be of type ${types.join(" | ")}, got ${Array.isArray(value) ? "array" : typeof value}`;
-  }
-  const allowed = prop.enum as unknown[] | undefined;
-  if (allowed && !allowed.includes(value)) return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-  return undefined;
-}
-
-function fits(type: string, value: unknown): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "array":
-      return Array.isArray(value);
-    case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value);
-    case "null":
-      return value === null;
+    case "additionalProperties": {
+      const extra = /"(.*)"/.exec(unit.error)?.[1] ?? "?";
+      const owner = schemaAt(schema, unit.keywordLocation);
+      const valid = isRecord(owner) && isRecord(owner.properties) ? Object.keys(owner.properties).join(", ") : "";
+      return `unknown argument '${where ? `${where}.${extra}` : extra}' (valid: ${valid || "none"})`;
+    }
+    case "type": {
+      const owner = schemaAt(schema, unit.keywordLocation);
+      const expected = isRecord(owner) ? owner.type : undefined;
+      const types = Array.isArray(expected) ? expected.join(" | ") : String(expected);
+      return `argument '${where}' must be of type ${types}, got ${typeOf(valueAt(args, unit.instanceLocation))}`;
+    }
+    case "enum": {
+      const owner = schemaAt(schema, unit.keywordLocation);
+      const allowed = isRecord(owner) && Array.isArray(owner.enum) ? owner.enum : [];
+      return `argument '${where}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+    }
     default:
-      return true;
+      return `argument '${where || "(arguments)"}': ${unit.error.replace(/^Instance /, "")}`;
   }
+}
+
+/** Checks `args` against the tool's JSON schema. */
+export function checkArgs(schema: JsonSchema, args: unknown): ArgsCheck {
+  if (!isRecord(args)) return { ok: false, problem: `arguments must be a JSON object, got ${typeOf(args)}` };
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  let cleaned = args;
+  for (const [key, value] of Object.entries(args)) {
+    if (value === null && !required.has(key) && key in props && !allowsNull(props[key])) {
+      if (cleaned === args) cleaned = { ...args };
+      delete cleaned[key];
+    }
+  }
+  const result = validatorFor(schema).validate(cleaned);
+  if (result.valid) return { ok: true, args: cleaned };
+  const problems = [...new Set(result.errors.map((u) => describe(u as OutputUnit, schema, cleaned)).filter((p): p is string => !!p))];
+  return { ok: false, problem: problems.join("; ") || "arguments do not match the tool's schema" };
+}
+
+/** A message for the model when `args` do not fit, or undefined when they do. */
+export function validateArgs(schema: JsonSchema, args: unknown): string | undefined {
+  const checked = checkArgs(schema, args);
+  return checked.ok ? undefined : checked.problem;
 }

@@ -7,7 +7,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { splitLines } from "../backends/file-ops.ts";
-import { messageText } from "../harness/message-text.ts";
+import { messageText } from "../core/messages.ts";
 import type { ToolCallResult } from "../harness/types.ts";
 import { formatNumberedLines } from "./fs-format.ts";
 
@@ -57,7 +57,7 @@ export async function evictLargeResult(
   backend: BackendProtocol,
   limitTokens = TOOL_RESULT_TOKEN_LIMIT,
 ): Promise<ToolCallResult> {
-  const text = messageText(result.message.content);
+  const text = messageText(result.message);
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return result;
   const id = result.message.tool_call_id;
   const path = `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(id)}`;

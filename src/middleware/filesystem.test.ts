@@ -2,9 +2,9 @@ import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/mes
 import { describe, expect, it } from "vitest";
 import { StateBackend } from "../backends/state.ts";
 import type { ExecuteResult, SandboxBackendProtocol } from "../backends/protocol.ts";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentTool } from "../harness/types.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { headTailPreview } from "./eviction.ts";
 
 const toolResults = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));

@@ -1,8 +1,8 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
-import { ScriptedChatModel, type ScriptedTurn } from "../testing/scripted-model.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import type { HITLRequest } from "./hitl.ts";
 
 const results = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));

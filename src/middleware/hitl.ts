@@ -10,11 +10,11 @@
  * edited ones run. Works with several pending calls at once and after a page
  * reload (the pause is in the checkpoint). Needs a checkpointer.
  */
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
+import { copyAIMessage, lastAIMessage, pendingToolCalls } from "../core/messages.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { interruptWithConfig } from "../harness/interrupt.ts";
-import { lastAIMessage, pendingToolCalls } from "../harness/loop.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 
 export const HITL = "HumanInTheLoopMiddleware";
@@ -127,13 +127,7 @@ export function hitlMiddleware(interruptOn: InterruptOnConfig, extraRules: Array
         }
         return call;
       });
-      const edited = new AIMessage({
-        content: ai.content,
-        id: ai.id,
-        tool_calls: calls,
-        response_metadata: ai.response_metadata,
-        ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
-      });
+      const edited = copyAIMessage(ai, { tool_calls: calls });
       return { messages: [edited, ...results] };
     },
   };

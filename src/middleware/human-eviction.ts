@@ -5,7 +5,7 @@
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
-import { messageText } from "../harness/message-text.ts";
+import { messageText } from "../core/messages.ts";
 import { headTailPreview } from "./eviction.ts";
 
 export const HUMAN_MESSAGE_TOKEN_LIMIT = 50_000;
@@ -34,7 +34,7 @@ export async function evictLargeHumanMessage(
 ): Promise<HumanMessage | undefined> {
   const last = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
   if (!last || evictedTo(last)) return undefined;
-  const text = messageText(last.content);
+  const text = messageText(last);
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return undefined;
   const path = `/conversation_history/${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const written = await backend.write(path, text);
@@ -54,6 +54,6 @@ export function shortenEvictedHumanMessages(messages: readonly BaseMessage[]): r
   return messages.map((m) => {
     const to = HumanMessage.isInstance(m) ? evictedTo(m) : undefined;
     if (!to) return m;
-    return new HumanMessage({ content: humanEvictionStub(to, headTailPreview(messageText(m.content))), id: m.id });
+    return new HumanMessage({ content: humanEvictionStub(to, headTailPreview(messageText(m))), id: m.id });
   });
 }

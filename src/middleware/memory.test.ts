@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
-import { ScriptedChatModel, type ScriptedTurn } from "../testing/scripted-model.ts";
+import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
 import { MEMORY_FRAMING, memoryMiddleware } from "./memory.ts";
 

@@ -15,7 +15,8 @@
  */
 import { isBackendError, type BackendProtocol, type FileData } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
-import type { AgentMiddleware, AgentState, StateField, ToolCallRequest, ToolCallResult } from "../harness/types.ts";
+import { defineStateField, stateSchema } from "../harness/state.ts";
+import type { AgentMiddleware, AgentState, ToolCallRequest, ToolCallResult } from "../harness/types.ts";
 import { MUTATING_TOOLS } from "./fs-tools.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 
@@ -75,7 +76,7 @@ async function readMemory(backend: BackendProtocol, path: string): Promise<strin
 }
 
 function contentsOf(state: Readonly<AgentState>): Record<string, string> {
-  return (state.memoryContents as Record<string, string> | undefined) ?? {};
+  return MEMORY_CONTENTS.get(state) ?? {};
 }
 
 /** Merge by path; `null` removes. */
@@ -87,6 +88,13 @@ export function memoryReducer(current: Record<string, string> | undefined, updat
   }
   return next;
 }
+
+/** The loaded memory text by path (private); updates merge by path, `null` removing. */
+export const MEMORY_CONTENTS = defineStateField<Record<string, string>, MemoryUpdate>("memoryContents", {
+  default: () => ({}),
+  reducer: memoryReducer,
+  private: true,
+});
 
 /** Memory paths this tool call may have changed, split by where their new content is. */
 function touchedPaths(request: ToolCallRequest, result: ToolCallResult, sources: ReadonlySet<string>) {
@@ -114,9 +122,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): AgentMiddlew
   const sourceSet = new Set(sources);
   return {
     name: MEMORY,
-    stateSchema: {
-      memoryContents: { default: () => ({}), reducer: memoryReducer as StateField["reducer"], private: true },
-    },
+    stateSchema: stateSchema(MEMORY_CONTENTS),
     async beforeAgent(state, config) {
       const backend = resolveBackend(options.backend, createBackendRuntime(state.files, config, options.now));
       const current = contentsOf(state);
@@ -126,7 +132,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): AgentMiddlew
         if ((current[path] ?? null) !== text) update[path] = text;
       }
       for (const path of Object.keys(current)) if (!sourceSet.has(path)) update[path] = null;
-      return Object.keys(update).length ? { memoryContents: update } : undefined;
+      return Object.keys(update).length ? MEMORY_CONTENTS.set(update) : undefined;
     },
     async wrapModelCall(request, next) {
       const text = formatMemory(contentsOf(request.state), sources);
@@ -146,7 +152,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): AgentMiddlew
         const data = fromUpdate[path];
         refresh[path] = data && data.encoding === "utf-8" ? cleanMemory(data.content) : null;
       }
-      return { ...result, update: { ...(result.update ?? {}), memoryContents: refresh } };
+      return { ...result, update: { ...(result.update ?? {}), ...MEMORY_CONTENTS.set(refresh) } };
     },
   };
 }

@@ -1,8 +1,9 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
+import { StorageError } from "../storage/errors.ts";
 import { cancelledToolCallContent, patchDanglingToolCalls } from "./patch-tool-calls.ts";
 
 const ai = (id: string, calls: string[]) =>
@@ -29,12 +30,13 @@ describe("patching dangling tool calls", () => {
   });
 
   it("repairs a thread whose run crashed mid-tools, so the next request is valid", async () => {
+    // Storage that stopped working is one of the few failures that end a run mid-tools.
     const boom = {
       name: "boom",
       description: "crashes",
       schema: { type: "object", properties: {} },
       run: async () => {
-        throw new RangeError("crash");
+        throw new StorageError("transaction_failed", "crash");
       },
     };
     const model = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "boom", args: {}, id: "c-crash" }] }, { text: "recovered" }] });

@@ -1,8 +1,8 @@
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { renderRequestMessages } from "../harness/render-request.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 
 class ScriptedAnthropic extends ScriptedChatModel {
   override _llmType(): string {

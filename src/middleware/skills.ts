@@ -17,7 +17,8 @@ import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import { HarnessError } from "../harness/errors.ts";
-import type { AgentMiddleware, AgentState, AgentTool, StateField } from "../harness/types.ts";
+import { defineStateField, stateSchema } from "../harness/state.ts";
+import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.ts";
 
@@ -134,12 +135,23 @@ export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksToo
   ].join("\n");
 }
 
+/** The skills loaded for this thread; undefined until the first run loaded them. */
+export const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
+/** Skills (or sources) that could not be loaded. */
+export const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
+/** SKILL.md paths read successfully in this thread (a set, merged by union). */
+export const SKILLS_READ = defineStateField<string[]>("skillsRead", {
+  default: () => [],
+  reducer: (current, update) => [...new Set([...(current ?? []), ...(update ?? [])])],
+  private: true,
+});
+
 function skillsOf(state: Readonly<AgentState>): readonly SkillMetadata[] {
-  return (state.skillsMetadata as SkillMetadata[] | undefined) ?? [];
+  return SKILLS_METADATA.get(state) ?? [];
 }
 
 function readPaths(state: Readonly<AgentState>): ReadonlySet<string> {
-  return new Set((state.skillsRead as string[] | undefined) ?? []);
+  return new Set(SKILLS_READ.get(state) ?? []);
 }
 
 /** Tool names unlocked by the skills read so far. */
@@ -148,7 +160,6 @@ export function unlockedTools(state: Readonly<AgentState>): Set<string> {
   return new Set(skillsOf(state).filter((s) => read.has(s.path)).flatMap((s) => s.tools));
 }
 
-const union: StateField<string[]>["reducer"] = (current, update) => [...new Set([...(current ?? []), ...(update ?? [])])];
 
 /**
  * Builds the SkillsMiddleware.
@@ -166,16 +177,12 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
   return {
     name: SKILLS,
     tools: skillTools,
-    stateSchema: {
-      skillsMetadata: { default: () => undefined, private: true },
-      skillErrors: { default: () => [], private: true },
-      skillsRead: { default: () => [], reducer: union as StateField["reducer"], private: true },
-    },
+    stateSchema: stateSchema(SKILLS_METADATA, SKILL_ERRORS, SKILLS_READ),
     async beforeAgent(state, config) {
-      if (state.skillsMetadata !== undefined) return undefined;
+      if (SKILLS_METADATA.get(state) !== undefined) return undefined;
       const backend = resolveBackend(options.backend, createBackendRuntime(state.files, config, options.now));
       const { skills, errors } = await loadSkills(backend, sources);
-      return { skillsMetadata: skills, skillErrors: errors };
+      return { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set(errors) };
     },
     async wrapModelCall(request, next) {
       const skills = skillsOf(request.state);
@@ -201,7 +208,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
       if (result.message.status === "error") return result;
       const path = callPath(toolCall.args);
       if (!path || readPaths(runtime.state).has(path) || !skillsOf(runtime.state).some((s) => s.path === path)) return result;
-      return { ...result, update: { ...(result.update ?? {}), skillsRead: [path] } };
+      return { ...result, update: { ...(result.update ?? {}), ...SKILLS_READ.set([path]) } };
     },
   };
 }

@@ -1,10 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 import { textFile } from "../testing/runtime.ts";
-import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../testing/scripted-model.ts";
+import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 
 const results = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 const firstHuman = (ctx: ScriptContext) => String(ctx.messages.find((m) => m.getType() === "human")?.content ?? "");

@@ -19,7 +19,7 @@ import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from 
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
-import { messageText } from "../harness/message-text.ts";
+import { messageText } from "../core/messages.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
 
 export const SUBAGENTS = "SubAgentMiddleware";
@@ -55,7 +55,7 @@ function lastAIText(messages: readonly BaseMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (!AIMessage.isInstance(m)) continue;
-    const text = messageText(m.content);
+    const text = messageText(m);
     if (text.trim()) return text;
   }
   return "Task completed";

@@ -4,9 +4,9 @@ import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PROMPT } from "../context/summarize.ts";
 import type { SummarizationEvent } from "../context/view.ts";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentState, AgentTool } from "../harness/types.ts";
-import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../testing/scripted-model.ts";
+import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import { resolveSummarizationSettings } from "./summarization.ts";
 
 const isSummaryCall = (ctx: ScriptContext) =>

@@ -20,10 +20,13 @@ import { countRequestTokens, estimateMessagesTokens, estimateTextTokens, estimat
 import { truncateOldToolArgs } from "../context/truncate-args.ts";
 import { renderView, viewIndexOf, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
 import { HarnessError } from "../harness/errors.ts";
+import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 export const EVENT_KEY = "_summarizationEvent";
+/** The latest summarization event (private: never crosses into subagents). */
+export const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });
 
 export type ContextSize = { tokens: number } | { fraction: number } | { messages: number };
 
@@ -138,7 +141,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
       "Summarizes older messages of this conversation to free context space. The full history stays in /conversation_history/. Use it before starting a large new subtask in a long conversation.",
     schema: { type: "object", properties: {}, additionalProperties: false },
     async run(_args, rt) {
-      const event = rt.state[EVENT_KEY] as SummarizationEvent | undefined;
+      const event = SUMMARIZATION_EVENT.get(rt.state);
       const view = renderView(rt.state.messages, event);
       const tokens = estimateMessagesTokens(view);
       if (tokens < settings.triggerTokens * 0.5) {
@@ -148,7 +151,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
       if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.reason}`, status: "error" };
       return {
         content: `Conversation compacted. Older messages were summarized; the full history is at ${outcome.event.filePath}.`,
-        update: { [EVENT_KEY]: outcome.event, ...files },
+        update: { ...SUMMARIZATION_EVENT.set(outcome.event), ...files },
       };
     },
   };
@@ -156,9 +159,9 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   return {
     name: SUMMARIZATION,
     tools: [compactTool],
-    stateSchema: { [EVENT_KEY]: { default: () => undefined, private: true } },
+    stateSchema: stateSchema(SUMMARIZATION_EVENT),
     async wrapModelCall(request, next): Promise<ModelResponse> {
-      let event = request.state[EVENT_KEY] as SummarizationEvent | undefined;
+      let event = SUMMARIZATION_EVENT.get(request.state);
       let view = truncateOldToolArgs(renderView(request.messages, event));
       let update: StateUpdate = {};
       let summarized = false;
@@ -168,7 +171,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
         if (!outcome.ok) return false;
         event = outcome.event;
         view = truncateOldToolArgs(outcome.view);
-        update = { ...update, [EVENT_KEY]: event, ...files };
+        update = { ...update, ...SUMMARIZATION_EVENT.set(event), ...files };
         summarized = true;
         return true;
       };

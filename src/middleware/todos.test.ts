@@ -1,9 +1,9 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentState } from "../harness/types.ts";
-import { ScriptedChatModel, type ScriptedTurn } from "../testing/scripted-model.ts";
+import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import { PARALLEL_WRITE_TODOS_ERROR, todosMiddleware, writeTodosTool, WRITE_TODOS_SYSTEM_PROMPT } from "./todos.ts";
 
 const toolResults = (messages: readonly BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
@@ -79,8 +79,10 @@ describe("write_todos", () => {
     );
     const [, badStatus, noContent] = toolResults(out.messages);
     expect(badStatus!.status).toBe("error");
-    expect(badStatus!.content).toBe('Error: todos[0].status must be one of "pending", "in_progress", "completed".');
-    expect(noContent!.content).toBe("Error: todos[0].content must be a string.");
+    // The tool's JSON schema catches both before the tool runs, naming the item and what is allowed.
+    expect(badStatus!.content).toContain(`argument 'todos[0].status' must be one of "pending", "in_progress", "completed"`);
+    expect(noContent!.status).toBe("error");
+    expect(noContent!.content).toContain("missing required argument 'todos[0].content'");
     expect(state.todos).toEqual(plan);
   });
 

@@ -10,6 +10,7 @@
  * - A short "## `write_todos`" section is appended to the stable system prompt.
  */
 import { errorToolMessage } from "../harness/execute-tool.ts";
+import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentTool } from "../harness/types.ts";
 
 export const TODO_LIST = "TodoListMiddleware";
@@ -22,6 +23,9 @@ export interface Todo {
 }
 
 const STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
+
+/** The current todo list (public: the UI reads it from the thread's state). */
+export const TODOS = defineStateField<Todo[]>("todos", { default: () => [] });
 
 export const WRITE_TODOS_DESCRIPTION = `Create and manage a structured task list for your current work session. Pass the full list every time: it replaces the previous one.
 
@@ -79,7 +83,7 @@ export const writeTodosTool: AgentTool = {
   async run(args) {
     const todos = parseTodos(args.todos);
     if (typeof todos === "string") return { content: todos, status: "error" };
-    return { content: `Updated todo list to ${JSON.stringify(todos)}`, update: { todos } };
+    return { content: `Updated todo list to ${JSON.stringify(todos)}`, update: TODOS.set(todos) };
   },
 };
 
@@ -91,7 +95,7 @@ export function todosMiddleware(): AgentMiddleware {
   return {
     name: TODO_LIST,
     tools: [writeTodosTool],
-    stateSchema: { todos: { default: () => [] } },
+    stateSchema: stateSchema(TODOS),
     async wrapModelCall(request, next) {
       const systemPrompt = [request.systemPrompt, WRITE_TODOS_SYSTEM_PROMPT].filter(Boolean).join("\n\n");
       return next({ ...request, systemPrompt });

@@ -6,8 +6,8 @@
  */
 import * as vitest from "vitest";
 import { IndexedDBSaver } from "./indexeddb-saver.ts";
-import { saverBehaviours } from "./saver-behaviours.ts";
-import { graphBehaviours } from "./graph-behaviours.ts";
+import { saverBehaviours } from "../testing/saver-behaviours.ts";
+import { graphBehaviours } from "../testing/graph-behaviours.ts";
 
 const globals = globalThis as Record<string, unknown>;
 for (const name of ["describe", "it", "test", "expect", "beforeAll", "afterAll", "beforeEach", "afterEach"] as const) {

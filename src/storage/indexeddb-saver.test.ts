@@ -4,37 +4,41 @@
  * the suite does not cover (message storage, rollback, quota errors, graphs).
  */
 import "fake-indexeddb/auto";
-import { IDBFactory } from "fake-indexeddb";
 import { validate, deltaChannelHistoryTests } from "@langchain/langgraph-checkpoint-validation";
 import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { IndexedDBSaver } from "./indexeddb-saver.ts";
 import { StorageError } from "./errors.ts";
-import { saverBehaviours } from "./saver-behaviours.ts";
-import { graphBehaviours } from "./graph-behaviours.ts";
+import { saverBehaviours } from "../testing/saver-behaviours.ts";
+import { graphBehaviours } from "../testing/graph-behaviours.ts";
 
 let counter = 0;
 const initializer = {
   checkpointerName: "IndexedDBSaver",
-  createCheckpointer: () => new IndexedDBSaver(`validate-${counter++}`, { factory: new IDBFactory() }),
+  createCheckpointer: () => new IndexedDBSaver(`validate-${counter++}`),
   destroyCheckpointer: async (saver: IndexedDBSaver) => saver.close(),
 };
 
 validate(initializer);
 deltaChannelHistoryTests(initializer);
 
-saverBehaviours({ name: "fake-indexeddb", factory: () => new IDBFactory() });
+saverBehaviours({ name: "fake-indexeddb", factory: () => indexedDB });
 
-graphBehaviours({ name: "fake-indexeddb", factory: () => new IDBFactory() });
+graphBehaviours({ name: "fake-indexeddb", factory: () => indexedDB });
 
 describe("IndexedDBSaver when IndexedDB refuses to open", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it("reports unavailable as a value from open() and as a StorageError from methods", async () => {
     const denied = {
       open: () => {
         throw new DOMException("The user denied permission to access the database.", "SecurityError");
       },
     } as unknown as IDBFactory;
-    const saver = new IndexedDBSaver("denied", { factory: denied });
+    vi.stubGlobal("indexedDB", denied);
+    const saver = new IndexedDBSaver("denied");
     const result = await saver.open();
     expect(result).toMatchObject({ ok: false, error: { name: "StorageError", code: "unavailable" } });
     await expect(saver.getTuple({ configurable: { thread_id: "x" } })).rejects.toMatchObject({ code: "unavailable" });

@@ -25,16 +25,18 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { isBaseMessage } from "@langchain/core/messages";
 import { encodeMessages, isMessageList, keyString, prefixRange, sizeOf, type EncodedMessage, type EncodingMemo } from "./encoding.ts";
-import { StorageError, toStorageError } from "./errors.ts";
+import { err, ok, type Result } from "../core/result.ts";
+import { StorageError } from "./errors.ts";
+import { runTransaction, settle, toStorageError, type LazyConnection } from "./idb.ts";
 import { decodeTuple, readTuple, type ListCache } from "./read.ts";
-import { planList, runTx, settle, writeMessages, type ListHead, type ListPlan, type Tx } from "./write.ts";
+import { planList, writeMessages, type ListHead, type ListPlan, type Tx } from "./write.ts";
 import {
   ALL_STORES,
-  openCheckpointDb,
+  checkpointConnection,
   type BlobKey,
+  type CheckpointDB,
   type CheckpointKey,
   type CheckpointRecord,
-  type Db,
   type SerializedValue,
   type StoreName,
   type WriteKey,
@@ -42,13 +44,11 @@ import {
   type WriteValue,
 } from "./schema.ts";
 
+/**
+ * Options of {@link IndexedDBSaver}. The saver uses the global `indexedDB`
+ * (in Node tests, `import "fake-indexeddb/auto"`).
+ */
 export interface IndexedDBSaverOptions {
-  /**
-   * IndexedDB implementation; defaults to `globalThis.indexedDB`. Tests pass a
-   * fake-indexeddb `IDBFactory`; `IDBKeyRange` and the `IDB*` classes must
-   * still be globals (in Node, `import "fake-indexeddb/auto"`).
-   */
-  factory?: IDBFactory;
   /** Serializer; defaults to LangGraph's `JsonPlusSerializer`, which round-trips LangChain messages. */
   serde?: SerializerProtocol;
   /** Longest chain of message-list deltas before a full list is stored again. Default 64. */
@@ -63,7 +63,7 @@ export interface SaverStats {
 }
 
 /** Outcome of {@link IndexedDBSaver.open}: an expected failure is a value, not a throw. */
-export type OpenResult = { ok: true } | { ok: false; error: StorageError };
+export type OpenResult = Result<null, StorageError>;
 
 const PAGE = 50;
 const CACHE_ENTRIES = 64;
@@ -106,12 +106,41 @@ function threadIdOf(config: RunnableConfig, operation: string): string {
  * - `corrupt_record` when a stored list references a missing message or blob.
  * Errors thrown by `serde` propagate unchanged, before any transaction opens.
  */
+function recordThread(record: unknown): string | undefined {
+  const id = (record as { thread_id?: unknown } | null)?.thread_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+function recordCheckpoint(record: unknown): string | undefined {
+  const id = (record as { checkpoint_id?: unknown } | null)?.checkpoint_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * Runs a read of one checkpoint. A failure that is not a storage failure
+ * (bytes that do not deserialize, a record of the wrong shape) means the
+ * record is corrupt: it becomes `corrupt_record` naming the thread and
+ * checkpoint; storage failures and other codes pass through.
+ */
+async function asCorrupt<T>(threadId: string | undefined, checkpointId: () => string | undefined, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (cause) {
+    const where = `thread ${threadId ?? "?"}, checkpoint ${checkpointId() ?? "?"}`;
+    if (cause instanceof StorageError) {
+      if (cause.code !== "corrupt_record" || cause.checkpointId) throw cause;
+      throw new StorageError("corrupt_record", `${where}: ${cause.message}`, { cause, threadId, checkpointId: checkpointId() });
+    }
+    const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    throw new StorageError("corrupt_record", `${where}: the stored checkpoint cannot be read (${detail})`, { cause, threadId, checkpointId: checkpointId() });
+  }
+}
+
 export class IndexedDBSaver extends BaseCheckpointSaver<number> {
   readonly dbName: string;
   readonly stats: SaverStats = { bytesWritten: 0, recordsWritten: 0 };
-  private readonly factory: IDBFactory | undefined;
   private readonly snapshotEvery: number;
-  private dbPromise: Promise<Db> | undefined;
+  private readonly conn: LazyConnection<CheckpointDB>;
   /** Serialized messages by message object (see `EncodingMemo` for when an entry is reused). */
   private readonly memo: EncodingMemo = new WeakMap();
   /** Resolved message-key lists by blob key. */
@@ -122,25 +151,23 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
   constructor(dbName: string, options: IndexedDBSaverOptions = {}) {
     super(options.serde);
     this.dbName = dbName;
-    this.factory = options.factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+    this.conn = checkpointConnection(dbName);
     this.snapshotEvery = Math.max(1, options.snapshotEvery ?? 64);
   }
 
   /** Opens the database now; resolves to `{ ok: false, error }` instead of throwing when IndexedDB is unusable. */
   async open(): Promise<OpenResult> {
     try {
-      await this.db();
-      return { ok: true };
-    } catch (err) {
-      return { ok: false, error: toStorageError("open", err) };
+      await this.conn.get();
+      return ok(null);
+    } catch (cause) {
+      return err(toStorageError("open", cause) ?? new StorageError("unavailable", `open: ${String(cause)}`, { cause }));
     }
   }
 
   /** Closes the connection; the next call reopens it. */
   async close(): Promise<void> {
-    const pending = this.dbPromise;
-    this.dbPromise = undefined;
-    if (pending) (await pending.catch(() => undefined))?.close();
+    await this.conn.close();
   }
 
   override getNextVersion(current: number | undefined): number {
@@ -149,38 +176,9 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
     return ((whole + 1) * 1_000_000 + 1 + Math.floor(Math.random() * 999_998)) / 1_000_000;
   }
 
-  private db(): Promise<Db> {
-    if (!this.dbPromise) {
-      const factory = this.factory;
-      if (!factory) return Promise.reject(new StorageError("unavailable", "IndexedDB is not available in this environment"));
-      const opening = openCheckpointDb(this.dbName, factory, () => {
-        if (this.dbPromise === opening) this.dbPromise = undefined;
-      });
-      this.dbPromise = opening;
-      opening.catch(() => {
-        if (this.dbPromise === opening) this.dbPromise = undefined;
-      });
-    }
-    return this.dbPromise;
-  }
-
-  /** Runs `body` in one transaction on this saver's database (see `runTx`). */
-  private withTx<M extends IDBTransactionMode, T>(
-    stores: StoreName[],
-    mode: M,
-    operation: string,
-    body: (tx: Tx<M>) => Promise<T>,
-  ): Promise<T> {
-    return runTx(
-      () => this.db(),
-      () => {
-        this.dbPromise = undefined;
-      },
-      stores,
-      mode,
-      operation,
-      body,
-    );
+  /** Runs `body` in one transaction on this saver's database (see `runTransaction`). */
+  private withTx<M extends IDBTransactionMode, T>(stores: StoreName[], mode: M, operation: string, body: (tx: Tx<M>) => Promise<T>): Promise<T> {
+    return runTransaction(this.conn, stores, mode, operation, body);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -188,16 +186,20 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
     if (typeof threadId !== "string" || threadId === "") return undefined;
     const ns: string = config.configurable?.checkpoint_ns ?? "";
     const checkpointId = getCheckpointId(config);
-    const raw = await this.withTx(ALL_STORES, "readonly", "getTuple", async (tx) => {
-      const store = tx.objectStore("checkpoints");
-      const record = checkpointId
-        ? await store.get([threadId, ns, checkpointId])
-        : (await store.openCursor(prefixRange([threadId, ns]), "prev"))?.value;
-      return record ? readTuple(tx, record, this.lists, this.snapshotEvery) : undefined;
+    let found: CheckpointRecord | undefined;
+    return asCorrupt(threadId, () => found?.checkpoint_id ?? checkpointId, async () => {
+      const raw = await this.withTx(ALL_STORES, "readonly", "getTuple", async (tx) => {
+        const store = tx.objectStore("checkpoints");
+        found = checkpointId
+          ? await store.get([threadId, ns, checkpointId])
+          : (await store.openCursor(prefixRange([threadId, ns]), "prev"))?.value;
+        return found ? readTuple(tx, found, this.lists, this.snapshotEvery) : undefined;
+      });
+      if (!raw) return undefined;
+      const tuple = await decodeTuple(this.serde, raw, undefined, () => this.getNextVersion(undefined));
+      this.rememberHeads(raw.record, raw.lists);
+      return tuple;
     });
-    if (!raw) return undefined;
-    this.rememberHeads(raw.record, raw.lists);
-    return decodeTuple(this.serde, raw, undefined, () => this.getNextVersion(undefined));
   }
 
   /**
@@ -246,11 +248,15 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
         return { records, last, more: cursor !== null };
       });
       for (const record of page.records) {
-        const metadata = (await this.serde.loadsTyped(record.metadata.type, record.metadata.bytes)) as CheckpointMetadata;
-        const fields = metadata as Record<string, unknown>;
-        if (filter && !Object.entries(filter).every(([k, v]) => fields[k] === v)) continue;
-        const raw = await this.withTx(ALL_STORES, "readonly", "list", (tx) => readTuple(tx, record, this.lists, this.snapshotEvery));
-        yield await decodeTuple(this.serde, raw, metadata, () => this.getNextVersion(undefined));
+        const tuple = await asCorrupt(recordThread(record), () => recordCheckpoint(record), async () => {
+          const metadata = (await this.serde.loadsTyped(record.metadata.type, record.metadata.bytes)) as CheckpointMetadata;
+          const fields = metadata as Record<string, unknown>;
+          if (filter && !Object.entries(filter).every(([k, v]) => fields[k] === v)) return undefined;
+          const raw = await this.withTx(ALL_STORES, "readonly", "list", (tx) => readTuple(tx, record, this.lists, this.snapshotEvery));
+          return decodeTuple(this.serde, raw, metadata, () => this.getNextVersion(undefined));
+        });
+        if (!tuple) continue;
+        yield tuple;
         if (remaining !== undefined && --remaining <= 0) return;
       }
       if (!page.more || page.last === undefined) return;

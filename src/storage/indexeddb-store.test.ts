@@ -6,34 +6,36 @@
  * still gets its own factory-level database name.
  */
 import "fake-indexeddb/auto";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { StoreBackend } from "../backends/store.ts";
 import { backendConformance } from "../testing/backend-conformance.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
 import { storeScenarios } from "../testing/store-scenarios.ts";
 import { StorageError } from "./errors.ts";
-import { inTransaction } from "./idb-open.ts";
+import { toStorageError } from "./idb.ts";
 import { IndexedDBStore } from "./indexeddb-store.ts";
 
-const factory = new IDBFactory();
-const make = (dbName: string = `store-${crypto.randomUUID()}`) => new IndexedDBStore({ dbName, idbFactory: factory, keyRange: IDBKeyRange });
+const make = (dbName: string = `store-${crypto.randomUUID()}`) => new IndexedDBStore({ dbName });
 
 storeScenarios("fake-indexeddb", make);
 backendConformance("StoreBackend (IndexedDBStore, fake-indexeddb)", () => new StoreBackend(make(), ["fs"], () => FIXED_NOW));
 
 describe("IndexedDBStore failures and differences", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it("throws StorageError unavailable when IndexedDB refuses to open", async () => {
     const refusing = { open: () => { throw new Error("SecurityError: denied"); } } as unknown as IDBFactory;
-    const err = await new IndexedDBStore({ idbFactory: refusing }).get(["a"], "k").catch((e: unknown) => e);
+    vi.stubGlobal("indexedDB", refusing);
+    const err = await new IndexedDBStore({ dbName: "refused" }).get(["a"], "k").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageError);
     expect((err as StorageError).code).toBe("unavailable");
   });
 
   it("turns a quota failure of a transaction into code quota_exceeded", async () => {
     const quota = new DOMException("full", "QuotaExceededError");
-    const tx = { done: Promise.reject(new DOMException("aborted", "AbortError")), abort: () => {}, error: quota };
-    const err = await inTransaction("put", tx, async () => 1).catch((e: unknown) => e);
+    const err = toStorageError("put", new DOMException("aborted", "AbortError"), quota);
     expect(err).toMatchObject({ name: "StorageError", code: "quota_exceeded" });
   });
 
@@ -46,6 +48,6 @@ describe("IndexedDBStore failures and differences", () => {
   });
 
   it("uses the default database name", () => {
-    expect(new IndexedDBStore({ idbFactory: factory }).dbName).toBe("deeptab-store");
+    expect(new IndexedDBStore().dbName).toBe("deeptab-store");
   });
 });

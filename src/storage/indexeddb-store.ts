@@ -29,8 +29,7 @@ import {
   type SearchOperation,
 } from "@langchain/langgraph-checkpoint";
 import type { DBSchema, IDBPTransaction } from "idb";
-import { inTransaction, LazyConnection, openIdb } from "./idb-open.ts";
-import { StorageError } from "./errors.ts";
+import { LazyConnection, runTransaction } from "./idb.ts";
 
 export const DEFAULT_STORE_DB = "deeptab-store";
 const VERSION = 1;
@@ -53,13 +52,10 @@ interface StoreDB extends DBSchema {
 
 type Tx = IDBPTransaction<StoreDB, ["items"], "readonly" | "readwrite">;
 
+/** Options of {@link IndexedDBStore}; it uses the global `indexedDB` (in Node tests, fake-indexeddb/auto). */
 export interface IndexedDBStoreOptions {
   /** Database name; default "deeptab-store". */
   dbName?: string;
-  /** IndexedDB to use (tests pass fake-indexeddb's); default `globalThis.indexedDB`. */
-  idbFactory?: IDBFactory;
-  /** IDBKeyRange matching `idbFactory`; default `globalThis.IDBKeyRange`. */
-  keyRange?: typeof IDBKeyRange;
 }
 
 type FilterOperator = "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$nin";
@@ -130,23 +126,13 @@ function isPut(op: Operation): op is PutOperation {
 export class IndexedDBStore extends BaseStore {
   readonly dbName: string;
   readonly #conn: LazyConnection<StoreDB>;
-  readonly #keyRange: typeof IDBKeyRange | undefined;
 
   constructor(options: IndexedDBStoreOptions = {}) {
     super();
     this.dbName = options.dbName ?? DEFAULT_STORE_DB;
-    this.#keyRange = options.keyRange;
-    this.#conn = new LazyConnection((onClose) =>
-      openIdb<StoreDB>(
-        this.dbName,
-        VERSION,
-        options.idbFactory,
-        (db, oldVersion) => {
-          if (oldVersion < 1) db.createObjectStore("items", { keyPath: ["ns", "key"] }).createIndex("by_ns", "ns");
-        },
-        onClose,
-      ),
-    );
+    this.#conn = new LazyConnection<StoreDB>(this.dbName, VERSION, (db, oldVersion) => {
+      if (oldVersion < 1) db.createObjectStore("items", { keyPath: ["ns", "key"] }).createIndex("by_ns", "ns");
+    });
   }
 
   /** Opens the database now rather than on first use. */
@@ -165,10 +151,8 @@ export class IndexedDBStore extends BaseStore {
       if ("namespacePrefix" in op && op.namespacePrefix.length > 0) validateNamespace(op.namespacePrefix, { allowReservedRoot: true });
     }
     if (operations.length === 0) return [] as OperationResults<Op>;
-    const db = await this.#conn.get();
     const writes = operations.some(isPut);
-    const tx: Tx = db.transaction(["items"], writes ? "readwrite" : "readonly");
-    const results = await inTransaction("IndexedDBStore.batch", tx, async () => {
+    const results = await runTransaction(this.#conn, ["items"], writes ? "readwrite" : "readonly", "IndexedDBStore.batch", async (tx: Tx) => {
       const out: unknown[] = [];
       const puts = new Map<string, PutOperation>();
       for (const op of operations) {
@@ -193,7 +177,7 @@ export class IndexedDBStore extends BaseStore {
 
   async #search(tx: Tx, op: SearchOperation): Promise<SearchItem[]> {
     const prefix = op.namespacePrefix.join(SEP);
-    const records = await tx.objectStore("items").getAll(prefix === "" ? undefined : this.#range().bound([prefix], [prefix + SEP_NEXT], false, true));
+    const records = await tx.objectStore("items").getAll(prefix === "" ? undefined : IDBKeyRange.bound([prefix], [prefix + SEP_NEXT], false, true));
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const out: SearchItem[] = [];
@@ -243,11 +227,5 @@ export class IndexedDBStore extends BaseStore {
         return undefined;
       }),
     );
-  }
-
-  #range(): typeof IDBKeyRange {
-    const range = this.#keyRange ?? (globalThis as { IDBKeyRange?: typeof IDBKeyRange }).IDBKeyRange;
-    if (!range) throw new StorageError("unavailable", "IDBKeyRange is not available in this context");
-    return range;
   }
 }

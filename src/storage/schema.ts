@@ -21,9 +21,9 @@
  * Bump {@link DB_VERSION} and append to {@link MIGRATIONS} to change it;
  * never edit a migration that has shipped.
  */
-import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import { StorageError } from "./errors.ts";
-import { openIdb } from "./idb-open.ts";
+import { LazyConnection } from "./idb.ts";
 
 export type ChannelVersion = number | string;
 
@@ -119,20 +119,10 @@ export function upgrade(db: Db, oldVersion: number, newVersion: number, tx: Upgr
 }
 
 /**
- * Opens (creating or upgrading) the checkpoint database `name` on `factory`.
- * The connection closes itself when another tab upgrades or deletes the
- * database, so it never blocks them; the saver reopens on next use.
- *
- * @throws {StorageError} `unavailable` when IndexedDB refuses to open, the
- *   stored schema is newer than this code, or another connection blocks the
- *   upgrade.
+ * The lazily opened connection to the checkpoint database `name` (created or
+ * upgraded on first use). It closes itself when another tab upgrades or
+ * deletes the database, so it never blocks them; the next call reopens.
  */
-export function openCheckpointDb(name: string, factory: IDBFactory, onClose: () => void): Promise<Db> {
-  return openIdb<CheckpointDB>(
-    name,
-    DB_VERSION,
-    factory,
-    (raw, oldVersion, tx) => upgrade(wrap(raw) as unknown as Db, oldVersion, DB_VERSION, wrap(tx) as unknown as UpgradeTx),
-    onClose,
-  );
+export function checkpointConnection(name: string): LazyConnection<CheckpointDB> {
+  return new LazyConnection<CheckpointDB>(name, DB_VERSION, (db, oldVersion, tx) => upgrade(db, oldVersion, DB_VERSION, tx));
 }

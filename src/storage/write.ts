@@ -1,69 +1,13 @@
 /**
- * The write side of the saver: running one transaction to completion, and
- * planning how a message list is stored (full, or a delta on the channel's
+ * The write side of the saver: planning how a message list is stored (full, or a delta on the channel's
  * last list) and which message records a transaction adds.
  */
 import type { IDBPTransaction } from "idb";
 import { commonPrefix, sizeOf, type EncodedMessage } from "./encoding.ts";
-import { toStorageError } from "./errors.ts";
-import type { BlobKey, ChannelVersion, CheckpointDB, Db, MessageListValue, StoreName } from "./schema.ts";
+import { settle } from "./idb.ts";
+import type { BlobKey, ChannelVersion, CheckpointDB, MessageListValue, StoreName } from "./schema.ts";
 
 export type Tx<M extends IDBTransactionMode> = IDBPTransaction<CheckpointDB, StoreName[], M>;
-
-/**
- * Marks a request's promise as handled: when a later request in the same
- * transaction throws synchronously, the transaction aborts and the requests
- * already issued reject with AbortError after nobody awaits them.
- */
-export function settle<T>(request: Promise<T>): Promise<T> {
-  request.catch(() => undefined);
-  return request;
-}
-
-/**
- * Runs `body` in one transaction and waits for it to commit. `body` must only
- * await IndexedDB requests of `tx` (any other await lets the transaction
- * auto-commit early). Any failure aborts the transaction, so none of its
- * writes persist, and is rethrown as a `StorageError`.
- *
- * @param db the connection; `reset` drops it so the next `db()` reopens
- *   (used once when the connection was closed under us, e.g. by another tab).
- */
-export async function runTx<M extends IDBTransactionMode, T>(
-  db: () => Promise<Db>,
-  reset: () => void,
-  stores: StoreName[],
-  mode: M,
-  operation: string,
-  body: (tx: Tx<M>) => Promise<T>,
-): Promise<T> {
-  let tx: Tx<M>;
-  try {
-    tx = (await db()).transaction(stores, mode) as Tx<M>;
-  } catch (err) {
-    reset();
-    try {
-      tx = (await db()).transaction(stores, mode) as Tx<M>;
-    } catch (again) {
-      throw toStorageError(operation, again ?? err);
-    }
-  }
-  const done = tx.done;
-  done.catch(() => undefined);
-  try {
-    const result = await body(tx);
-    await done;
-    return result;
-  } catch (err) {
-    const txError = tx.error;
-    try {
-      tx.abort();
-    } catch {
-      // already committed or aborted
-    }
-    throw toStorageError(operation, err, txError);
-  }
-}
 
 /** The last list written or read for one (thread, ns, channel). */
 export interface ListHead {

@@ -17,8 +17,8 @@ const until = async (check: () => Promise<boolean>): Promise<void> => {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
 };
 
-export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFactory | undefined): void {
-  const fresh = (dbName = `files-${crypto.randomUUID()}`) => new IndexedDBFiles({ dbName, idbFactory: idbFactory() });
+export function indexedDBBackendBehaviours(name: string): void {
+  const fresh = (dbName = `files-${crypto.randomUUID()}`) => new IndexedDBFiles({ dbName });
 
   describe(`IndexedDBBackend (${name})`, () => {
     it("keeps files across closing and reopening the database (new instance, same name)", async () => {
@@ -29,7 +29,7 @@ export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFa
       ok(await b.edit("/notes/a.md", "persisted", "kept"));
       await files.close();
 
-      const reopened = new IndexedDBBackend(new IndexedDBFiles({ dbName: files.dbName, idbFactory: idbFactory() }), "t1", () => "2026-01-02T00:00:00.000Z");
+      const reopened = new IndexedDBBackend(new IndexedDBFiles({ dbName: files.dbName }), "t1", () => "2026-01-02T00:00:00.000Z");
       expect(ok(await reopened.read("/notes/a.md")).lines).toEqual(["kept ✓"]);
       expect(Array.from((await reopened.downloadFiles(["/bin.dat"]))[0]!.content!)).toEqual([0, 255, 1, 254]);
       expect(ok(await reopened.ls("/")).map((f) => [f.path, f.isDir, f.size])).toEqual([["/bin.dat", false, 4], ["/notes", true, 0]]);
@@ -39,7 +39,7 @@ export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFa
     });
 
     it("isolates scopes; the factory scopes by thread id and shares one index", async () => {
-      const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}`, idbFactory: idbFactory() });
+      const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}` });
       const rt = (thread?: string) => createBackendRuntime({}, thread ? { configurable: { thread_id: thread } } : {});
       const one = factory(rt("one"));
       ok(await one.write("/x.md", "one"));
@@ -54,7 +54,7 @@ export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFa
       expect(isBackendError(await factory(rt("one")).read("/x.md"))).toBe(true);
       expect(ok(await factory(rt("one")).ls("/"))).toEqual([]);
       expect(ok(await factory(rt("two")).read("/x.md")).lines).toEqual(["two"]);
-      const custom = indexedDBBackend({ dbName: factory.files.dbName, idbFactory: idbFactory(), scope: () => "two" });
+      const custom = indexedDBBackend({ dbName: factory.files.dbName, scope: () => "two" });
       expect(ok(await custom(rt("zzz")).read("/x.md")).lines).toEqual(["two"]);
       await custom.close();
       await factory.close();
@@ -62,8 +62,8 @@ export function indexedDBBackendBehaviours(name: string, idbFactory: () => IDBFa
 
     it("checks existence in the database, not in a stale index (two tabs)", async () => {
       const dbName = `files-${crypto.randomUUID()}`;
-      const tabA = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: idbFactory() }), "s");
-      const tabB = new IndexedDBBackend(new IndexedDBFiles({ dbName, idbFactory: idbFactory() }), "s");
+      const tabA = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "s");
+      const tabB = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "s");
       expect(ok(await tabB.ls("/"))).toEqual([]);
       ok(await tabA.write("/shared.md", "from A"));
       expect(await tabB.write("/shared.md", "from B")).toMatchObject({ error: "already_exists" });

@@ -10,7 +10,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDeepAgent } from "../harness/create-deep-agent.ts";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
 
 let servers: ScriptedServer[] = [];

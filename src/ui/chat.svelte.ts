@@ -2,7 +2,7 @@
  * The chat's reactive state: one rune class over the pure ChatView reducer.
  * Components read it through context (context.ts) and call its methods.
  */
-import { toErrorInfo } from "../harness/errors.ts";
+import { toErrorInfo } from "../core/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
 import { THREADS_CHANNEL, type AgentEvent, type ApprovalDecision, type ErrorInfo, type FileData, type PendingApproval, type ThreadEvent, type WorkerInfo } from "../worker/protocol.ts";
 import type { RunStart } from "../worker/client.ts";

@@ -4,7 +4,7 @@
  * delete, export (a .json download) and import, and the origin's storage
  * usage. Components read it through context (context.ts).
  */
-import { toErrorInfo } from "../harness/errors.ts";
+import { toErrorInfo } from "../core/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
 import { THREADS_CHANNEL, type ErrorInfo, type ThreadInfo, type ThreadResult } from "../worker/protocol.ts";
 import type { Chat } from "./chat.svelte.ts";

@@ -6,7 +6,7 @@
  * of hanging.
  */
 import { proxy, releaseProxy, wrap, type Remote } from "comlink";
-import type { ErrorInfo } from "../harness/errors.ts";
+import type { ErrorInfo } from "../core/errors.ts";
 import {
   isTerminal,
   type AgentEvent,

@@ -6,8 +6,8 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph/web";
 import { releaseProxy } from "comlink";
-import type { DeepAgent } from "../harness/create-deep-agent.ts";
-import { toErrorInfo } from "../harness/errors.ts";
+import type { DeepAgent } from "../agent/create-deep-agent.ts";
+import { toErrorInfo } from "../core/errors.ts";
 import { createTranslator, mergeTokens, toMessageInfo } from "./events.ts";
 import { threadLockName, type AgentEvent, type EventCallback, type FileData, type PendingApproval, type StartResult, type TerminalEvent, type ThreadApi, type ThreadEvent, type TokenEvent, type WorkerInfo, type AgentWorkerApi } from "./protocol.ts";
 import type { RunHooks } from "./threads.ts";

@@ -12,7 +12,7 @@
  *   event ({@link DoneEvent} or {@link RunErrorEvent}).
  */
 import type { FileData } from "../backends/protocol.ts";
-import type { ErrorInfo } from "../harness/errors.ts";
+import type { ErrorInfo } from "../core/errors.ts";
 import type { Decision } from "../middleware/hitl.ts";
 
 export type { ErrorInfo, FileData };

@@ -5,7 +5,7 @@
  */
 import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
-import { toErrorInfo } from "../harness/errors.ts";
+import { toErrorInfo } from "../core/errors.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { Layout } from "./layout.ts";
 import {

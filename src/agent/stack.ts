@@ -19,8 +19,8 @@
  * keeps the built-in's position). `exclude` removes built-ins by name;
  * required ones cannot be removed.
  */
-import { HarnessError } from "./errors.ts";
-import type { AgentMiddleware } from "./types.ts";
+import { HarnessError } from "../harness/errors.ts";
+import type { AgentMiddleware } from "../harness/types.ts";
 
 export interface BuiltinSlot {
   middleware: AgentMiddleware;

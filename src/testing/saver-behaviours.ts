@@ -7,13 +7,13 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ERROR, TASKS, emptyCheckpoint, uuid6, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph-checkpoint";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "./indexeddb-saver.ts";
-import { ALL_STORES, type StoreName } from "./schema.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { ALL_STORES, type StoreName } from "../storage/schema.ts";
 
 export interface SaverHarness {
   /** Label for the describe block. */
   name: string;
-  /** The IndexedDB implementation under test. */
+  /** The IndexedDB implementation under test (the saver uses the global one; this reads it raw). */
   factory: () => IDBFactory;
 }
 
@@ -98,10 +98,10 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       const dbName = `behaviours-${Date.now()}-${n++}-${Math.random().toString(36).slice(2)}`;
       dbNames.push(dbName);
       const f = factory();
-      const saver = new IndexedDBSaver(dbName, { factory: f, ...options });
+      const saver = new IndexedDBSaver(dbName, options);
       open.push(saver);
       const reopen = () => {
-        const s = new IndexedDBSaver(dbName, { factory: f, ...options });
+        const s = new IndexedDBSaver(dbName, options);
         open.push(s);
         return s;
       };
@@ -389,7 +389,7 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
     });
 
     it("hands out increasing, branch-unique channel versions", () => {
-      const saver = new IndexedDBSaver("unused", { factory: factory() });
+      const saver = new IndexedDBSaver("unused");
       const a = saver.getNextVersion(undefined);
       const b = saver.getNextVersion(a);
       expect(a).toBeGreaterThan(1);

@@ -1,9 +1,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 import { assembleStack } from "./stack.ts";
-import type { AgentMiddleware, AgentState, AgentTool } from "./types.ts";
+import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
 
 const mw = (name: string, extra: Partial<AgentMiddleware> = {}): AgentMiddleware => ({ name, ...extra });
 

@@ -7,10 +7,10 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "./indexeddb-saver.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { SaverHarness } from "./saver-behaviours.ts";
 
-export function graphBehaviours({ name, factory }: SaverHarness): void {
+export function graphBehaviours({ name }: SaverHarness): void {
   const dbName = `graph-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   describe(`IndexedDBSaver in a LangGraph graph (${name})`, () => {
     const savers: IndexedDBSaver[] = [];
@@ -38,8 +38,7 @@ export function graphBehaviours({ name, factory }: SaverHarness): void {
     }
 
     it("persists a thread, resumes it from a fresh saver on the same database, and matches MemorySaver", async () => {
-      const f = factory();
-      const saver = new IndexedDBSaver(dbName, { factory: f });
+      const saver = new IndexedDBSaver(dbName);
       savers.push(saver);
       const config = { configurable: { thread_id: "t1" } };
       const out = await toolLoop(saver, 5).invoke({ messages: [new HumanMessage("go")] }, config);
@@ -51,7 +50,7 @@ export function graphBehaviours({ name, factory }: SaverHarness): void {
       expect(contents(out.messages)).toEqual(contents(memOut.messages));
 
       // A new saver instance (no in-memory caches) reads the same state back.
-      const reopened = new IndexedDBSaver(dbName, { factory: f });
+      const reopened = new IndexedDBSaver(dbName);
       savers.push(reopened);
       const graph = toolLoop(reopened, 0);
       const state = await graph.getState(config);
@@ -76,7 +75,7 @@ export function graphBehaviours({ name, factory }: SaverHarness): void {
     });
 
     it("forks from an earlier checkpoint without disturbing any checkpoint of the original branch", async () => {
-      const saver = new IndexedDBSaver(`${dbName}-fork`, { factory: factory() });
+      const saver = new IndexedDBSaver(`${dbName}-fork`);
       savers.push(saver);
       const config = { configurable: { thread_id: "f" } };
       const graph = toolLoop(saver, 2);

@@ -2,7 +2,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { textFile } from "../testing/runtime.ts";
-import { ScriptedChatModel } from "../testing/scripted-model.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 const skill = `---

@@ -1,6 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { ScriptedChatModel } from "./scripted-model.ts";
+import { ScriptedChatModel } from "./scripted.ts";
 
 describe("ScriptedChatModel", () => {
   it("plays text and tool calls in order and records requests", async () => {

@@ -18,9 +18,10 @@ import { summarizationMiddleware, type SummarizationOptions } from "../middlewar
 import { memoryMiddleware } from "../middleware/memory.ts";
 import { skillsMiddleware } from "../middleware/skills.ts";
 import { todosMiddleware } from "../middleware/todos.ts";
-import { HarnessError } from "./errors.ts";
-import { fromLangChainTool, isAgentTool } from "./langchain-tools.ts";
-import { buildAgentLoop, collectStateFields } from "./loop.ts";
+import { HarnessError } from "../harness/errors.ts";
+import { fromLangChainTool, isAgentTool } from "../harness/langchain-tools.ts";
+import { buildAgentLoop, collectStateFields } from "../harness/loop.ts";
+import type { AgentMiddleware, AgentTool } from "../harness/types.ts";
 import {
   GENERAL_PURPOSE,
   GENERAL_PURPOSE_DESCRIPTION,
@@ -28,8 +29,8 @@ import {
   subagentMiddleware,
   type SubagentEntry,
 } from "../middleware/subagents.ts";
+import { oneRunPerThread } from "./one-run-per-thread.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
-import type { AgentMiddleware, AgentTool } from "./types.ts";
 
 export interface CreateDeepAgentOptions {
   model: BaseChatModel;
@@ -173,7 +174,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   });
   stack = assemble({ ...base, model: options.model, middleware: options.middleware ?? [], interruptOn: options.interruptOn, skills: options.skills, subagents });
 
-  return buildAgentLoop({
+  const agent = buildAgentLoop({
     model: options.model,
     systemPrompt: options.systemPrompt ?? "",
     tools: collectTools(stack, options.tools ?? []),
@@ -184,6 +185,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     store: options.store,
     name: options.name,
   });
+  return oneRunPerThread(agent, options.checkpointer);
 }
 
 /** Middleware tools first, then user tools; any duplicate name is an error. */

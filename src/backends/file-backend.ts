@@ -1,0 +1,175 @@
+/**
+ * FileBackend: the backend protocol implemented once, over any
+ * {@link FileStore}. Every file backend (graph state, LangGraph store,
+ * IndexedDB, the shell's own files) is this class plus a store adapter, so
+ * paths, error values and edge cases are the same everywhere.
+ *
+ * Beyond the protocol's contract it guarantees:
+ * - a path cannot be both a file and a directory: writing below a file, or a
+ *   file where a directory is implied, is refused;
+ * - paths are compared after Unicode NFC normalization (see paths.ts);
+ * - every mutation is one atomic unit of the store.
+ */
+import {
+  alreadyExists,
+  directoryNotFound,
+  editedFileData,
+  fileAncestorError,
+  isDirectoryError,
+  notFound,
+} from "./file-errors.ts";
+import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
+import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
+import { normalizePath } from "./paths.ts";
+import {
+  isBackendError,
+  type BackendError,
+  type BackendProtocol,
+  type DownloadOutcome,
+  type EditOutcome,
+  type FileInfo,
+  type GrepMatch,
+  type Outcome,
+  type ReadSlice,
+  type UploadOutcome,
+} from "./protocol.ts";
+
+/** The proper ancestors of a normalized path, nearest last ("/a/b/c" → "/a", "/a/b"). */
+function ancestors(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.indexOf("/", 1); i !== -1; i = path.indexOf("/", i + 1)) out.push(path.slice(0, i));
+  return out;
+}
+
+/** Why `path` cannot hold a new file in this unit, if it cannot. */
+async function placementError(tx: FileTx, path: string): Promise<BackendError | undefined> {
+  if (path === "/" || (await tx.isDir(path))) return isDirectoryError(path);
+  for (const dir of ancestors(path)) if (await tx.get(dir)) return fileAncestorError(path, dir);
+  return undefined;
+}
+
+function missingIn(snapshot: FileSnapshot, path: string): BackendError {
+  return snapshot.isDir(path) ? isDirectoryError(path) : notFound(path);
+}
+
+async function missingInTx(tx: FileTx, path: string): Promise<BackendError> {
+  return (await tx.isDir(path)) ? isDirectoryError(path) : notFound(path);
+}
+
+export class FileBackend implements BackendProtocol {
+  readonly #store: FileStore;
+  readonly #now: () => string;
+
+  constructor(store: FileStore, now: () => string = () => new Date().toISOString()) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  async ls(raw: string): Promise<Outcome<FileInfo[]>> {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return path;
+    const file = await this.#store.get(path);
+    if (file) return [{ path, isDir: false, size: file.size }];
+    const snapshot = await this.#store.snapshot();
+    if (!snapshot.isDir(path)) return directoryNotFound(path);
+    return listChildren(path, snapshot.entries());
+  }
+
+  async read(raw: string, offset = 0, limit = 100): Promise<Outcome<ReadSlice>> {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return path;
+    const file = await this.#store.get(path);
+    if (file) return readSlice(path, file.data, offset, limit);
+    return missingIn(await this.#store.snapshot(), path);
+  }
+
+  async write(raw: string, content: string): Promise<Outcome<{ path: string }>> {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return path;
+    return this.#store.mutate(`write ${path}`, async (tx): Promise<Outcome<{ path: string }>> => {
+      if (await tx.get(path)) return alreadyExists(path);
+      const refused = await placementError(tx, path);
+      if (refused) return refused;
+      await tx.put(path, newFileData(content, this.#now()));
+      return { path };
+    });
+  }
+
+  async edit(raw: string, oldString: string, newString: string, replaceAll = false): Promise<Outcome<EditOutcome>> {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return path;
+    return this.#store.mutate(`edit ${path}`, async (tx): Promise<Outcome<EditOutcome>> => {
+      const data = await tx.get(path);
+      if (!data) return missingInTx(tx, path);
+      const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
+      if (isBackendError(edited)) return edited;
+      await tx.put(path, edited.data);
+      return { path, occurrences: edited.occurrences };
+    });
+  }
+
+  async delete(raw: string): Promise<Outcome<{ path: string }>> {
+    const path = normalizePath(raw);
+    if (isBackendError(path)) return path;
+    return this.#store.mutate(`delete ${path}`, async (tx): Promise<Outcome<{ path: string }>> => {
+      if (!(await tx.get(path))) return missingInTx(tx, path);
+      await tx.delete(path);
+      return { path };
+    });
+  }
+
+  async grep(pattern: string, raw = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {
+    const root = normalizePath(raw);
+    if (isBackendError(root)) return root;
+    return grepFiles((await this.#store.snapshot()).entries(), pattern, root, glob);
+  }
+
+  async glob(pattern: string, raw = "/"): Promise<Outcome<FileInfo[]>> {
+    const root = normalizePath(raw);
+    if (isBackendError(root)) return root;
+    return globFiles((await this.#store.snapshot()).entries(), pattern, root);
+  }
+
+  /** All files in one unit of the store: every valid one is stored, or (on a thrown storage error) none. */
+  async uploadFiles(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]> {
+    return this.#store.mutate(`upload ${files.length} files`, async (tx) => {
+      const out: UploadOutcome[] = [];
+      for (const { path: raw, content } of files) {
+        const path = normalizePath(raw);
+        if (isBackendError(path)) {
+          out.push({ path: raw, error: path.error });
+          continue;
+        }
+        const prev = await tx.get(path);
+        const refused = prev ? undefined : await placementError(tx, path);
+        if (refused) {
+          out.push({ path, error: refused.error });
+          continue;
+        }
+        await tx.put(path, fileDataFromBytes(content, this.#now(), prev?.createdAt));
+        out.push({ path });
+      }
+      return out;
+    });
+  }
+
+  async downloadFiles(paths: string[]): Promise<DownloadOutcome[]> {
+    let snapshot: FileSnapshot | undefined;
+    const out: DownloadOutcome[] = [];
+    for (const raw of paths) {
+      const path = normalizePath(raw);
+      if (isBackendError(path)) {
+        out.push({ path: raw, error: path.error });
+        continue;
+      }
+      const file = await this.#store.get(path);
+      if (file) {
+        out.push({ path, content: fileDataToBytes(file.data) });
+        continue;
+      }
+      snapshot ??= await this.#store.snapshot();
+      out.push({ path, error: snapshot.isDir(path) ? "is_directory" : "file_not_found" });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The storage port under {@link FileBackend}: the few operations every file
+ * store provides (graph state, a LangGraph BaseStore, IndexedDB, the shell's
+ * in-memory files). A store keeps whole files ({@link FileData}) by
+ * normalized absolute path; directories are implied by the paths below them.
+ *
+ * Contract:
+ * - `get` and `snapshot` never see a mutation half-applied.
+ * - `mutate` runs `body` as one atomic unit: every `put`/`delete` it made is
+ *   applied, or (when `body` or the store fails) none is. Reads through the
+ *   `FileTx` see the unit's own earlier writes.
+ * - Stores throw only for an unavailable medium (e.g. IndexedDB refusing to
+ *   open or out of quota); expected failures are decided by FileBackend.
+ */
+import type { FileData } from "./protocol.ts";
+
+/** A stored file and its size in bytes. */
+export interface StoredFile {
+  readonly data: FileData;
+  readonly size: number;
+}
+
+/** A consistent read view of every file of a store. */
+export interface FileSnapshot {
+  get(path: string): StoredFile | undefined;
+  entries(): Iterable<readonly [string, StoredFile]>;
+  /** Is `dir` a directory implied by some stored path below it? ("/" always is.) */
+  isDir(dir: string): boolean;
+}
+
+/** What a mutation may do inside its unit. */
+export interface FileTx {
+  get(path: string): Promise<FileData | undefined>;
+  /** Is `dir` a directory implied by some stored path below it? ("/" always is.) */
+  isDir(dir: string): Promise<boolean>;
+  put(path: string, data: FileData): Promise<void>;
+  delete(path: string): Promise<void>;
+}
+
+export interface FileStore {
+  /** One file, without loading the others. */
+  get(path: string): Promise<StoredFile | undefined>;
+  /** Every file, for listing and searching. */
+  snapshot(): Promise<FileSnapshot>;
+  /** One atomic mutation (see the module contract). `what` names it in storage errors. */
+  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T>;
+}
+
+/** A snapshot over a map of files (the stores that keep or load everything). */
+export function mapSnapshot(files: ReadonlyMap<string, StoredFile>): FileSnapshot {
+  return {
+    get: (path) => files.get(path),
+    entries: () => files.entries(),
+    isDir: (dir) => {
+      if (dir === "/") return true;
+      const prefix = dir + "/";
+      for (const path of files.keys()) if (path.startsWith(prefix)) return true;
+      return false;
+    },
+  };
+}
+
+/**
+ * A mutation unit over staged changes: reads see `base` plus what the unit
+ * wrote; `commit` receives the changes in order once `body` succeeded.
+ * Stores without transactions of their own (graph state, a BaseStore) apply
+ * the staged changes in one step, so a failing body writes nothing.
+ */
+export async function stagedMutation<T>(
+  base: { get(path: string): Promise<FileData | undefined>; isDir(dir: string): Promise<boolean> },
+  body: (tx: FileTx) => Promise<T>,
+  commit: (changes: ReadonlyMap<string, FileData | null>) => Promise<void> | void,
+): Promise<T> {
+  const staged = new Map<string, FileData | null>();
+  const tx: FileTx = {
+    async get(path) {
+      if (staged.has(path)) return staged.get(path) ?? undefined;
+      return base.get(path);
+    },
+    async isDir(dir) {
+      if (dir === "/") return true;
+      const prefix = dir + "/";
+      for (const [path, data] of staged) if (data && path.startsWith(prefix)) return true;
+      // Deletes staged by this unit are not subtracted: FileBackend never asks after deleting.
+      return base.isDir(dir);
+    },
+    async put(path, data) {
+      staged.set(path, data);
+    },
+    async delete(path) {
+      staged.set(path, null);
+    },
+  };
+  const result = await body(tx);
+  if (staged.size) await commit(staged);
+  return result;
+}

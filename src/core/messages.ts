@@ -1,0 +1,58 @@
+/**
+ * Message helpers shared by the loop, middleware, context engineering and the
+ * worker: text of a message, copies of AI messages that keep every field, and
+ * the pending tool calls of a history.
+ */
+import { AIMessage, ToolMessage, type AIMessageFields, type BaseMessage } from "@langchain/core/messages";
+import type { ToolCall } from "@langchain/core/messages/tool";
+
+/** A tool call whose id is known (the harness gives every call one). */
+export type IdToolCall = ToolCall & { id: string };
+
+/**
+ * The text of a message: LangChain's `BaseMessage.text` (string content, or
+ * the text blocks of a block list; images and other blocks are not text).
+ */
+export function messageText(message: BaseMessage): string {
+  return message.text;
+}
+
+/**
+ * A copy of an AI message with some fields replaced, keeping every other
+ * field (tool calls, invalid tool calls, additional kwargs, response metadata,
+ * usage, name, id).
+ */
+export function copyAIMessage(message: AIMessage, overrides: Partial<AIMessageFields> = {}): AIMessage {
+  return new AIMessage({
+    content: message.content,
+    tool_calls: message.tool_calls ?? [],
+    invalid_tool_calls: message.invalid_tool_calls ?? [],
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+    ...(message.name !== undefined ? { name: message.name } : {}),
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    ...overrides,
+  });
+}
+
+/** The AI message at the end of the history, if the history ends with one. */
+export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | undefined {
+  const last = messages[messages.length - 1];
+  return last && AIMessage.isInstance(last) ? last : undefined;
+}
+
+/** Tool calls of the last AI message that have no result yet. */
+export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const msg = messages[i]!;
+    if (!AIMessage.isInstance(msg)) continue;
+    const answered = new Set<string>();
+    for (let j = i + 1; j < messages.length; j++) {
+      const m = messages[j]!;
+      if (ToolMessage.isInstance(m)) answered.add(m.tool_call_id);
+    }
+    return (msg.tool_calls ?? []).filter((c): c is IdToolCall => typeof c.id === "string" && !answered.has(c.id));
+  }
+  return [];
+}
