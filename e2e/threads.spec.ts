@@ -51,7 +51,9 @@ test("threads: create two, rename, delete, export and import", async ({ page }) 
   expect(new Set(ids).size).toBe(2);
 
   // A file that is not an export is refused with a message.
-  await page.getByTestId("import-input").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nope":1}') });
+  await page
+    .getByTestId("import-input")
+    .setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nope":1}') });
   await expect(page.getByTestId("thread-error")).toHaveAttribute("data-code", "invalid_export");
   await expect(items).toHaveCount(2);
 });

@@ -25,7 +25,8 @@ function script(): Script {
   let step = 0;
   return (ctx) => {
     const first = ctx.messages[0];
-    if (first && SystemMessage.isInstance(first) && first.content === SUMMARY_PROMPT) return { text: "Summary: tests were run repeatedly; a few cases fail." };
+    if (first && SystemMessage.isInstance(first) && first.content === SUMMARY_PROMPT)
+      return { text: "Summary: tests were run repeatedly; a few cases fail." };
     return step < STEPS ? { toolCalls: [{ name: "run_tests", args: { run: step++ } }] } : { text: "done" };
   };
 }

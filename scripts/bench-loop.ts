@@ -13,8 +13,7 @@ import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
 const STEPS = 300;
 
 function script(): Script {
-  return ({ call }) =>
-    call < STEPS ? { toolCalls: [{ name: "lookup", args: { n: call } }] } : { text: "finished" };
+  return ({ call }) => (call < STEPS ? { toolCalls: [{ name: "lookup", args: { n: call } }] } : { text: "finished" });
 }
 
 const lookup = tool(async ({ n }: { n: number }) => `record ${n}: ${"x".repeat(200)}`, {
@@ -42,7 +41,9 @@ export function buildBareLoop(model: ScriptedChatModel, tools: StructuredToolInt
     .addNode("tools", async (state, config) => {
       const last = state.messages.at(-1) as AIMessage;
       const results = await Promise.all(
-        (last.tool_calls ?? []).map((call) => byName.get(call.name)!.invoke({ ...call, type: "tool_call" }, config) as Promise<ToolMessage>),
+        (last.tool_calls ?? []).map(
+          (call) => byName.get(call.name)!.invoke({ ...call, type: "tool_call" }, config) as Promise<ToolMessage>,
+        ),
       );
       return { messages: results };
     })

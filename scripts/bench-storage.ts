@@ -76,7 +76,9 @@ export async function benchStorage(): Promise<string[]> {
   const uploads = texts.map((t, i) => ({ path: pathOf(i), content: encoder.encode(t) }));
   const [tUpload, outcomes] = await time(() => batched.uploadFiles(uploads));
   if (outcomes.some((o) => o.error)) throw new Error("upload failed");
-  lines.push(`uploadFiles of ${FILES} in one transaction: ${ms(tUpload)} (${(tWrite / tUpload).toFixed(1)}x faster than one write per call)`);
+  lines.push(
+    `uploadFiles of ${FILES} in one transaction: ${ms(tUpload)} (${(tWrite / tUpload).toFixed(1)}x faster than one write per call)`,
+  );
   await files.close();
 
   // Flat copies (decoded bytes), like the strings IndexedDB hands back, not concatenation ropes.
@@ -88,7 +90,8 @@ export async function benchStorage(): Promise<string[]> {
   const [tCold, coldMatches] = await time(() => cold.grep(NEEDLE));
   const [tWarm, warmMatches] = await median(5, () => cold.grep(NEEDLE));
   for (const got of [coldMatches, warmMatches]) {
-    if (isBackendError(got) || JSON.stringify(got) !== JSON.stringify(expected)) throw new Error("grep results differ from the in-memory map");
+    if (isBackendError(got) || JSON.stringify(got) !== JSON.stringify(expected))
+      throw new Error("grep results differ from the in-memory map");
   }
   lines.push(
     `grep "${NEEDLE}" over ${FILES} files (${expected.length} matches): in-memory map ${tMap.toFixed(1)} ms (median of 5); ` +

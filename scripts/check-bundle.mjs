@@ -136,7 +136,8 @@ const coiShipped = resolve("node_modules/coi-serviceworker/coi-serviceworker.js"
 let coiProblem = "";
 try {
   if (readFileSync(join(dist, "coi-serviceworker.js"), "utf8") !== readFileSync(coiShipped, "utf8")) {
-    coiProblem = "dist/coi-serviceworker.js differs from the coi-serviceworker package; run `cp node_modules/coi-serviceworker/coi-serviceworker.js public/`.";
+    coiProblem =
+      "dist/coi-serviceworker.js differs from the coi-serviceworker package; run `cp node_modules/coi-serviceworker/coi-serviceworker.js public/`.";
   }
 } catch (err) {
   coiProblem = `coi-serviceworker check failed: ${err.message}`;
@@ -151,4 +152,6 @@ if (problems.length || coiProblem) {
   if (coiProblem) console.error(`check-bundle: ${coiProblem}`);
   process.exit(1);
 }
-console.log(`check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports.`);
+console.log(
+  `check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports.`,
+);

@@ -37,7 +37,15 @@ export { PROMPT_CACHING } from "./middleware/prompt-caching.ts";
 export { SKILLS, type SkillMetadata } from "./middleware/skills.ts";
 export { MEMORY } from "./middleware/memory.ts";
 export { TODO_LIST, type Todo, type TodoStatus } from "./middleware/todos.ts";
-export { HITL, type Decision, type DecisionType, type HITLRequest, type HITLResponse, type InterruptOnConfig, type InterruptRule } from "./middleware/hitl.ts";
+export {
+  HITL,
+  type Decision,
+  type DecisionType,
+  type HITLRequest,
+  type HITLResponse,
+  type InterruptOnConfig,
+  type InterruptRule,
+} from "./middleware/hitl.ts";
 export { LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
 
 // Backends: where files live (and, for a sandbox, where commands run).
@@ -67,7 +75,13 @@ export type { FileSnapshot, FileStore, FileTx, StoredFile } from "./backends/fil
 export { StateBackend } from "./backends/state.ts";
 export { StoreBackend } from "./backends/store.ts";
 export { CompositeBackend, compositeBackend } from "./backends/composite.ts";
-export { IndexedDBBackend, IndexedDBFiles, indexedDBBackend, type IndexedDBBackendFactory, type IndexedDBBackendOptions } from "./backends/indexeddb.ts";
+export {
+  IndexedDBBackend,
+  IndexedDBFiles,
+  indexedDBBackend,
+  type IndexedDBBackendFactory,
+  type IndexedDBBackendOptions,
+} from "./backends/indexeddb.ts";
 export type { FilesystemPermission, PermissionMode, PermissionOperation } from "./backends/permissions.ts";
 
 // Persistence in IndexedDB.

@@ -18,3 +18,9 @@ const client = connectAgent();
 const chat = new Chat(client, threadId);
 const threads = new Threads(client, chat, (id) => localStorage.setItem(THREAD_KEY, id));
 mount(App, { target, context: chatContext(chat, threads) });
+addEventListener("pagehide", (event: PageTransitionEvent) => {
+  if (event.persisted) return;
+  chat.dispose();
+  threads.dispose();
+  client.close();
+});

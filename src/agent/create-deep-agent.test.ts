@@ -16,7 +16,11 @@ describe("createDeepAgent options: skills, memory, todos", () => {
   it("orders the prompt stable → skills → memory, and the next call sees a memory edit (probe P6)", async () => {
     const model = new ScriptedChatModel({
       script: [
-        { toolCalls: [{ name: "edit_file", args: { file_path: "/memories/AGENTS.md", old_string: "likes python", new_string: "likes rust" } }] },
+        {
+          toolCalls: [
+            { name: "edit_file", args: { file_path: "/memories/AGENTS.md", old_string: "likes python", new_string: "likes rust" } },
+          ],
+        },
         { text: "noted" },
       ],
     });
@@ -49,7 +53,10 @@ describe("createDeepAgent options: skills, memory, todos", () => {
 
   it("adds write_todos only when asked, with the list in state", async () => {
     const model = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "write_todos", args: { todos: [{ content: "plan", status: "in_progress" }] } }] }, { text: "planned" }],
+      script: [
+        { toolCalls: [{ name: "write_todos", args: { todos: [{ content: "plan", status: "in_progress" }] } }] },
+        { text: "planned" },
+      ],
     });
     const out = await createDeepAgent({ model, todos: true }).invoke({ messages: [new HumanMessage("plan")] });
     expect(model.calls[0]!.tools).toContain("write_todos");

@@ -110,7 +110,10 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     { middleware: patchToolCallsMiddleware(), position: "head" },
   );
   if (spec.skills?.length || options.skillTools?.length) {
-    slots.push({ middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }), position: "tail" });
+    slots.push({
+      middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }),
+      position: "tail",
+    });
   }
   slots.push({ middleware: promptCachingMiddleware(), position: "tail" });
   if (spec.subagents && options.memory?.length) {
@@ -118,7 +121,11 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   }
   const permissionRules = permissionInterruptRules(options.permissions ?? []);
   if ((spec.interruptOn && Object.keys(spec.interruptOn).length) || permissionRules.length) {
-    if (!options.checkpointer) throw new HarnessError("invalid_option", "Approvals (interruptOn or interrupt permissions) need a checkpointer so a paused run can be resumed.");
+    if (!options.checkpointer)
+      throw new HarnessError(
+        "invalid_option",
+        "Approvals (interruptOn or interrupt permissions) need a checkpointer so a paused run can be resumed.",
+      );
     slots.push({ middleware: hitlMiddleware(spec.interruptOn ?? {}, permissionRules), position: "tail" });
   }
   return slots;
@@ -151,7 +158,13 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     names.add(sub.name);
     const model = sub.model ?? options.model;
     const skills = sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined);
-    const stack = assemble({ ...base, model, middleware: sub.middleware ?? [], interruptOn: sub.interruptOn ?? options.interruptOn, skills });
+    const stack = assemble({
+      ...base,
+      model,
+      middleware: sub.middleware ?? [],
+      interruptOn: sub.interruptOn ?? options.interruptOn,
+      skills,
+    });
     const agent = buildAgentLoop({
       model,
       systemPrompt: sub.systemPrompt,
@@ -172,7 +185,14 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     stateFields: () => collectStateFields(stack),
     checkpointer: options.checkpointer,
   });
-  stack = assemble({ ...base, model: options.model, middleware: options.middleware ?? [], interruptOn: options.interruptOn, skills: options.skills, subagents });
+  stack = assemble({
+    ...base,
+    model: options.model,
+    middleware: options.middleware ?? [],
+    interruptOn: options.interruptOn,
+    skills: options.skills,
+    subagents,
+  });
 
   const agent = buildAgentLoop({
     model: options.model,

@@ -40,7 +40,10 @@ export function oneRunPerThread<G extends Streaming>(graph: G, checkpointer: Bas
     let running = busy.get(checkpointer);
     if (!running) busy.set(checkpointer, (running = new Set()));
     if (running.has(thread)) {
-      throw new HarnessError("thread_busy", `Thread ${thread} already has a run in progress; wait for it to finish (or cancel it) before starting another.`);
+      throw new HarnessError(
+        "thread_busy",
+        `Thread ${thread} already has a run in progress; wait for it to finish (or cancel it) before starting another.`,
+      );
     }
     running.add(thread);
     try {

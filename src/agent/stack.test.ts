@@ -27,7 +27,10 @@ describe("middleware stack", () => {
   });
 
   it("removes excluded built-ins but refuses to remove required ones", () => {
-    expect(assembleStack(builtins, [], ["PatchToolCallsMiddleware"]).map((m) => m.name)).toEqual(["FilesystemMiddleware", "MemoryMiddleware"]);
+    expect(assembleStack(builtins, [], ["PatchToolCallsMiddleware"]).map((m) => m.name)).toEqual([
+      "FilesystemMiddleware",
+      "MemoryMiddleware",
+    ]);
     expect(() => assembleStack(builtins, [], ["FilesystemMiddleware"])).toThrow(expect.objectContaining({ code: "required_middleware" }));
   });
 
@@ -55,9 +58,18 @@ describe("middleware stack", () => {
     const model = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "ls", args: { path: "/" } }] }, { text: "ok" }] });
     await createDeepAgent({ model, middleware: [tracer("outer"), tracer("inner")] }).invoke({ messages: [new HumanMessage("x")] });
     expect(order).toEqual([
-      "outer:model:in", "inner:model:in", "inner:model:out", "outer:model:out",
-      "outer:tool:in", "inner:tool:in", "inner:tool:out", "outer:tool:out",
-      "outer:model:in", "inner:model:in", "inner:model:out", "outer:model:out",
+      "outer:model:in",
+      "inner:model:in",
+      "inner:model:out",
+      "outer:model:out",
+      "outer:tool:in",
+      "inner:tool:in",
+      "inner:tool:out",
+      "outer:tool:out",
+      "outer:model:in",
+      "inner:model:in",
+      "inner:model:out",
+      "outer:model:out",
     ]);
   });
 
@@ -93,12 +105,16 @@ describe("middleware stack", () => {
     const model = new ScriptedChatModel({ script: [{ text: "no tools" }] });
     await createDeepAgent({ model, middleware: [custom] }).invoke({ messages: [new HumanMessage("x")] });
     expect(model.calls[0]!.tools).toEqual(["task", "compact_conversation"]);
-    expect(() => createDeepAgent({ model, excludeMiddleware: ["FilesystemMiddleware"] })).toThrow(expect.objectContaining({ code: "required_middleware" }));
+    expect(() => createDeepAgent({ model, excludeMiddleware: ["FilesystemMiddleware"] })).toThrow(
+      expect.objectContaining({ code: "required_middleware" }),
+    );
   });
 
   it("rejects a user tool whose name collides with a built-in", () => {
     const model = new ScriptedChatModel({ script: [] });
     const clash: AgentTool = { name: "read_file", description: "x", schema: { type: "object", properties: {} }, run: async () => "" };
-    expect(() => createDeepAgent({ model, tools: [clash] })).toThrow(expect.objectContaining({ code: "tool_name_collision", message: expect.stringContaining("read_file") }));
+    expect(() => createDeepAgent({ model, tools: [clash] })).toThrow(
+      expect.objectContaining({ code: "tool_name_collision", message: expect.stringContaining("read_file") }),
+    );
   });
 });

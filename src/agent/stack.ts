@@ -39,7 +39,10 @@ export function assembleStack(
   for (const name of exclude) {
     const slot = byName.get(name);
     if (slot?.required) {
-      throw new HarnessError("required_middleware", `${name} is required and cannot be removed; replace it by passing a middleware with the same name.`);
+      throw new HarnessError(
+        "required_middleware",
+        `${name} is required and cannot be removed; replace it by passing a middleware with the same name.`,
+      );
     }
   }
   const seen = new Set<string>();

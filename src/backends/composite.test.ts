@@ -32,11 +32,25 @@ describe("CompositeBackend routing", () => {
     await b.write("/memories/AGENTS.md", "TODO remember");
     await b.write("/memories/deep/x.md", "TODO deep");
     expect((await store.get(["m"], "/AGENTS.md"))?.value.content).toBe("TODO remember");
-    expect(((await b.ls("/")) as Array<{ path: string; isDir: boolean }>).map((e) => [e.path, e.isDir])).toEqual([["/memories", true], ["/work.md", false]]);
+    expect(((await b.ls("/")) as Array<{ path: string; isDir: boolean }>).map((e) => [e.path, e.isDir])).toEqual([
+      ["/memories", true],
+      ["/work.md", false],
+    ]);
     expect(((await b.ls("/memories")) as Array<{ path: string }>).map((e) => e.path)).toEqual(["/memories/AGENTS.md", "/memories/deep"]);
-    expect(((await b.grep("TODO")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md", "/work.md"]);
-    expect(((await b.grep("TODO", "/memories")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md"]);
-    expect(((await b.glob("**/*.md")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/memories/AGENTS.md", "/memories/deep/x.md", "/work.md"]);
+    expect(((await b.grep("TODO")) as Array<{ path: string }>).map((m) => m.path)).toEqual([
+      "/memories/AGENTS.md",
+      "/memories/deep/x.md",
+      "/work.md",
+    ]);
+    expect(((await b.grep("TODO", "/memories")) as Array<{ path: string }>).map((m) => m.path)).toEqual([
+      "/memories/AGENTS.md",
+      "/memories/deep/x.md",
+    ]);
+    expect(((await b.glob("**/*.md")) as Array<{ path: string }>).map((m) => m.path)).toEqual([
+      "/memories/AGENTS.md",
+      "/memories/deep/x.md",
+      "/work.md",
+    ]);
     expect(b.isolatedRoutes).toEqual(["/memories/deep/", "/memories/"]);
     expect(b.execute).toBeUndefined();
   });
@@ -46,9 +60,19 @@ describe("CompositeBackend routing", () => {
     const model = new ScriptedChatModel({
       script: ({ call }) =>
         call === 0
-          ? { toolCalls: [{ name: "write_file", args: { file_path: "/memories/prefs.md", content: "likes tea" } }, { name: "write_file", args: { file_path: "/scratch.md", content: "tmp" } }] }
+          ? {
+              toolCalls: [
+                { name: "write_file", args: { file_path: "/memories/prefs.md", content: "likes tea" } },
+                { name: "write_file", args: { file_path: "/scratch.md", content: "tmp" } },
+              ],
+            }
           : call === 2
-            ? { toolCalls: [{ name: "read_file", args: { file_path: "/memories/prefs.md" } }, { name: "ls", args: { path: "/" } }] }
+            ? {
+                toolCalls: [
+                  { name: "read_file", args: { file_path: "/memories/prefs.md" } },
+                  { name: "ls", args: { path: "/" } },
+                ],
+              }
             : { text: "ok" },
     });
     const backend = compositeBackend((rt) => new StateBackend(rt), { "/memories/": (rt) => new StoreBackend(rt.store!, ["memories"]) });

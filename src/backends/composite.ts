@@ -186,7 +186,9 @@ export class CompositeBackend implements BackendProtocol {
         if ("error" in r) return { path: p, error: "invalid_path" as const };
         if (!r.backend.downloadFiles) return { path: p, error: "not_supported" as const };
         const [res] = await r.backend.downloadFiles([r.inner]);
-        return res?.content ? { path: r.prefix + r.inner, content: res.content } : { path: r.prefix + r.inner, error: res?.error ?? "file_not_found" };
+        return res?.content
+          ? { path: r.prefix + r.inner, content: res.content }
+          : { path: r.prefix + r.inner, error: res?.error ?? "file_not_found" };
       }),
     );
   }

@@ -10,14 +10,7 @@
  * - paths are compared after Unicode NFC normalization (see paths.ts);
  * - every mutation is one atomic unit of the store.
  */
-import {
-  alreadyExists,
-  directoryNotFound,
-  editedFileData,
-  fileAncestorError,
-  isDirectoryError,
-  notFound,
-} from "./file-errors.ts";
+import { alreadyExists, directoryNotFound, editedFileData, fileAncestorError, isDirectoryError, notFound } from "./file-errors.ts";
 import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";

@@ -18,7 +18,10 @@ export function directoryNotFound(path: string): BackendError {
 }
 
 export function alreadyExists(path: string): BackendError {
-  return backendError("already_exists", `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`);
+  return backendError(
+    "already_exists",
+    `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`,
+  );
 }
 
 export function fileAncestorError(path: string, file: string): BackendError {

@@ -6,14 +6,7 @@
 import type { StoredFile } from "./file-store.ts";
 import { compileGlob, isGlobError, matchCompiled, type CompiledGlob } from "./glob.ts";
 import { dirPrefix, isWithin } from "./paths.ts";
-import {
-  backendError,
-  type BackendError,
-  type FileData,
-  type FileInfo,
-  type GrepMatch,
-  type ReadSlice,
-} from "./protocol.ts";
+import { backendError, type BackendError, type FileData, type FileInfo, type GrepMatch, type ReadSlice } from "./protocol.ts";
 
 export const textEncoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
@@ -65,10 +58,7 @@ export function splitLines(content: string): string[] {
 
 export function readSlice(path: string, data: FileData, offset = 0, limit = 100): ReadSlice | BackendError {
   if (data.encoding === "base64") {
-    return backendError(
-      "invalid_argument",
-      `Error: File '${path}' is a binary file and cannot be read as text.`,
-    );
+    return backendError("invalid_argument", `Error: File '${path}' is a binary file and cannot be read as text.`);
   }
   if (!Number.isInteger(offset) || offset < 0) {
     return backendError("invalid_argument", `Error: offset must be a non-negative integer, got ${offset}.`);
@@ -102,7 +92,10 @@ export function applyEdit(
     return backendError("invalid_argument", "Error: old_string must not be empty.");
   }
   if (oldString === newString) {
-    return backendError("invalid_argument", "Error: old_string and new_string are identical; an edit must change the text. Pass the new text in new_string.");
+    return backendError(
+      "invalid_argument",
+      "Error: old_string and new_string are identical; an edit must change the text. Pass the new text in new_string.",
+    );
   }
   const occurrences = countOccurrences(content, oldString);
   if (occurrences === 0) {
@@ -157,7 +150,12 @@ export function sortByPath<T extends { path: string }>(items: T[]): T[] {
 }
 
 /** Literal grep over whole files under `root` (`glob` matched against basenames), sorted by path then line. */
-export function grepFiles(entries: Iterable<readonly [string, StoredFile]>, pattern: string, root: string, glob?: string): GrepMatch[] | BackendError {
+export function grepFiles(
+  entries: Iterable<readonly [string, StoredFile]>,
+  pattern: string,
+  root: string,
+  glob?: string,
+): GrepMatch[] | BackendError {
   const filter = glob === undefined ? undefined : compileGlob(glob, true);
   if (filter && isGlobError(filter)) return filter;
   const matches: GrepMatch[] = [];

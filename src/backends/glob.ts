@@ -28,11 +28,7 @@ export interface GlobError {
   readonly message: string;
 }
 
-type Atom =
-  | { t: "lit"; c: string }
-  | { t: "any" }
-  | { t: "class"; negated: boolean; ranges: Array<[number, number]> }
-  | { t: "star" };
+type Atom = { t: "lit"; c: string } | { t: "any" } | { t: "class"; negated: boolean; ranges: Array<[number, number]> } | { t: "star" };
 
 /** One path segment's pattern, or `**` (any number of segments). */
 type Segment = { t: "globstar" } | { t: "seg"; atoms: Atom[] };
@@ -269,26 +265,31 @@ function atomMatches(atom: Atom, cp: number): boolean {
   }
 }
 
-/** One segment against one path segment: an NFA simulation, O(atoms × chars). */
-function segmentMatches(atoms: readonly Atom[], text: string): boolean {
-  const n = atoms.length;
-  let states = new Uint8Array(n + 1);
+/**
+ * Runs a pattern of tokens over an input by simulating every state at once
+ * (an NFA), in O(tokens × input) steps. A repeating token (`*`, `**`) may
+ * consume any number of items, none included.
+ */
+function simulate<T, I>(
+  tokens: readonly T[],
+  input: Iterable<I>,
+  repeats: (t: T) => boolean,
+  accepts: (t: T, item: I) => boolean,
+): boolean {
+  const n = tokens.length;
   const close = (set: Uint8Array) => {
-    // A star may match nothing: its state also reaches the next one.
-    for (let i = 0; i < n; i++) if (set[i] && atoms[i]!.t === "star") set[i + 1] = 1;
+    for (let i = 0; i < n; i++) if (set[i] && repeats(tokens[i]!)) set[i + 1] = 1;
   };
+  let states = new Uint8Array(n + 1);
   states[0] = 1;
   close(states);
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
+  for (const item of input) {
     const next = new Uint8Array(n + 1);
     let any = false;
     for (let i = 0; i < n; i++) {
-      if (!states[i]) continue;
-      const atom = atoms[i]!;
-      if (!atomMatches(atom, cp)) continue;
-      if (atom.t === "star") next[i] = 1;
-      else next[i + 1] = 1;
+      const token = tokens[i]!;
+      if (!states[i] || !accepts(token, item)) continue;
+      next[repeats(token) ? i : i + 1] = 1;
       any = true;
     }
     if (!any) return false;
@@ -298,35 +299,24 @@ function segmentMatches(atoms: readonly Atom[], text: string): boolean {
   return states[n] === 1;
 }
 
-/** A segment list against path segments; `**` spans any number of them. O(segments × path segments). */
+/** One segment's atoms against one path segment, character by character. */
+function segmentMatches(atoms: readonly Atom[], text: string): boolean {
+  return simulate(
+    atoms,
+    text,
+    (a) => a.t === "star",
+    (a, ch) => atomMatches(a, ch.codePointAt(0)!),
+  );
+}
+
+/** A segment list against path segments; `**` spans any number of them. */
 function segmentsMatch(segments: readonly Segment[], parts: readonly string[]): boolean {
-  const m = segments.length;
-  // reach[i]: pattern position i can be at the current path position.
-  let reach = new Uint8Array(m + 1);
-  const close = (set: Uint8Array) => {
-    for (let i = 0; i < m; i++) if (set[i] && segments[i]!.t === "globstar") set[i + 1] = 1;
-  };
-  reach[0] = 1;
-  close(reach);
-  for (const part of parts) {
-    const next = new Uint8Array(m + 1);
-    let any = false;
-    for (let i = 0; i < m; i++) {
-      if (!reach[i]) continue;
-      const seg = segments[i]!;
-      if (seg.t === "globstar") {
-        next[i] = 1;
-        any = true;
-      } else if (segmentMatches(seg.atoms, part)) {
-        next[i + 1] = 1;
-        any = true;
-      }
-    }
-    if (!any) return false;
-    close(next);
-    reach = next;
-  }
-  return reach[m] === 1;
+  return simulate(
+    segments,
+    parts,
+    (s) => s.t === "globstar",
+    (s, part) => s.t === "globstar" || segmentMatches(s.atoms, part),
+  );
 }
 
 /** Does `relativePath` (no leading slash) match the compiled glob? */
@@ -337,13 +327,4 @@ export function matchCompiled(glob: CompiledGlob, relativePath: string): boolean
     return last !== undefined && glob.alternatives.some((segs) => segmentsMatch(segs, [last]));
   }
   return glob.alternatives.some((segs) => segmentsMatch(segs, parts));
-}
-
-/**
- * Does `relativePath` match `pattern`? An invalid pattern matches nothing;
- * callers that take patterns from a model use {@link compileGlob} to report it.
- */
-export function globMatch(pattern: string, relativePath: string, basename = false): boolean {
-  const glob = compileGlob(pattern, basename);
-  return !isGlobError(glob) && matchCompiled(glob, relativePath);
 }

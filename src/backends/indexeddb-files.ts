@@ -17,7 +17,7 @@
  * across tabs.
  */
 import type { DBSchema, IDBPObjectStore } from "idb";
-import { LazyConnection, runTransaction } from "../storage/idb.ts";
+import { LazyConnection, runTransaction, uniqueIndexKeys } from "../storage/idb.ts";
 import { byteLength } from "./file-ops.ts";
 import type { FileTx, StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
@@ -124,7 +124,8 @@ export class IndexedDBFiles {
       const store: Store = tx.objectStore("files");
       return body({
         get: async (path) => (await store.get([scope, path]))?.data,
-        isDir: async (dir) => dir === "/" || (await store.getKey(IDBKeyRange.bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
+        isDir: async (dir) =>
+          dir === "/" || (await store.getKey(IDBKeyRange.bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
         put: async (path, data) => {
           const size = byteLength(data);
           await store.put({ scope, path, data, size });
@@ -171,15 +172,9 @@ export class IndexedDBFiles {
 
   /** Every scope holding at least one file, sorted. */
   async listScopes(): Promise<string[]> {
-    return runTransaction(this.#conn, ["files"], "readonly", "list scopes", async (tx) => {
-      const scopes: string[] = [];
-      let cursor = await tx.objectStore("files").index("by_scope").openKeyCursor(null, "nextunique");
-      while (cursor) {
-        scopes.push(cursor.key);
-        cursor = await cursor.continue();
-      }
-      return scopes;
-    });
+    return runTransaction(this.#conn, ["files"], "readonly", "list scopes", (tx) =>
+      uniqueIndexKeys(tx.objectStore("files").index("by_scope")),
+    );
   }
 
   /**

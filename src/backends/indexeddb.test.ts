@@ -13,7 +13,6 @@ import { FIXED_NOW } from "../testing/runtime.ts";
 import { IndexedDBBackend, IndexedDBFiles, indexedDBBackend } from "./indexeddb.ts";
 import { createBackendRuntime } from "./runtime.ts";
 
-
 backendConformance(
   "IndexedDBBackend (fake-indexeddb, fresh database)",
   () => new IndexedDBBackend(new IndexedDBFiles({ dbName: `files-${crypto.randomUUID()}` }), "thread", () => FIXED_NOW),
@@ -30,7 +29,9 @@ describe("IndexedDBBackend reads", () => {
   it("serves ls, read, grep, glob and download from one load of the scope (one transaction)", async () => {
     const dbName = `files-${crypto.randomUUID()}`;
     const writer = new IndexedDBBackend(new IndexedDBFiles({ dbName }), "s");
-    await writer.uploadFiles(Array.from({ length: 50 }, (_, i) => ({ path: `/d${i % 5}/f${i}.md`, content: new TextEncoder().encode(`file ${i}\nTODO ${i}\n`) })));
+    await writer.uploadFiles(
+      Array.from({ length: 50 }, (_, i) => ({ path: `/d${i % 5}/f${i}.md`, content: new TextEncoder().encode(`file ${i}\nTODO ${i}\n`) })),
+    );
     await writer.files.close();
 
     const spy = vi.spyOn(IDBDatabase.prototype, "transaction");

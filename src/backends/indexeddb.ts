@@ -72,7 +72,6 @@ export interface IndexedDBBackendFactory extends BackendFactory {
   close(): Promise<void>;
 }
 
-
 /** The scope of a call: its thread, with subagents sharing their parent's workspace. */
 export function threadScope(rt: BackendRuntime): string {
   const id: unknown = rt.config.configurable?.thread_id;

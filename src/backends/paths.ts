@@ -14,9 +14,11 @@ export const MAX_PATH_LENGTH = 4_096;
 export function normalizePath(path: string): string | BackendError {
   const invalid = (why: string) =>
     backendError("invalid_path", `Error: Invalid path '${path}': ${why}. Use an absolute path such as /notes.md.`);
-  if (typeof path !== "string") return backendError("invalid_path", `Error: Invalid path ${String(path)}: a path must be a string such as /notes.md.`);
+  if (typeof path !== "string")
+    return backendError("invalid_path", `Error: Invalid path ${String(path)}: a path must be a string such as /notes.md.`);
   if (path.length === 0) return invalid("path is empty");
-  if (path.length > MAX_PATH_LENGTH) return backendError("invalid_path", `Error: Invalid path '${path.slice(0, 60)}…': longer than ${MAX_PATH_LENGTH} characters.`);
+  if (path.length > MAX_PATH_LENGTH)
+    return backendError("invalid_path", `Error: Invalid path '${path.slice(0, 60)}…': longer than ${MAX_PATH_LENGTH} characters.`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(path)) return invalid("control characters are not allowed");
   if (path.includes("\\")) return invalid("backslashes are not allowed");

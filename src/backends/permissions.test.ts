@@ -10,7 +10,8 @@ import type { ExecuteResult, SandboxBackendProtocol } from "./protocol.ts";
 import { createBackendRuntime } from "./runtime.ts";
 import { StateBackend } from "./state.ts";
 
-const results = (messages: BaseMessage[]) => Object.fromEntries(messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.tool_call_id, m]));
+const results = (messages: BaseMessage[]) =>
+  Object.fromEntries(messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.tool_call_id, m]));
 
 const rules: FilesystemPermission[] = [
   { operations: ["read", "write"], paths: ["/secrets/public/**"], mode: "allow" },
@@ -29,19 +30,28 @@ describe("permission rules", () => {
   });
 
   it("are enforced by the backend wrapper for every operation", async () => {
-    const rt = createBackendRuntime({ "/secrets/key.txt": textFile("k"), "/secrets/public/p.md": textFile("TODO p"), "/docs/a.md": textFile("TODO a") }, {}, () => FIXED_NOW);
+    const rt = createBackendRuntime(
+      { "/secrets/key.txt": textFile("k"), "/secrets/public/p.md": textFile("TODO p"), "/docs/a.md": textFile("TODO a") },
+      {},
+      () => FIXED_NOW,
+    );
     const b = new PermissionedBackend(new StateBackend(rt), rules);
-    expect(await b.read("/secrets/key.txt")).toEqual({ error: "permission_denied", message: "Error: permission denied for read on /secrets/key.txt" });
+    expect(await b.read("/secrets/key.txt")).toEqual({
+      error: "permission_denied",
+      message: "Error: permission denied for read on /secrets/key.txt",
+    });
     expect(await b.write("/docs/new.md", "x")).toMatchObject({ error: "permission_denied" });
     expect(await b.edit("/docs/a.md", "TODO", "DONE")).toMatchObject({ error: "permission_denied" });
     expect(await b.delete!("/secrets/key.txt")).toMatchObject({ error: "permission_denied" });
     expect(((await b.ls("/secrets")) as { error?: string }).error).toBe("permission_denied");
     expect(((await b.grep("TODO")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/docs/a.md", "/secrets/public/p.md"]);
     expect(((await b.glob("**/*")) as Array<{ path: string }>).map((m) => m.path)).toEqual(["/docs/a.md", "/secrets/public/p.md"]);
-    expect(await b.uploadFiles!([{ path: "/docs/u.md", content: new Uint8Array([65]) }, { path: "/ok.md", content: new Uint8Array([65]) }])).toEqual([
-      { path: "/docs/u.md", error: "permission_denied" },
-      { path: "/ok.md" },
-    ]);
+    expect(
+      await b.uploadFiles!([
+        { path: "/docs/u.md", content: new Uint8Array([65]) },
+        { path: "/ok.md", content: new Uint8Array([65]) },
+      ]),
+    ).toEqual([{ path: "/docs/u.md", error: "permission_denied" }, { path: "/ok.md" }]);
     expect((await b.downloadFiles!(["/secrets/key.txt"]))[0]!.error).toBe("permission_denied");
     expect(Object.keys(rt.pendingFiles)).toEqual(["/ok.md"]);
   });
@@ -49,8 +59,18 @@ describe("permission rules", () => {
 
 describe("permissions in an agent", () => {
   it("apply to tools, subagents and eviction alike", async () => {
-    const big: AgentTool = { name: "big", description: "", schema: { type: "object", properties: {} }, run: async () => "y".repeat(100_000) };
-    const child = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/docs/child.md", content: "x" }, id: "cw" }] }, { text: "child could not write" }] });
+    const big: AgentTool = {
+      name: "big",
+      description: "",
+      schema: { type: "object", properties: {} },
+      run: async () => "y".repeat(100_000),
+    };
+    const child = new ScriptedChatModel({
+      script: [
+        { toolCalls: [{ name: "write_file", args: { file_path: "/docs/child.md", content: "x" }, id: "cw" }] },
+        { text: "child could not write" },
+      ],
+    });
     const model = new ScriptedChatModel({
       script: [
         {
@@ -105,7 +125,10 @@ describe("permissions in an agent", () => {
     const paused = await agent.invoke({ messages: [new HumanMessage("go")] }, config);
     const value = (paused as { __interrupt__?: Array<{ value: { actionRequests: Array<{ name: string }> } }> }).__interrupt__![0]!.value;
     expect(value.actionRequests.map((a) => a.name)).toEqual(["write_file", "grep", "glob"]);
-    const out = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, { type: "reject" }, { type: "approve" }] } }), config);
+    const out = await agent.invoke(
+      new Command({ resume: { decisions: [{ type: "approve" }, { type: "reject" }, { type: "approve" }] } }),
+      config,
+    );
     expect(Object.keys(out.files).sort()).toEqual(["/free.md", "/protected/a.md"]);
   });
 
@@ -119,7 +142,9 @@ describe("permissions in an agent", () => {
     }
     const model = new ScriptedChatModel({ script: [] });
     const memoriesRule: FilesystemPermission[] = [{ operations: ["write"], paths: ["/memories/**"], mode: "deny" }];
-    expect(() => createDeepAgent({ model, backend: (rt) => new Shell(rt), permissions: memoriesRule })).toThrow(expect.objectContaining({ code: "unsupported_backend" }));
+    expect(() => createDeepAgent({ model, backend: (rt) => new Shell(rt), permissions: memoriesRule })).toThrow(
+      expect.objectContaining({ code: "unsupported_backend" }),
+    );
     const scoped = (rt: ConstructorParameters<typeof StateBackend>[0]) => Object.assign(new Shell(rt), { isolatedRoutes: ["/memories/"] });
     expect(() => createDeepAgent({ model, backend: scoped, permissions: memoriesRule })).not.toThrow();
   });

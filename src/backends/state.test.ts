@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backendConformance } from "../testing/backend-conformance.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
-import { globMatch } from "./glob.ts";
 import { normalizePath } from "./paths.ts";
 import { createBackendRuntime } from "./runtime.ts";
 import { filesReducer, StateBackend } from "./state.ts";
@@ -37,21 +36,5 @@ describe("paths", () => {
     for (const bad of ["a", "../a", "/a/../b", "~", "~/a", "/a/~/b", "C:/a", "/a\\b", "/a\u0000b", ""]) {
       expect(normalizePath(bad), bad).toMatchObject({ error: "invalid_path" });
     }
-  });
-});
-
-describe("glob", () => {
-  it("supports *, **, ?, classes and alternatives", () => {
-    expect(globMatch("*.md", "a.md")).toBe(true);
-    expect(globMatch("*.md", "d/a.md")).toBe(false);
-    expect(globMatch("*.md", "d/a.md", true)).toBe(true);
-    expect(globMatch("**/*.md", "a.md")).toBe(true);
-    expect(globMatch("**/*.md", "x/y/a.md")).toBe(true);
-    expect(globMatch("src/**", "src/a/b.ts")).toBe(true);
-    expect(globMatch("?.ts", "a.ts")).toBe(true);
-    expect(globMatch("[ab].ts", "c.ts")).toBe(false);
-    expect(globMatch("[!ab].ts", "c.ts")).toBe(true);
-    expect(globMatch("*.{ts,md}", "x.md")).toBe(true);
-    expect(globMatch("a+b(1).md", "a+b(1).md")).toBe(true);
   });
 });

@@ -13,7 +13,9 @@ import type { FileData } from "./protocol.ts";
 const PAGE = 1_000;
 
 function isFileData(v: unknown): v is FileData {
-  return typeof v === "object" && v !== null && typeof (v as FileData).content === "string" && typeof (v as FileData).modifiedAt === "string";
+  return (
+    typeof v === "object" && v !== null && typeof (v as FileData).content === "string" && typeof (v as FileData).modifiedAt === "string"
+  );
 }
 
 /** FileData as a store item value. */
@@ -46,23 +48,30 @@ class StoreFileStore implements FileStore {
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.#store.search(this.#ns, { limit: PAGE, offset });
       for (const item of page) {
-        if (isFileData(item.value) && item.namespace.join("/") === ns) files.set(item.key, { data: item.value, size: byteLength(item.value) });
+        if (isFileData(item.value) && item.namespace.join("/") === ns)
+          files.set(item.key, { data: item.value, size: byteLength(item.value) });
       }
       if (page.length < PAGE) return mapSnapshot(files);
     }
   }
 
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
-    return stagedMutation({ get: (path) => this.#data(path), isDir: async (dir) => (await this.snapshot()).isDir(dir) }, body, async (changes) => {
-      const store = this.#store;
-      // LangGraph hands nodes an AsyncBatchedStore: it has no `batch` of its own, but gathers the
-      // operations issued in one tick into one batch of the store it wraps.
-      if (store instanceof AsyncBatchedStore) {
-        await Promise.all([...changes].map(([key, data]) => (data ? store.put(this.#ns, key, asValue(data)) : store.delete(this.#ns, key))));
-        return;
-      }
-      await store.batch([...changes].map(([key, data]): Operation => ({ namespace: this.#ns, key, value: data ? asValue(data) : null })));
-    });
+    return stagedMutation(
+      { get: (path) => this.#data(path), isDir: async (dir) => (await this.snapshot()).isDir(dir) },
+      body,
+      async (changes) => {
+        const store = this.#store;
+        // LangGraph hands nodes an AsyncBatchedStore: it has no `batch` of its own, but gathers the
+        // operations issued in one tick into one batch of the store it wraps.
+        if (store instanceof AsyncBatchedStore) {
+          await Promise.all(
+            [...changes].map(([key, data]) => (data ? store.put(this.#ns, key, asValue(data)) : store.delete(this.#ns, key))),
+          );
+          return;
+        }
+        await store.batch([...changes].map(([key, data]): Operation => ({ namespace: this.#ns, key, value: data ? asValue(data) : null })));
+      },
+    );
   }
 }
 

@@ -7,7 +7,11 @@ import { truncateOldToolArgs } from "./truncate-args.ts";
 
 describe("old tool-call arguments", () => {
   const write = (i: number, size: number) =>
-    new AIMessage({ content: "", id: `ai-${i}`, tool_calls: [{ id: `w${i}`, name: "write_file", args: { file_path: `/f${i}.md`, content: "c".repeat(size) }, type: "tool_call" }] });
+    new AIMessage({
+      content: "",
+      id: `ai-${i}`,
+      tool_calls: [{ id: `w${i}`, name: "write_file", args: { file_path: `/f${i}.md`, content: "c".repeat(size) }, type: "tool_call" }],
+    });
   const result = (i: number) => new ToolMessage({ content: "Updated file", tool_call_id: `w${i}`, id: `t-${i}` });
 
   it("shortens write/edit content over 2,000 chars outside the last 20 messages, in the request only", () => {

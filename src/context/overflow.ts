@@ -11,7 +11,13 @@ const OVERFLOW_TEXT =
 export function isContextOverflow(err: unknown): boolean {
   if (ContextOverflowError.isInstance(err)) return true;
   if (typeof err !== "object" || err === null) return false;
-  const e = err as { name?: unknown; code?: unknown; status?: unknown; message?: unknown; error?: { type?: unknown; code?: unknown; message?: unknown } };
+  const e = err as {
+    name?: unknown;
+    code?: unknown;
+    status?: unknown;
+    message?: unknown;
+    error?: { type?: unknown; code?: unknown; message?: unknown };
+  };
   if (e.name === "ContextOverflowError") return true;
   if (e.code === "context_length_exceeded" || e.error?.code === "context_length_exceeded") return true;
   const message = [e.message, e.error?.message].filter((x) => typeof x === "string").join(" ");

@@ -8,6 +8,7 @@ import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/m
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol } from "../backends/protocol.ts";
 import { messageText } from "../core/messages.ts";
+import { err, ok, type Result } from "../core/result.ts";
 import { appendSection } from "./history-file.ts";
 import {
   findSafeCutoff,
@@ -34,25 +35,26 @@ export interface SummarizeInput {
   prompt?: string;
 }
 
-export type SummarizeOutcome =
-  | { ok: true; event: SummarizationEvent; view: BaseMessage[] }
-  | { ok: false; reason: string };
-
+/** The new event and the view it renders, or why nothing was summarized. */
+export type SummarizeOutcome = Result<{ event: SummarizationEvent; view: BaseMessage[] }, string>;
 
 export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome> {
   const view = renderView(input.messages, input.event);
   const floor = input.event ? 1 : 0;
   const cut = findSafeCutoff(view, input.keep, floor);
-  if (cut <= floor) return { ok: false, reason: "nothing old enough to summarize" };
+  if (cut <= floor) return err("nothing old enough to summarize");
   const evicted = view.slice(floor, cut);
   const section = `## Summarized at ${input.now()}\n\n${transcript(evicted)}\n`;
   const failure = await appendSection(input.backend, input.historyPath, section);
-  if (failure) return { ok: false, reason: failure };
+  if (failure) return err(failure);
 
   const previous = input.event ? `Earlier summary:\n${messageText(input.event.summaryMessage)}\n\n` : "";
   const config = { ...input.config, tags: [...(input.config.tags ?? []), "deeptab:summarization"] };
   const reply = await input.model.invoke(
-    [new SystemMessage(input.prompt ?? SUMMARY_PROMPT), new HumanMessage(`${previous}Conversation to summarize:\n\n${transcript(evicted)}`)],
+    [
+      new SystemMessage(input.prompt ?? SUMMARY_PROMPT),
+      new HumanMessage(`${previous}Conversation to summarize:\n\n${transcript(evicted)}`),
+    ],
     config,
   );
   const summaryMessage = summaryMessageFor(messageText(reply), input.historyPath);
@@ -62,5 +64,5 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
     filePath: input.historyPath,
     createdAtLength: input.messages.length,
   };
-  return { ok: true, event, view: renderView(input.messages, event) };
+  return ok({ event, view: renderView(input.messages, event) });
 }

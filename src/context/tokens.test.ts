@@ -7,7 +7,10 @@ import { countRequestTokens, estimateMessageTokens } from "./tokens.ts";
 describe("token counting", () => {
   it("estimates chars/4 plus overhead, counting tool-call arguments", () => {
     expect(estimateMessageTokens(new HumanMessage("x".repeat(400)))).toBe(104);
-    const ai = new AIMessage({ content: "", tool_calls: [{ id: "1", name: "write_file", args: { content: "y".repeat(396) }, type: "tool_call" }] });
+    const ai = new AIMessage({
+      content: "",
+      tool_calls: [{ id: "1", name: "write_file", args: { content: "y".repeat(396) }, type: "tool_call" }],
+    });
     expect(estimateMessageTokens(ai)).toBeGreaterThan(100);
   });
 

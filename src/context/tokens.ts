@@ -64,11 +64,7 @@ export function estimateToolsTokens(tools: readonly AgentTool[]): number {
  * AI message at or after `trustFrom`) plus estimates for what came after it;
  * a full estimate when no usage applies.
  */
-export function countRequestTokens(
-  messages: readonly BaseMessage[],
-  fixedTokens: number,
-  trustFrom = 0,
-): number {
+export function countRequestTokens(messages: readonly BaseMessage[], fixedTokens: number, trustFrom = 0): number {
   for (let i = messages.length - 1; i >= trustFrom && i >= 0; i--) {
     const m = messages[i]!;
     if (!AIMessage.isInstance(m)) continue;

@@ -3,6 +3,7 @@
  * most recent messages, a file body the model already wrote is dead weight.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { copyAIMessage } from "../core/messages.ts";
 
 export const TRUNCATE_ARGS_OVER = 2_000;
 export const TRUNCATE_KEEP_RECENT = 20;
@@ -27,14 +28,9 @@ function truncated(message: AIMessage): AIMessage {
     return { ...call, args };
   });
   if (!changed) return message;
-  return new AIMessage({
-    content: message.content,
-    tool_calls: calls,
-    id: message.id,
-    additional_kwargs: {},
-    response_metadata: message.response_metadata,
-    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
-  });
+  // The provider's raw copy of the calls (additional_kwargs.tool_calls) holds the full arguments too.
+  const { tool_calls: _raw, ...kwargs } = message.additional_kwargs ?? {};
+  return copyAIMessage(message, { tool_calls: calls, additional_kwargs: kwargs });
 }
 
 export function truncateOldToolArgs(view: readonly BaseMessage[], keepRecent = TRUNCATE_KEEP_RECENT): BaseMessage[] {

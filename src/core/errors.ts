@@ -61,6 +61,11 @@ export function describeThrown(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "undefined was thrown";
   if (value === null) return "null was thrown";
+  return jsonText(value);
+}
+
+/** A value as JSON text, or as `String(value)` when it has no JSON form (a function, a cycle, a BigInt). */
+export function jsonText(value: unknown): string {
   try {
     const json = JSON.stringify(value);
     return json === undefined ? String(value) : json;

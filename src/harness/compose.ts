@@ -1,8 +1,4 @@
-import type {
-  AgentMiddleware,
-  ModelHandler,
-  ToolHandler,
-} from "./types.ts";
+import type { AgentMiddleware, ModelHandler, ToolHandler } from "./types.ts";
 
 /** Builds the model-call chain: the first middleware is outermost. */
 export function composeModelCall(middleware: readonly AgentMiddleware[], inner: ModelHandler): ModelHandler {

@@ -5,7 +5,7 @@
  */
 import { ToolMessage } from "@langchain/core/messages";
 import { isGraphBubbleUp } from "@langchain/langgraph/web";
-import { describeThrown } from "../core/errors.ts";
+import { describeThrown, jsonText } from "../core/errors.ts";
 import { invalidCallProblem } from "./tool-calls.ts";
 import { checkArgs } from "./validate-args.ts";
 import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
@@ -42,12 +42,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function outputText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "(the tool returned no output)";
-  try {
-    const json = JSON.stringify(value);
-    return json === undefined ? String(value) : json;
-  } catch {
-    return String(value);
-  }
+  return jsonText(value);
 }
 
 /** Runs the tool of `request` and reports anything it does as a result. */
@@ -57,7 +52,11 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
   if (invalid) return { message: errorToolMessage(toolCall.id, toolCall.name, invalid) };
   if (!tool) {
     return {
-      message: errorToolMessage(toolCall.id, toolCall.name, `Error: ${toolCall.name} is not a valid tool, try one of [${request.toolNames.join(", ")}].`),
+      message: errorToolMessage(
+        toolCall.id,
+        toolCall.name,
+        `Error: ${toolCall.name} is not a valid tool, try one of [${request.toolNames.join(", ")}].`,
+      ),
     };
   }
   const checked = checkArgs(tool.schema, toolCall.args);
@@ -66,13 +65,13 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
       message: errorToolMessage(
         toolCall.id,
         tool.name,
-        `Error invoking tool '${tool.name}' with kwargs ${outputText(toolCall.args)} with error: ${checked.problem}\n Please fix your mistakes.`,
+        `Error invoking tool '${tool.name}' with kwargs ${outputText(toolCall.args)} with error: ${checked.error}\n Please fix your mistakes.`,
       ),
     };
   }
   let output: unknown;
   try {
-    output = await tool.run(checked.args, runtime);
+    output = await tool.run(checked.value, runtime);
   } catch (err) {
     if (endsRun(err, runtime.config.signal)) throw err;
     return { message: errorToolMessage(toolCall.id, tool.name, thrownText(err)) };

@@ -9,7 +9,6 @@ export function isAgentTool(value: unknown): value is AgentTool {
   return typeof value === "object" && value !== null && typeof (value as AgentTool).run === "function";
 }
 
-
 /**
  * Wraps a LangChain tool (from `tool()` or a StructuredTool) as an AgentTool.
  * The tool validates its own input; it is invoked as a tool call with the

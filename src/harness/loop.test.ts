@@ -43,7 +43,17 @@ describe("the loop", () => {
   it("hides execute from the model when the backend cannot execute", async () => {
     const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
     await createDeepAgent({ model }).invoke(human("hi"));
-    expect(model.calls[0]!.tools).toEqual(["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "task", "compact_conversation"]);
+    expect(model.calls[0]!.tools).toEqual([
+      "ls",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "delete",
+      "glob",
+      "grep",
+      "task",
+      "compact_conversation",
+    ]);
   });
 
   it("answers an unknown tool with an error result naming the valid tools", async () => {
@@ -51,7 +61,9 @@ describe("the loop", () => {
     const out = await createDeepAgent({ model }).invoke(human("hi"));
     const [result] = toolMessages(out.messages);
     expect(result!.status).toBe("error");
-    expect(result!.content).toBe("Error: nope is not a valid tool, try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].");
+    expect(result!.content).toBe(
+      "Error: nope is not a valid tool, try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].",
+    );
   });
 
   it("answers invalid arguments with an error result the model can act on", async () => {
@@ -76,7 +88,15 @@ describe("the loop", () => {
       },
     };
     const model = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "flaky", args: { kind: "expected" } }, { name: "flaky", args: { kind: "bug" } }] }, { text: "ok" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "flaky", args: { kind: "expected" } },
+            { name: "flaky", args: { kind: "bug" } },
+          ],
+        },
+        { text: "ok" },
+      ],
     });
     const out = await createDeepAgent({ model, tools: [failing] }).invoke(human("hi"));
     const [expected, bug] = toolMessages(out.messages);
@@ -93,7 +113,15 @@ describe("the loop", () => {
       schema: z.object({ a: z.number(), b: z.number() }),
     });
     const model = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "add", args: { a: 2, b: 3 } }, { name: "add", args: { a: "x", b: 1 } }] }, { text: "5" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "add", args: { a: 2, b: 3 } },
+            { name: "add", args: { a: "x", b: 1 } },
+          ],
+        },
+        { text: "5" },
+      ],
     });
     const out = await createDeepAgent({ model, tools: [add] }).invoke(human("add"));
     const [ok, bad] = toolMessages(out.messages);
@@ -116,7 +144,12 @@ describe("the loop", () => {
         peak = Math.max(peak, active);
         await new Promise((r) => setTimeout(r, 20));
         const configCall = (rt.config as { toolCall?: { id?: string } }).toolCall;
-        seen.push({ arg: args.n as number, runtimeId: rt.toolCall.id, configId: configCall?.id, thread: rt.config.configurable?.thread_id });
+        seen.push({
+          arg: args.n as number,
+          runtimeId: rt.toolCall.id,
+          configId: configCall?.id,
+          thread: rt.config.configurable?.thread_id,
+        });
         active--;
         return `probe ${args.n}`;
       },

@@ -35,7 +35,16 @@ import { composeModelCall, composeToolCall } from "./compose.ts";
 import { executeTool } from "./execute-tool.ts";
 import { renderRequestMessages } from "./render-request.ts";
 import { normalizeToolCalls } from "./tool-calls.ts";
-import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateField, StateUpdate, ToolCallResult } from "./types.ts";
+import type {
+  AgentMiddleware,
+  AgentState,
+  AgentTool,
+  ModelRequest,
+  ModelResponse,
+  StateField,
+  StateUpdate,
+  ToolCallResult,
+} from "./types.ts";
 
 export interface LoopSpec {
   model: BaseChatModel;
@@ -75,7 +84,10 @@ export function collectStateFields(middleware: readonly AgentMiddleware[]): Reco
 function buildAnnotation(fields: Record<string, StateField>) {
   const extra: StateDefinition = {};
   for (const [key, field] of Object.entries(fields)) {
-    extra[key] = Annotation<unknown>({ reducer: (a: unknown, b: unknown) => (field.reducer ? field.reducer(a, b) : b), default: () => field.default() });
+    extra[key] = Annotation<unknown>({
+      reducer: (a: unknown, b: unknown) => (field.reducer ? field.reducer(a, b) : b),
+      default: () => field.default(),
+    });
   }
   return Annotation.Root({ ...extra, ...coreChannels() } as ReturnType<typeof coreChannels>);
 }
@@ -135,7 +147,14 @@ export function buildAgentLoop(spec: LoopSpec) {
   }
 
   async function modelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
-    const response = await callModel({ model: spec.model, systemPrompt: spec.systemPrompt, messages: state.messages, tools: spec.tools, state, config });
+    const response = await callModel({
+      model: spec.model,
+      systemPrompt: spec.systemPrompt,
+      messages: state.messages,
+      tools: spec.tools,
+      state,
+      config,
+    });
     const message = normalizeToolCalls(freshId(response.message, state.messages), state.messages);
     return { ...(response.update ?? {}), messages: [message] };
   }
@@ -170,7 +189,8 @@ export function buildAgentLoop(spec: LoopSpec) {
     for (const mw of afterModelHooks) {
       const update = await mw.afterModel!(current, config);
       if (!update || Object.keys(update).length === 0) continue;
-      if (update.messages) current = { ...current, messages: messagesStateReducer(current.messages, update.messages as Messages) as BaseMessage[] };
+      if (update.messages)
+        current = { ...current, messages: messagesStateReducer(current.messages, update.messages as Messages) as BaseMessage[] };
       updates.push(new Command({ update }));
     }
     return updates.length ? updates : {};
@@ -191,8 +211,9 @@ export function buildAgentLoop(spec: LoopSpec) {
   type State = typeof annotation.State;
   // The graph's state is the core channels plus the middleware fields, which AgentState's index signature covers.
   const asAgentState = (s: State): AgentState => s as State & AgentState;
-  const node = (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) => (s: State, config: LangGraphRunnableConfig) =>
-    fn(asAgentState(s), config);
+  const node =
+    (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) => (s: State, config: LangGraphRunnableConfig) =>
+      fn(asAgentState(s), config);
 
   const builder = new StateGraph(annotation)
     .addNode("before_agent", node(beforeAgentNode))

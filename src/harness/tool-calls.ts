@@ -67,7 +67,10 @@ function rewriteKwargsIds(kwargs: AIMessage["additional_kwargs"], renamed: Reado
   const calls = kwargs?.tool_calls;
   if (!Array.isArray(calls) || renamed.size === 0) return kwargs;
   const queues = new Map([...renamed].map(([k, v]) => [k, [...v]]));
-  return { ...kwargs, tool_calls: calls.map((c) => (typeof c.id === "string" && queues.get(c.id)?.length ? { ...c, id: queues.get(c.id)!.shift()! } : c)) };
+  return {
+    ...kwargs,
+    tool_calls: calls.map((c) => (typeof c.id === "string" && queues.get(c.id)?.length ? { ...c, id: queues.get(c.id)!.shift()! } : c)),
+  };
 }
 
 /**
@@ -102,7 +105,10 @@ export function normalizeToolCalls(message: AIMessage, history: readonly BaseMes
   const out: ToolCall[] = calls.map((call) => ({ ...call, id: place(call.id) }));
   for (const bad of invalid) {
     const id = place(bad.id);
-    invalidInfo[id] = { args: typeof bad.args === "string" ? bad.args : String(bad.args ?? ""), error: bad.error ?? "the arguments are not valid JSON" };
+    invalidInfo[id] = {
+      args: typeof bad.args === "string" ? bad.args : String(bad.args ?? ""),
+      error: bad.error ?? "the arguments are not valid JSON",
+    };
     out.push({ type: "tool_call", id, name: bad.name ?? "", args: {} });
   }
   if (!changed) return message;

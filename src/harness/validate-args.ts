@@ -8,10 +8,11 @@
  * "not given" (small models often send it); for a required one it is an error.
  */
 import { Validator } from "@langchain/core/utils/json_schema";
+import { err, ok, type Result } from "../core/result.ts";
 import type { JsonSchema } from "./types.ts";
 
 /** Validated arguments (optional nulls removed), or what is wrong with them. */
-export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; problem: string };
+export type ArgsCheck = Result<Record<string, unknown>, string>;
 
 interface OutputUnit {
   keyword: string;
@@ -44,7 +45,11 @@ function allowsNull(prop: unknown): boolean {
 
 /** `#/todos/0/content` → `todos[0].content`. */
 function argName(pointer: string): string {
-  const parts = pointer.replace(/^#\/?/, "").split("/").filter(Boolean).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let out = "";
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
   return out;
@@ -67,7 +72,8 @@ function typeOf(value: unknown): string {
 
 function valueAt(args: unknown, pointer: string): unknown {
   let node = args;
-  for (const p of pointer.replace(/^#\/?/, "").split("/").filter(Boolean)) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[p] : undefined;
+  for (const p of pointer.replace(/^#\/?/, "").split("/").filter(Boolean))
+    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[p] : undefined;
   return node;
 }
 
@@ -109,7 +115,7 @@ function describe(unit: OutputUnit, schema: JsonSchema, args: unknown): string |
 
 /** Checks `args` against the tool's JSON schema. */
 export function checkArgs(schema: JsonSchema, args: unknown): ArgsCheck {
-  if (!isRecord(args)) return { ok: false, problem: `arguments must be a JSON object, got ${typeOf(args)}` };
+  if (!isRecord(args)) return err(`arguments must be a JSON object, got ${typeOf(args)}`);
   const props = isRecord(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   let cleaned = args;
@@ -120,13 +126,7 @@ export function checkArgs(schema: JsonSchema, args: unknown): ArgsCheck {
     }
   }
   const result = validatorFor(schema).validate(cleaned);
-  if (result.valid) return { ok: true, args: cleaned };
+  if (result.valid) return ok(cleaned);
   const problems = [...new Set(result.errors.map((u) => describe(u as OutputUnit, schema, cleaned)).filter((p): p is string => !!p))];
-  return { ok: false, problem: problems.join("; ") || "arguments do not match the tool's schema" };
-}
-
-/** A message for the model when `args` do not fit, or undefined when they do. */
-export function validateArgs(schema: JsonSchema, args: unknown): string | undefined {
-  const checked = checkArgs(schema, args);
-  return checked.ok ? undefined : checked.problem;
+  return err(problems.join("; ") || "arguments do not match the tool's schema");
 }

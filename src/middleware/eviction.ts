@@ -23,7 +23,6 @@ export function sanitizeToolCallId(id: string): string {
   return id.replace(/[./\\]/g, "_");
 }
 
-
 /** Head and tail of the text as numbered lines, with a marker for what was cut. */
 export function headTailPreview(text: string): string {
   const lines = splitLines(text).map((l) => l.slice(0, PREVIEW_LINE_CHARS));

@@ -38,7 +38,10 @@ describe("large tool result eviction", () => {
     const model = new ScriptedChatModel({
       script: ({ call }) => {
         if (call === 0) return { toolCalls: [{ name: "dump", args: {}, id: "call/big:1" }] };
-        if (call <= pages) return { toolCalls: [{ name: "read_file", args: { file_path: "/large_tool_results/call_big:1", offset: (call - 1) * 100, limit: 100 } }] };
+        if (call <= pages)
+          return {
+            toolCalls: [{ name: "read_file", args: { file_path: "/large_tool_results/call_big:1", offset: (call - 1) * 100, limit: 100 } }],
+          };
         return { text: "read it all" };
       },
     });
@@ -55,7 +58,14 @@ describe("large tool result eviction", () => {
     // The model's next request carries the stub, not the full text.
     expect(String(model.calls[1]!.messages.at(-1)!.content)).toBe(stubText);
     // Paging through read_file gives back every line.
-    const rebuilt = reads.map((m) => String(m.content).split("\n").map((l) => l.slice(l.indexOf("\t") + 1)).join("\n")).join("\n");
+    const rebuilt = reads
+      .map((m) =>
+        String(m.content)
+          .split("\n")
+          .map((l) => l.slice(l.indexOf("\t") + 1))
+          .join("\n"),
+      )
+      .join("\n");
     expect(rebuilt).toBe(big);
     expect(out.files["/large_tool_results/call_big:1"].content).toBe(big);
   });
@@ -66,7 +76,10 @@ describe("large tool result eviction", () => {
     });
     const wide = Array.from({ length: 100 }, () => "y".repeat(1_000)).join("\n");
     const agent = createDeepAgent({ model });
-    const out = await agent.invoke({ messages: [new HumanMessage("read")], files: { "/wide.txt": { content: wide, encoding: "utf-8", createdAt: "t", modifiedAt: "t" } } });
+    const out = await agent.invoke({
+      messages: [new HumanMessage("read")],
+      files: { "/wide.txt": { content: wide, encoding: "utf-8", createdAt: "t", modifiedAt: "t" } },
+    });
     const [result] = toolResults(out.messages);
     const text = String(result!.content);
     expect(text.length).toBe(80_000);
@@ -109,13 +122,23 @@ describe("execute on a sandbox backend", () => {
   class FakeSandbox extends StateBackend implements SandboxBackendProtocol {
     readonly id = "fake";
     async execute(command: string): Promise<ExecuteResult> {
-      return command === "fail" ? { output: "boom", exitCode: 2, truncated: false } : { output: `ran ${command}`, exitCode: 0, truncated: true };
+      return command === "fail"
+        ? { output: "boom", exitCode: 2, truncated: false }
+        : { output: `ran ${command}`, exitCode: 0, truncated: true };
     }
   }
 
   it("is shown to the model and reports exit codes", async () => {
     const model = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "execute", args: { command: "echo hi" } }, { name: "execute", args: { command: "fail" } }] }, { text: "ok" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "execute", args: { command: "echo hi" } },
+            { name: "execute", args: { command: "fail" } },
+          ],
+        },
+        { text: "ok" },
+      ],
     });
     const out = await createDeepAgent({ model, backend: (rt) => new FakeSandbox(rt) }).invoke({ messages: [new HumanMessage("run")] });
     expect(model.calls[0]!.tools).toContain("execute");

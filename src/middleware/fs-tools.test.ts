@@ -27,7 +27,9 @@ describe("ls", () => {
 
 describe("read_file", () => {
   it("returns numbered lines", async () => {
-    expect((await runTool(readFileTool, { file_path: "/src/a.ts" }, files)).text).toBe("     1\texport const a = 1;\n     2\t// TODO: more");
+    expect((await runTool(readFileTool, { file_path: "/src/a.ts" }, files)).text).toBe(
+      "     1\texport const a = 1;\n     2\t// TODO: more",
+    );
   });
   it("pages with offset (0-based) and limit, defaulting to 100 lines", async () => {
     const big = { "/big.txt": textFile(Array.from({ length: 250 }, (_, i) => `line ${i + 1}`).join("\n")) };
@@ -75,7 +77,10 @@ describe("write_file", () => {
       ["notes.md", "Error: Invalid path 'notes.md': the path must start with /. Use an absolute path such as /notes.md."],
       ["~/x", "Error: Path traversal not allowed: ~/x"],
       ["/a/../b", "Error: Path traversal not allowed: /a/../b"],
-      ["C:/x", "Error: Windows absolute paths are not supported: C:/x. Please use virtual paths starting with / (e.g., /workspace/file.txt)"],
+      [
+        "C:/x",
+        "Error: Windows absolute paths are not supported: C:/x. Please use virtual paths starting with / (e.g., /workspace/file.txt)",
+      ],
       ["/a\\b", "Error: Invalid path '/a\\b': backslashes are not allowed. Use an absolute path such as /notes.md."],
     ];
     for (const [p, message] of cases) {
@@ -165,8 +170,11 @@ describe("grep", () => {
     expect(lines.at(-1)).toBe("... [results truncated, try being more specific with your parameters]");
   });
   it("rejects an invalid output_mode before running", async () => {
-    const { validateArgs } = await import("../harness/validate-args.ts");
-    expect(validateArgs(grepTool.schema, { pattern: "x", output_mode: "lines" })).toContain("must be one of");
+    const { checkArgs } = await import("../harness/validate-args.ts");
+    expect(checkArgs(grepTool.schema, { pattern: "x", output_mode: "lines" })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("must be one of"),
+    });
   });
 });
 

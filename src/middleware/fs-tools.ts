@@ -5,14 +5,7 @@
  */
 import { canExecute, isBackendError, type BackendError } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
-import {
-  DEFAULT_READ_LIMIT,
-  formatGlob,
-  formatGrep,
-  formatLs,
-  formatRead,
-  type GrepOutputMode,
-} from "./fs-format.ts";
+import { DEFAULT_READ_LIMIT, formatGlob, formatGrep, formatLs, formatRead, type GrepOutputMode } from "./fs-format.ts";
 import * as desc from "./fs-descriptions.ts";
 
 /** Tools that cap their own output; large-result eviction skips them. */
@@ -53,8 +46,16 @@ export const readFileTool: AgentTool = {
   schema: object(
     {
       file_path: string("Absolute path to the file to read. Must be absolute, not relative."),
-      offset: { type: "integer", description: "Line number to start reading from (0-indexed). Use for pagination of large files.", default: 0 },
-      limit: { type: "integer", description: "Maximum number of lines to read. Use for pagination of large files.", default: DEFAULT_READ_LIMIT },
+      offset: {
+        type: "integer",
+        description: "Line number to start reading from (0-indexed). Use for pagination of large files.",
+        default: 0,
+      },
+      limit: {
+        type: "integer",
+        description: "Maximum number of lines to read. Use for pagination of large files.",
+        default: DEFAULT_READ_LIMIT,
+      },
     },
     ["file_path"],
   ),
@@ -92,12 +93,21 @@ export const editFileTool: AgentTool = {
       file_path: string("Absolute path to the file to edit. Must be absolute, not relative."),
       old_string: string("The exact text to find and replace. Must be unique in the file unless replace_all is True."),
       new_string: string("The text to replace old_string with. Must be different from old_string."),
-      replace_all: { type: "boolean", description: "If True, replace all occurrences of old_string. If False (default), old_string must be unique.", default: false },
+      replace_all: {
+        type: "boolean",
+        description: "If True, replace all occurrences of old_string. If False (default), old_string must be unique.",
+        default: false,
+      },
     },
     ["file_path", "old_string", "new_string"],
   ),
   async run(args, rt) {
-    const res = await rt.backend.edit(str(args, "file_path"), str(args, "old_string"), str(args, "new_string"), (args.replace_all as boolean | undefined) ?? false);
+    const res = await rt.backend.edit(
+      str(args, "file_path"),
+      str(args, "old_string"),
+      str(args, "new_string"),
+      (args.replace_all as boolean | undefined) ?? false,
+    );
     return isBackendError(res) ? fail(res) : `Successfully replaced ${res.occurrences} instance(s) of the string in '${res.path}'`;
   },
 };
@@ -141,7 +151,8 @@ export const grepTool: AgentTool = {
       output_mode: {
         type: "string",
         enum: ["files_with_matches", "content", "count"],
-        description: "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
+        description:
+          "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
         default: "files_with_matches",
       },
     },
@@ -160,7 +171,11 @@ export const executeTool: AgentTool = {
   schema: object(
     {
       command: string("Shell command to execute in the sandbox environment."),
-      timeout: { type: "integer", description: "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it." },
+      timeout: {
+        type: "integer",
+        description:
+          "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it.",
+      },
     },
     ["command"],
   ),

@@ -85,7 +85,11 @@ describe("human in the loop", () => {
   it("survives a reload: a new agent over the same checkpointer sees the pending approval and resumes it", async () => {
     const checkpointer = new MemorySaver();
     const config = { configurable: { thread_id: "reload" } };
-    const first = createDeepAgent({ model: new ScriptedChatModel({ script: parallelWrites() }), checkpointer, interruptOn: { write_file: true } });
+    const first = createDeepAgent({
+      model: new ScriptedChatModel({ script: parallelWrites() }),
+      checkpointer,
+      interruptOn: { write_file: true },
+    });
     await first.invoke({ messages: [new HumanMessage("write")] }, config);
 
     const model = new ScriptedChatModel({ script: [{ text: "resumed and done" }] });
@@ -94,14 +98,21 @@ describe("human in the loop", () => {
     expect(state.next).toEqual(["after_model"]);
     const pending = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as HITLRequest);
     expect(pending[0]!.actionRequests).toHaveLength(3);
-    const out = await second.invoke(new Command({ resume: { decisions: [{ type: "approve" }, { type: "approve" }, { type: "reject" }] } }), config);
+    const out = await second.invoke(
+      new Command({ resume: { decisions: [{ type: "approve" }, { type: "approve" }, { type: "reject" }] } }),
+      config,
+    );
     expect(Object.keys(out.files).sort()).toEqual(["/a.md", "/b.md"]);
-    expect(results(out.messages).find((m) => m.tool_call_id === "wc")!.content).toBe("User rejected the tool call for `write_file` with id wc");
+    expect(results(out.messages).find((m) => m.tool_call_id === "wc")!.content).toBe(
+      "User rejected the tool call for `write_file` with id wc",
+    );
     expect(out.messages.at(-1)!.content).toBe("resumed and done");
   });
 
   it("goes back to the model when every call was rejected", async () => {
-    const model = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/x", content: "x" }, id: "w" }] }, { text: "ok, not writing" }] });
+    const model = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/x", content: "x" }, id: "w" }] }, { text: "ok, not writing" }],
+    });
     const agent = createDeepAgent({ model, checkpointer: new MemorySaver(), interruptOn: { write_file: true } });
     const config = { configurable: { thread_id: "rej" } };
     await agent.invoke({ messages: [new HumanMessage("w")] }, config);
@@ -112,7 +123,11 @@ describe("human in the loop", () => {
 
   it("rejects a disallowed decision or a wrong count with a clear error, and needs a checkpointer", async () => {
     const model = new ScriptedChatModel({ script: parallelWrites() });
-    const agent = createDeepAgent({ model, checkpointer: new MemorySaver(), interruptOn: { write_file: { allowedDecisions: ["approve"] } } });
+    const agent = createDeepAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      interruptOn: { write_file: { allowedDecisions: ["approve"] } },
+    });
     const config = { configurable: { thread_id: "bad" } };
     await agent.invoke({ messages: [new HumanMessage("w")] }, config);
     await expect(agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config)).rejects.toThrow(/exactly 3 decision/);

@@ -76,7 +76,10 @@ export function normalizeInterruptOn(config: InterruptOnConfig): Map<string, Int
 function checkDecisions(response: unknown, count: number): Decision[] {
   const decisions = (response as HITLResponse | undefined)?.decisions;
   if (!Array.isArray(decisions) || decisions.length !== count) {
-    throw new HarnessError("invalid_option", `Resume with { decisions: [...] } holding exactly ${count} decision(s), one per action request.`);
+    throw new HarnessError(
+      "invalid_option",
+      `Resume with { decisions: [...] } holding exactly ${count} decision(s), one per action request.`,
+    );
   }
   return decisions;
 }
@@ -96,21 +99,31 @@ export function hitlMiddleware(interruptOn: InterruptOnConfig, extraRules: Array
       const ai = lastAIMessage(state.messages);
       if (!ai) return undefined;
       const pending = pendingToolCalls(state.messages);
-      const gated = pending.map((call) => ({ call, rule: matches(call) })).filter((g): g is { call: typeof g.call; rule: InterruptRule } => !!g.rule);
+      const gated = pending
+        .map((call) => ({ call, rule: matches(call) }))
+        .filter((g): g is { call: typeof g.call; rule: InterruptRule } => !!g.rule);
       if (gated.length === 0) return undefined;
       const request: HITLRequest = {
         actionRequests: gated.map(({ call, rule }) => ({ name: call.name, args: call.args, description: describe(call, rule) })),
-        reviewConfigs: gated.map(({ call, rule }) => ({ actionName: call.name, allowedDecisions: rule.allowedDecisions ?? [...ALL_DECISIONS] })),
+        reviewConfigs: gated.map(({ call, rule }) => ({
+          actionName: call.name,
+          allowedDecisions: rule.allowedDecisions ?? [...ALL_DECISIONS],
+        })),
       };
       const decisions = checkDecisions(interruptWithConfig<HITLResponse>(request, config), gated.length);
-      const byId = new Map(gated.map(({ call }, i) => [call.id, { decision: decisions[i]!, allowed: request.reviewConfigs[i]!.allowedDecisions }]));
+      const byId = new Map(
+        gated.map(({ call }, i) => [call.id, { decision: decisions[i]!, allowed: request.reviewConfigs[i]!.allowedDecisions }]),
+      );
       const results: ToolMessage[] = [];
       const calls = (ai.tool_calls ?? []).map((call) => {
         const entry = call.id ? byId.get(call.id) : undefined;
         if (!entry) return call;
         const { decision, allowed } = entry;
         if (!allowed.includes(decision.type)) {
-          throw new HarnessError("invalid_option", `Decision '${decision.type}' is not allowed for ${call.name}; allowed: ${allowed.join(", ")}.`);
+          throw new HarnessError(
+            "invalid_option",
+            `Decision '${decision.type}' is not allowed for ${call.name}; allowed: ${allowed.join(", ")}.`,
+          );
         }
         if (decision.type === "edit") return { ...call, name: decision.editedAction.name ?? call.name, args: decision.editedAction.args };
         if (decision.type === "reject") {

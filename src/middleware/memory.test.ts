@@ -16,7 +16,10 @@ const SOURCES = ["/AGENTS.md", "/memories/AGENTS.md"];
 
 const systemText = (messages: readonly BaseMessage[]) => String(messages[0]!.content);
 
-function agentWith(script: ScriptedTurn[] | ((call: number) => ScriptedTurn), extra: { tools?: AgentTool[]; before?: AgentMiddleware[] } = {}) {
+function agentWith(
+  script: ScriptedTurn[] | ((call: number) => ScriptedTurn),
+  extra: { tools?: AgentTool[]; before?: AgentMiddleware[] } = {},
+) {
   const model = new ScriptedChatModel({ script: typeof script === "function" ? ({ call }) => script(call) : script });
   const agent = createDeepAgent({
     model,
@@ -93,7 +96,9 @@ describe("memory: freshness within a thread (probe P6)", () => {
     ]);
     const config = { configurable: { thread_id: "p6" } };
     const out = (await agent.invoke(start({ "/AGENTS.md": textFile("- likes python\n") }), config)) as AgentState;
-    expect(out.messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)).map((m: BaseMessage) => (m as ToolMessage).status)).toEqual(["success"]);
+    expect(out.messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)).map((m: BaseMessage) => (m as ToolMessage).status)).toEqual([
+      "success",
+    ]);
     expect(systemText(model.calls[0]!.messages)).toContain("likes python");
     expect(systemText(model.calls[1]!.messages)).toContain("- likes rust");
     expect(systemText(model.calls[1]!.messages)).not.toContain("likes python");
@@ -110,7 +115,9 @@ describe("memory: freshness within a thread (probe P6)", () => {
     ]);
     await agent.invoke(start({ "/AGENTS.md": textFile("old fact") }), { configurable: { thread_id: "wd" } });
     expect(systemText(model.calls[0]!.messages)).not.toContain("project uses pnpm");
-    expect(systemText(model.calls[1]!.messages)).toContain('<agent_memory source="/memories/AGENTS.md">\nproject uses pnpm\n</agent_memory>');
+    expect(systemText(model.calls[1]!.messages)).toContain(
+      '<agent_memory source="/memories/AGENTS.md">\nproject uses pnpm\n</agent_memory>',
+    );
     expect(systemText(model.calls[1]!.messages)).toContain("old fact");
     expect(systemText(model.calls[2]!.messages)).not.toContain("old fact");
     expect(systemText(model.calls[2]!.messages)).toContain("project uses pnpm");
@@ -135,8 +142,11 @@ describe("memory: freshness within a thread (probe P6)", () => {
       { toolCalls: [{ name: "write_file", args: { file_path: "/notes.md", content: "likes rust" } }] },
       { text: "done" },
     ]);
-    const out = (await agent.invoke(start({ "/AGENTS.md": textFile("likes python") }), { configurable: { thread_id: "noop" } })) as AgentState;
-    for (const call of model.calls) expect(systemText(call.messages)).toContain('<agent_memory source="/AGENTS.md">\nlikes python\n</agent_memory>');
+    const out = (await agent.invoke(start({ "/AGENTS.md": textFile("likes python") }), {
+      configurable: { thread_id: "noop" },
+    })) as AgentState;
+    for (const call of model.calls)
+      expect(systemText(call.messages)).toContain('<agent_memory source="/AGENTS.md">\nlikes python\n</agent_memory>');
     expect(systemText(model.calls[2]!.messages)).not.toContain("likes rust");
     expect(out.memoryContents).toEqual({ "/AGENTS.md": "likes python" });
   });
@@ -153,7 +163,9 @@ describe("memory: freshness within a thread (probe P6)", () => {
 
 describe("memory: setup", () => {
   it("refuses a source that is not an absolute path", () => {
-    expect(() => memoryMiddleware({ sources: ["AGENTS.md"], backend: stateBackend, now })).toThrow(expect.objectContaining({ code: "invalid_option" }));
+    expect(() => memoryMiddleware({ sources: ["AGENTS.md"], backend: stateBackend, now })).toThrow(
+      expect.objectContaining({ code: "invalid_option" }),
+    );
   });
 
   it("keeps memory text from closing its block", async () => {

@@ -7,7 +7,11 @@ import { StorageError } from "../storage/errors.ts";
 import { cancelledToolCallContent, patchDanglingToolCalls } from "./patch-tool-calls.ts";
 
 const ai = (id: string, calls: string[]) =>
-  new AIMessage({ content: "", id, tool_calls: calls.map((c) => ({ id: c, name: "ls", args: { path: "/" }, type: "tool_call" as const })) });
+  new AIMessage({
+    content: "",
+    id,
+    tool_calls: calls.map((c) => ({ id: c, name: "ls", args: { path: "/" }, type: "tool_call" as const })),
+  });
 const result = (callId: string) => new ToolMessage({ content: "ok", tool_call_id: callId, name: "ls" });
 
 describe("patching dangling tool calls", () => {

@@ -33,7 +33,12 @@ describe("Anthropic prompt caching", () => {
   it("puts volatile system text (memory) after the breakpoint", () => {
     const model = new ScriptedChatModel({ script: [] });
     const base = { model, messages: [new HumanMessage("q")], tools: [], state: { messages: [], files: {} }, config: {} };
-    const cached = renderRequestMessages({ ...base, systemPrompt: "stable", systemPromptVolatile: "<agent_memory>x</agent_memory>", cacheBreakpoints: true });
+    const cached = renderRequestMessages({
+      ...base,
+      systemPrompt: "stable",
+      systemPromptVolatile: "<agent_memory>x</agent_memory>",
+      cacheBreakpoints: true,
+    });
     expect(cached[0]!.content).toEqual([
       { type: "text", text: "stable", cache_control: { type: "ephemeral" } },
       { type: "text", text: "<agent_memory>x</agent_memory>" },

@@ -21,9 +21,18 @@ function skillFile(name: string, description: string, extra = "", body = "## Ste
 const systemText = (messages: readonly BaseMessage[]) => String(messages[0]!.content);
 const toolResults = (messages: readonly BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
-async function run(files: Record<string, FileData>, script: ScriptedTurn[], options: { sources?: string[]; skillTools?: AgentTool[] } = {}) {
+async function run(
+  files: Record<string, FileData>,
+  script: ScriptedTurn[],
+  options: { sources?: string[]; skillTools?: AgentTool[] } = {},
+) {
   const model = new ScriptedChatModel({ script });
-  const mw = skillsMiddleware({ sources: options.sources ?? ["/skills"], backend: stateBackend, now, skillTools: options.skillTools ?? [] });
+  const mw = skillsMiddleware({
+    sources: options.sources ?? ["/skills"],
+    backend: stateBackend,
+    now,
+    skillTools: options.skillTools ?? [],
+  });
   const agent = createDeepAgent({ model, systemPrompt: "You are the base agent.", middleware: [mw] });
   const out = (await agent.invoke({ messages: [new HumanMessage("hi")], files })) as AgentState;
   return { model, out };
@@ -49,7 +58,10 @@ describe("skills: listing", () => {
     expect(system).toContain("read its SKILL.md with `read_file`");
     expect(system).not.toContain("THE SECRET BODY");
     expect(system).not.toContain("## Steps");
-    expect((out.skillsMetadata as SkillMetadata[]).map((s) => s.path).sort()).toEqual(["/skills/pdf/SKILL.md", "/skills/web-research/SKILL.md"]);
+    expect((out.skillsMetadata as SkillMetadata[]).map((s) => s.path).sort()).toEqual([
+      "/skills/pdf/SKILL.md",
+      "/skills/web-research/SKILL.md",
+    ]);
     expect(out.skillErrors).toEqual([]);
   });
 
@@ -84,7 +96,11 @@ describe("skills: listing", () => {
       return b;
     };
     const model = new ScriptedChatModel({ script: () => ({ text: "ok" }) });
-    const agent = createDeepAgent({ model, checkpointer: new MemorySaver(), middleware: [skillsMiddleware({ sources: ["/skills"], backend: counting, now })] });
+    const agent = createDeepAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      middleware: [skillsMiddleware({ sources: ["/skills"], backend: counting, now })],
+    });
     const config = { configurable: { thread_id: "once" } };
     await agent.invoke({ messages: [new HumanMessage("1")], files: { "/skills/a/SKILL.md": skillFile("a", "Skill A.") } }, config);
     await agent.invoke({ messages: [new HumanMessage("2")], files: { "/skills/b/SKILL.md": skillFile("b", "Skill B.") } }, config);
@@ -115,7 +131,7 @@ describe("skills: invalid ones are reported, not fatal", () => {
     expect(byPath["no-name"]).toBe("missing required 'name'");
     expect(byPath["no-desc"]).toBe("missing required 'description'");
     expect(byPath["long-desc"]).toMatch(/description exceeds 1024 characters/);
-    expect(byPath["bad-yaml"]).toMatch(/^invalid YAML: line 2: unterminated quoted string/);
+    expect(byPath["bad-yaml"]).toMatch(/^invalid YAML: Missing closing "quote at line 2/);
     expect(byPath["other-dir"]).toBe("name 'not-the-dir' must match its directory name 'other-dir'");
     expect(byPath["Upper"]).toMatch(/lowercase/);
     expect(byPath["no-frontmatter"]).toMatch(/no YAML frontmatter/);
@@ -191,7 +207,9 @@ describe("skills: tools disclosed after reading", () => {
     );
     const [rejected, failedRead] = toolResults(out.messages);
     expect(rejected!.status).toBe("error");
-    expect(rejected!.content).toBe("Error: tool 'deploy' is not available yet. Read the SKILL.md of a skill that provides it first (/skills/deploy-app/SKILL.md).");
+    expect(rejected!.content).toBe(
+      "Error: tool 'deploy' is not available yet. Read the SKILL.md of a skill that provides it first (/skills/deploy-app/SKILL.md).",
+    );
     expect(failedRead!.status).toBe("error");
     expect(ran).toEqual([]);
     expect(model.calls[2]!.tools).not.toContain("deploy");
@@ -199,16 +217,15 @@ describe("skills: tools disclosed after reading", () => {
   });
 
   it("never hides tools the agent has from elsewhere, even when a skill lists them", async () => {
-    const { model } = await run(
-      { "/skills/fs/SKILL.md": skillFile("fs", "Files.", "allowed-tools: read_file write_file\n") },
-      [{ text: "done" }],
-    );
+    const { model } = await run({ "/skills/fs/SKILL.md": skillFile("fs", "Files.", "allowed-tools: read_file write_file\n") }, [
+      { text: "done" },
+    ]);
     expect(model.calls[0]!.tools).toEqual(expect.arrayContaining(["read_file", "write_file"]));
   });
 });
 
-describe("frontmatter parser", () => {
-  it("handles quotes, block scalars, lists and a one-level map", () => {
+describe("frontmatter parser (the yaml package, as deepagentsjs parses SKILL.md)", () => {
+  it("handles quotes, block scalars, lists and nested maps", () => {
     const parsed = parseFrontmatter(
       [
         "---",
@@ -227,38 +244,56 @@ describe("frontmatter parser", () => {
         "  owners:",
         "    - ann",
         "    - bob",
+        "  deeper: { level: 2 }",
         "folded: >-",
         "  one",
         "  two",
         "",
         "  three",
+        "version: 2",
         "---",
         "# Body",
       ].join("\n"),
     );
     expect(parsed).toEqual({
       ok: true,
-      body: "# Body",
-      data: {
-        name: "web-research",
-        description: "Line one.\n  indented\n",
-        title: 'it\'s "quoted"',
-        escaped: "a\tb é",
-        tags: ["a", "b c", "d,e"],
-        "allowed-tools": ["read_file", "grep"],
-        metadata: { include_tools: "search fetch", owners: ["ann", "bob"] },
-        folded: "one two\nthree",
+      value: {
+        body: "# Body",
+        data: {
+          name: "web-research",
+          description: "Line one.\n  indented\n",
+          title: 'it\'s "quoted"',
+          escaped: "a\tb é",
+          tags: ["a", "b c", "d,e"],
+          "allowed-tools": ["read_file", "grep"],
+          metadata: { include_tools: "search fetch", owners: ["ann", "bob"], deeper: { level: 2 } },
+          folded: "one two\nthree",
+          version: 2,
+        },
       },
     });
   });
 
-  it("reports what it does not support as errors", () => {
+  it("reports invalid YAML, a missing fence and a non-mapping as error values", () => {
     const bad = (yaml: string) => parseFrontmatter(`---\n${yaml}\n---\n`);
-    expect(bad("a: b\na: c")).toEqual({ ok: false, error: "invalid YAML: line 2: duplicate key 'a'" });
-    expect(bad("m:\n  n:\n    o: deep")).toMatchObject({ ok: false, error: expect.stringMatching(/deeper than one level/) });
-    expect(bad("m: {a: 1}")).toMatchObject({ ok: false, error: expect.stringMatching(/flow mappings/) });
-    expect(bad("just text")).toMatchObject({ ok: false, error: expect.stringMatching(/expected 'key: value'/) });
-    expect(bad("d: use when: x")).toMatchObject({ ok: false, error: expect.stringMatching(/quote the value/) });
+    expect(bad("a: b\na: c")).toEqual({ ok: false, error: "invalid YAML: Map keys must be unique at line 2, column 1" });
+    expect(bad("d: use when: x")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid YAML: Nested mappings are not allowed/),
+    });
+    expect(bad("name: x\n\tdescription: y")).toMatchObject({ ok: false, error: expect.stringMatching(/Tabs are not allowed/) });
+    expect(bad("just text")).toMatchObject({ ok: false, error: expect.stringMatching(/must be a mapping/) });
     expect(parseFrontmatter("---\nname: x\n")).toMatchObject({ ok: false, error: expect.stringMatching(/not closed/) });
+    expect(parseFrontmatter("# no fence")).toMatchObject({ ok: false, error: expect.stringMatching(/no YAML frontmatter/) });
+  });
+
+  it("rejects a skill whose name or description is not a string", () => {
+    expect(parseSkill("---\nname: 123\ndescription: d\n---\n", "/skills/123/SKILL.md")).toEqual({
+      path: "/skills/123/SKILL.md",
+      message: "'name' must be a string",
+    });
+    expect(parseSkill("---\nname: ok\ndescription: [a]\n---\n", "/skills/ok/SKILL.md")).toMatchObject({
+      message: "'description' must be a string",
+    });
   });
 });

@@ -20,7 +20,7 @@ import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
-import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.ts";
+import { parseFrontmatter } from "./frontmatter.ts";
 
 export const SKILLS = "SkillsMiddleware";
 export const MAX_SKILL_NAME_LENGTH = 64;
@@ -65,10 +65,11 @@ export function skillNameProblem(name: string, directory: string): string | unde
   return undefined;
 }
 
-function words(value: FrontmatterValue | undefined): string[] | string {
-  if (value === undefined) return [];
+/** Tool names from a space-separated string or a list of them. */
+function words(value: unknown): string[] | string {
+  if (value === undefined || value === null) return [];
   if (typeof value === "string") return value.split(/\s+/).filter(Boolean);
-  if (Array.isArray(value)) return value.flatMap((v) => v.split(/\s+/)).filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.flatMap((v) => v.split(/\s+/)).filter(Boolean);
   return "must be a list of tool names";
 }
 
@@ -78,9 +79,13 @@ export function parseSkill(content: string, path: string): SkillMetadata | Skill
   if (content.length > MAX_SKILL_FILE_CHARS) return fail(`SKILL.md is too large (${content.length} characters)`);
   const parsed = parseFrontmatter(content);
   if (!parsed.ok) return fail(parsed.error);
-  const { name: rawName, description: rawDescription, metadata } = parsed.data;
-  if (typeof rawName !== "string" || !rawName.trim()) return fail("missing required 'name'");
-  if (typeof rawDescription !== "string" || !rawDescription.trim()) return fail("missing required 'description'");
+  const { name: rawName, description: rawDescription, metadata } = parsed.value.data;
+  if (rawName === undefined || rawName === null || (typeof rawName === "string" && !rawName.trim())) return fail("missing required 'name'");
+  if (typeof rawName !== "string") return fail("'name' must be a string");
+  if (rawDescription === undefined || rawDescription === null || (typeof rawDescription === "string" && !rawDescription.trim())) {
+    return fail("missing required 'description'");
+  }
+  if (typeof rawDescription !== "string") return fail("'description' must be a string");
   const name = rawName.trim();
   const description = rawDescription.trim();
   const directory = path.split("/").at(-2) ?? "";
@@ -89,10 +94,11 @@ export function parseSkill(content: string, path: string): SkillMetadata | Skill
   if (description.length > MAX_SKILL_DESCRIPTION_LENGTH) {
     return fail(`description exceeds ${MAX_SKILL_DESCRIPTION_LENGTH} characters (${description.length})`);
   }
-  if (metadata !== undefined && (typeof metadata !== "object" || Array.isArray(metadata))) return fail("'metadata' must be a mapping");
-  const included = words(metadata?.include_tools);
+  if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata)))
+    return fail("'metadata' must be a mapping");
+  const included = words((metadata as Record<string, unknown> | null | undefined)?.include_tools);
   if (typeof included === "string") return fail(`'metadata.include_tools' ${included}`);
-  const allowed = words(parsed.data["allowed-tools"]);
+  const allowed = words(parsed.value.data["allowed-tools"]);
   if (typeof allowed === "string") return fail(`'allowed-tools' ${allowed}`);
   return { name, description, path, tools: [...new Set([...included, ...allowed])] };
 }
@@ -102,7 +108,10 @@ function isSkillError(value: SkillMetadata | SkillError): value is SkillError {
 }
 
 /** Loads every `<dir>/SKILL.md` of the sources, in order; a later skill replaces an earlier one of the same name. */
-export async function loadSkills(backend: BackendProtocol, sources: readonly string[]): Promise<{ skills: SkillMetadata[]; errors: SkillError[] }> {
+export async function loadSkills(
+  backend: BackendProtocol,
+  sources: readonly string[],
+): Promise<{ skills: SkillMetadata[]; errors: SkillError[] }> {
   const byName = new Map<string, SkillMetadata>();
   const errors: SkillError[] = [];
   for (const source of sources) {
@@ -157,9 +166,12 @@ function readPaths(state: Readonly<AgentState>): ReadonlySet<string> {
 /** Tool names unlocked by the skills read so far. */
 export function unlockedTools(state: Readonly<AgentState>): Set<string> {
   const read = readPaths(state);
-  return new Set(skillsOf(state).filter((s) => read.has(s.path)).flatMap((s) => s.tools));
+  return new Set(
+    skillsOf(state)
+      .filter((s) => read.has(s.path))
+      .flatMap((s) => s.tools),
+  );
 }
-
 
 /**
  * Builds the SkillsMiddleware.
@@ -197,7 +209,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
     async wrapToolCall(request, next) {
       const { toolCall, runtime } = request;
       if (gated.has(toolCall.name) && !unlockedTools(runtime.state).has(toolCall.name)) {
-        const providers = skillsOf(runtime.state).filter((s) => s.tools.includes(toolCall.name)).map((s) => s.path);
+        const providers = skillsOf(runtime.state)
+          .filter((s) => s.tools.includes(toolCall.name))
+          .map((s) => s.path);
         const hint = providers.length
           ? `Read the SKILL.md of a skill that provides it first (${providers.join(", ")}).`
           : "No loaded skill provides it.";

@@ -14,7 +14,8 @@ function childScript(): (ctx: ScriptContext) => ScriptedTurn {
   return (ctx) => {
     const done = ctx.messages.filter((m) => ToolMessage.isInstance(m)).length;
     const topic = firstHuman(ctx);
-    if (done === 0) return { toolCalls: [{ name: "write_file", args: { file_path: `/reports/${topic}.md`, content: `report on ${topic}` } }] };
+    if (done === 0)
+      return { toolCalls: [{ name: "write_file", args: { file_path: `/reports/${topic}.md`, content: `report on ${topic}` } }] };
     if (done === 1 && topic === "alpha") return { toolCalls: [{ name: "delete", args: { file_path: "/old.md" } }] };
     return { text: `Finished ${topic}.`, delayMs: 30 };
   };
@@ -24,16 +25,25 @@ describe("subagents", () => {
   it("isolates the child, returns its last AI text, and brings its file changes back (deletes included)", async () => {
     const child = new ScriptedChatModel({ script: childScript() });
     const parent = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "task", args: { description: "alpha", subagent_type: "researcher" }, id: "t1" }] }, { text: "thanks" }],
+      script: [
+        { toolCalls: [{ name: "task", args: { description: "alpha", subagent_type: "researcher" }, id: "t1" }] },
+        { text: "thanks" },
+      ],
     });
     const agent = createDeepAgent({
       model: parent,
       systemPrompt: "parent prompt",
       subagents: [{ name: "researcher", description: "Researches a topic.", systemPrompt: "You research.", model: child }],
     });
-    const out = await agent.invoke({ messages: [new HumanMessage("secret parent context")], files: { "/old.md": textFile("old"), "/keep.md": textFile("k") } });
+    const out = await agent.invoke({
+      messages: [new HumanMessage("secret parent context")],
+      files: { "/old.md": textFile("old"), "/keep.md": textFile("k") },
+    });
     // The child's first request is exactly [system, human(description)].
-    expect(child.calls[0]!.messages.map((m) => [m.getType(), m.content])).toEqual([["system", "You research."], ["human", "alpha"]]);
+    expect(child.calls[0]!.messages.map((m) => [m.getType(), m.content])).toEqual([
+      ["system", "You research."],
+      ["human", "alpha"],
+    ]);
     expect(child.calls[0]!.tools).not.toContain("task");
     expect(child.calls[0]!.tools).toContain("write_file");
     // The parent sees one result: the child's last non-empty AI text.
@@ -79,7 +89,10 @@ describe("subagents", () => {
         { text: "all done" },
       ],
     });
-    const agent = createDeepAgent({ model: parent, subagents: [{ name: "researcher", description: "r", systemPrompt: "You research.", model: child }] });
+    const agent = createDeepAgent({
+      model: parent,
+      subagents: [{ name: "researcher", description: "r", systemPrompt: "You research.", model: child }],
+    });
     const out = await agent.invoke({ messages: [new HumanMessage("go")] });
     expect(results(out.messages).map((m) => m.content)).toEqual(["Finished beta.", "Finished gamma.", "Finished delta."]);
     expect(Object.keys(out.files).sort()).toEqual(["/reports/beta.md", "/reports/delta.md", "/reports/gamma.md"]);
@@ -90,23 +103,40 @@ describe("subagents", () => {
 
   it("streams child tokens tagged with the subagent", async () => {
     const child = new ScriptedChatModel({ script: [{ text: "child says hello" }] });
-    const parent = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "task", args: { description: "hi", subagent_type: "helper" }, id: "tk" }] }, { text: "parent done" }] });
+    const parent = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "task", args: { description: "hi", subagent_type: "helper" }, id: "tk" }] }, { text: "parent done" }],
+    });
     const agent = createDeepAgent({ model: parent, subagents: [{ name: "helper", description: "h", systemPrompt: "help", model: child }] });
     const tagged: Array<[string, unknown, unknown]> = [];
     for await (const [chunk, meta] of await agent.stream({ messages: [new HumanMessage("go")] }, { streamMode: "messages" })) {
       const m = meta as Record<string, unknown>;
       if (chunk.getType() === "ai" && chunk.content) tagged.push([String(chunk.content), m.deeptab_subagent, m.deeptab_task_id]);
     }
-    expect(tagged.filter(([, s]) => s === "helper").map(([t]) => t).join("")).toBe("child says hello");
+    expect(
+      tagged
+        .filter(([, s]) => s === "helper")
+        .map(([t]) => t)
+        .join(""),
+    ).toBe("child says hello");
     expect(tagged.filter(([, s]) => s === "helper").every(([, , id]) => id === "tk")).toBe(true);
-    expect(tagged.filter(([, s]) => s === undefined).map(([t]) => t).join("")).toContain("parent done");
+    expect(
+      tagged
+        .filter(([, s]) => s === undefined)
+        .map(([t]) => t)
+        .join(""),
+    ).toContain("parent done");
   });
 
   it("inherits interruptOn: a child's approval pauses the parent and resuming finishes both", async () => {
     const child = new ScriptedChatModel({ script: childScript() });
     const parent = new ScriptedChatModel({
       script: [
-        { toolCalls: [{ name: "task", args: { description: "beta", subagent_type: "researcher" }, id: "t1" }, { name: "task", args: { description: "gamma", subagent_type: "researcher" }, id: "t2" }] },
+        {
+          toolCalls: [
+            { name: "task", args: { description: "beta", subagent_type: "researcher" }, id: "t1" },
+            { name: "task", args: { description: "gamma", subagent_type: "researcher" }, id: "t2" },
+          ],
+        },
         { text: "both reported" },
       ],
     });
@@ -118,12 +148,18 @@ describe("subagents", () => {
     });
     const config = { configurable: { thread_id: "sub-hitl" } };
     const first = await agent.invoke({ messages: [new HumanMessage("go")] }, config);
-    const pause1 = (first as { __interrupt__?: Array<{ value: { subagent: string; taskId: string; actionRequests: Array<{ args: { file_path: string } }> } }> }).__interrupt__![0]!.value;
+    const pause1 = (
+      first as {
+        __interrupt__?: Array<{ value: { subagent: string; taskId: string; actionRequests: Array<{ args: { file_path: string } }> } }>;
+      }
+    ).__interrupt__![0]!.value;
     expect(pause1.subagent).toBe("researcher");
     expect(pause1.actionRequests[0]!.args.file_path).toMatch(/^\/reports\/(beta|gamma)\.md$/);
     expect(first.files).toEqual({});
     const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
-    const pause2 = (second as { __interrupt__?: Array<{ value: { taskId: string; actionRequests: Array<{ args: { file_path: string } }> } }> }).__interrupt__![0]!.value;
+    const pause2 = (
+      second as { __interrupt__?: Array<{ value: { taskId: string; actionRequests: Array<{ args: { file_path: string } }> } }> }
+    ).__interrupt__![0]!.value;
     expect(pause2.taskId).not.toBe(pause1.taskId);
     const done = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "no gamma report" }] } }), config);
     const byId = Object.fromEntries(results(done.messages).map((m) => [m.tool_call_id, String(m.content)]));
@@ -145,7 +181,9 @@ describe("subagents", () => {
       },
     });
     const child = new ScriptedChatModel({ script: [{ text: "child done" }] });
-    const parent = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "task", args: { description: "go", subagent_type: "c" }, id: "t" }] }, { text: "ok" }] });
+    const parent = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "task", args: { description: "go", subagent_type: "c" }, id: "t" }] }, { text: "ok" }],
+    });
     const agent = createDeepAgent({
       model: parent,
       middleware: [marker("parent")],
@@ -153,7 +191,10 @@ describe("subagents", () => {
     });
     const out = await agent.invoke({ messages: [new HumanMessage("p1"), new HumanMessage("p2")] });
     // Parent's beforeAgent, then the child's: the child saw the shared field but not the private one, and one message.
-    expect(seenByChild).toEqual([["", "", 2], ["", "parent note", 1]]);
+    expect(seenByChild).toEqual([
+      ["", "", 2],
+      ["", "parent note", 1],
+    ]);
     // The child's shared field came back; its private field did not.
     expect((out as Record<string, unknown>).shared_note).toBe("child note");
     expect((out as Record<string, unknown>)._marker).toBe("parent");

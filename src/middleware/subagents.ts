@@ -35,7 +35,11 @@ export const EXCLUDED_STATE_KEYS = new Set(["messages", "todos", "structuredResp
 /** What the task tool needs of a compiled child agent (a DeepAgent satisfies it). */
 export interface ChildAgent {
   invoke(input: unknown, config?: LangGraphRunnableConfig): Promise<Record<string, unknown>>;
-  getState(config: LangGraphRunnableConfig): Promise<{ values: Record<string, unknown>; next: readonly string[]; tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }> }>;
+  getState(config: LangGraphRunnableConfig): Promise<{
+    values: Record<string, unknown>;
+    next: readonly string[];
+    tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }>;
+  }>;
 }
 
 export interface SubagentEntry {
@@ -73,7 +77,8 @@ When using the Task tool, you must specify a subagent_type parameter to select w
 /** The child's file changes relative to what it started with; deletes as null. */
 export function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<Record<string, FileData>>): FilesUpdate {
   const diff: FilesUpdate = {};
-  for (const [path, data] of Object.entries(after)) if (before[path] !== data && JSON.stringify(before[path]) !== JSON.stringify(data)) diff[path] = data;
+  for (const [path, data] of Object.entries(after))
+    if (before[path] !== data && JSON.stringify(before[path]) !== JSON.stringify(data)) diff[path] = data;
   for (const path of Object.keys(before)) if (!(path in after)) diff[path] = null;
   return diff;
 }
@@ -89,7 +94,10 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       type: "object",
       properties: {
         description: { type: "string", description: "The task to execute with the selected agent" },
-        subagent_type: { type: "string", description: `Name of the agent to use. Available: ${options.subagents.map((s) => s.name).join(", ")}` },
+        subagent_type: {
+          type: "string",
+          description: `Name of the agent to use. Available: ${options.subagents.map((s) => s.name).join(", ")}`,
+        },
       },
       required: ["description", "subagent_type"],
       additionalProperties: false,
@@ -98,7 +106,10 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       const type = args.subagent_type as string;
       const entry = byName.get(type);
       if (!entry) {
-        return { content: `We cannot invoke subagent ${type} because it does not exist, the only allowed types are ${allowed}`, status: "error" };
+        return {
+          content: `We cannot invoke subagent ${type} because it does not exist, the only allowed types are ${allowed}`,
+          status: "error",
+        };
       }
       const fields = options.stateFields();
       const shared: Record<string, unknown> = {};
@@ -143,7 +154,8 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       const diff = filesDiff((rt.state.files ?? {}) as Record<string, FileData>, (result.files ?? {}) as Record<string, FileData>);
       if (Object.keys(diff).length) update.files = diff;
       for (const [key, value] of Object.entries(result)) {
-        if (key === "files" || key.startsWith("__") || EXCLUDED_STATE_KEYS.has(key) || fields[key]?.private || key.startsWith("_")) continue;
+        if (key === "files" || key.startsWith("__") || EXCLUDED_STATE_KEYS.has(key) || fields[key]?.private || key.startsWith("_"))
+          continue;
         if (key in fields && value !== rt.state[key]) update[key] = value;
       }
       const content = lastAIText((result.messages ?? []) as BaseMessage[]);

@@ -9,8 +9,7 @@ import type { AgentState, AgentTool } from "../harness/types.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import { resolveSummarizationSettings } from "./summarization.ts";
 
-const isSummaryCall = (ctx: ScriptContext) =>
-  SystemMessage.isInstance(ctx.messages[0]!) && ctx.messages[0]!.content === SUMMARY_PROMPT;
+const isSummaryCall = (ctx: ScriptContext) => SystemMessage.isInstance(ctx.messages[0]!) && ctx.messages[0]!.content === SUMMARY_PROMPT;
 
 /** A tool returning ~1,600 chars (about 400 tokens) per call; call 3 carries a fact. */
 const fetchTool: AgentTool = {
@@ -85,11 +84,20 @@ describe("summarization (seed probes)", () => {
         return undefined;
       }),
     });
-    const agent = createDeepAgent({ model, systemPrompt: "You fetch pages.", tools: [fetchTool], checkpointer: new MemorySaver(), summarization: { trigger: { tokens: 3_000 }, keep: { messages: 6 } } });
+    const agent = createDeepAgent({
+      model,
+      systemPrompt: "You fetch pages.",
+      tools: [fetchTool],
+      checkpointer: new MemorySaver(),
+      summarization: { trigger: { tokens: 3_000 }, keep: { messages: 6 } },
+    });
     const config = { configurable: { thread_id: "recall" } };
     await agent.invoke({ messages: [new HumanMessage("fetch pages")] }, config);
     const out = await agent.invoke({ messages: [new HumanMessage("what was the secret code?")] }, config);
-    const visible = model.calls.at(-1)!.messages.map((m) => String(m.content)).join("\n");
+    const visible = model.calls
+      .at(-1)!
+      .messages.map((m) => String(m.content))
+      .join("\n");
     expect(visible).toContain("/conversation_history/recall.md:\n");
     expect(out.messages.at(-1)!.content).toBe("The secret code was 7421.");
     // The fact is not in what the model sees apart from the tool results it fetched back.
@@ -99,7 +107,13 @@ describe("summarization (seed probes)", () => {
 
   it("chained summarizations translate indices onto the original list", async () => {
     const model = new ScriptedChatModel({ script: agentScript(30) });
-    const agent = createDeepAgent({ model, systemPrompt: "You fetch pages.", tools: [fetchTool], checkpointer: new MemorySaver(), summarization: { trigger: { tokens: 3_000 }, keep: { messages: 4 } } });
+    const agent = createDeepAgent({
+      model,
+      systemPrompt: "You fetch pages.",
+      tools: [fetchTool],
+      checkpointer: new MemorySaver(),
+      summarization: { trigger: { tokens: 3_000 }, keep: { messages: 4 } },
+    });
     const config = { configurable: { thread_id: "chain" } };
     const events: SummarizationEvent[] = [];
     for await (const update of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "updates" })) {
@@ -138,13 +152,20 @@ describe("context overflow recovery", () => {
         return undefined;
       }),
     });
-    const agent = createDeepAgent({ model, tools: [fetchTool], checkpointer: new MemorySaver(), summarization: { trigger: { tokens: 100_000 }, keep: { messages: 2 } } });
+    const agent = createDeepAgent({
+      model,
+      tools: [fetchTool],
+      checkpointer: new MemorySaver(),
+      summarization: { trigger: { tokens: 100_000 }, keep: { messages: 2 } },
+    });
     const config = { configurable: { thread_id: "of" } };
     await agent.invoke({ messages: [new HumanMessage("fetch")] }, config);
     const before = model.calls.length;
     const out = await agent.invoke({ messages: [new HumanMessage("next")] }, config);
     const calls = model.calls.slice(before);
-    expect(calls.map((c) => (SystemMessage.isInstance(c.messages[0]!) && c.messages[0]!.content === SUMMARY_PROMPT ? "summary" : "agent"))).toEqual(["agent", "summary", "agent"]);
+    expect(
+      calls.map((c) => (SystemMessage.isInstance(c.messages[0]!) && c.messages[0]!.content === SUMMARY_PROMPT ? "summary" : "agent")),
+    ).toEqual(["agent", "summary", "agent"]);
     expect(calls[2]!.messages.length).toBeLessThan(calls[0]!.messages.length);
     expect(out.messages.at(-1)!.content).toBe("all pages fetched");
   });
@@ -152,18 +173,27 @@ describe("context overflow recovery", () => {
   it("fails with a clear error when the retry overflows too", async () => {
     const model = new ScriptedChatModel({
       script: (ctx) =>
-        isSummaryCall(ctx) ? { text: "short summary" } : { error: { message: "prompt is too long: 250000 tokens > 200000 maximum", name: "ContextOverflowError" } },
+        isSummaryCall(ctx)
+          ? { text: "short summary" }
+          : { error: { message: "prompt is too long: 250000 tokens > 200000 maximum", name: "ContextOverflowError" } },
     });
     const agent = createDeepAgent({ model, summarization: { trigger: { tokens: 100_000 }, keep: { messages: 1 } } });
     const history = Array.from({ length: 6 }, (_, i) => new HumanMessage(`message ${i} ${"x".repeat(400)}`));
     await expect(agent.invoke({ messages: history })).rejects.toMatchObject({ code: "context_overflow" });
-    expect(model.calls.filter((c) => !(SystemMessage.isInstance(c.messages[0]!) && c.messages[0]!.content === SUMMARY_PROMPT))).toHaveLength(2);
+    expect(
+      model.calls.filter((c) => !(SystemMessage.isInstance(c.messages[0]!) && c.messages[0]!.content === SUMMARY_PROMPT)),
+    ).toHaveLength(2);
   });
 
   it("recognizes LangChain's ContextOverflowError", async () => {
     const { isContextOverflow } = await import("../context/overflow.ts");
     expect(isContextOverflow(new ContextOverflowError("too long"))).toBe(true);
-    expect(isContextOverflow({ status: 400, error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } })).toBe(true);
+    expect(
+      isContextOverflow({
+        status: 400,
+        error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" },
+      }),
+    ).toBe(true);
     expect(isContextOverflow({ status: 400, message: "Error: context window exceeded (requested 140000 tokens)" })).toBe(true);
     expect(isContextOverflow({ status: 429, message: "rate limited: too many tokens per minute" })).toBe(false);
     expect(isContextOverflow(new Error("network down"))).toBe(false);
@@ -173,12 +203,20 @@ describe("context overflow recovery", () => {
 describe("settings", () => {
   const known = new ScriptedChatModel({ script: [] });
   it("defaults to 85% / 10% of a known window, else 170,000 tokens / 6 messages", () => {
-    expect(resolveSummarizationSettings({ model: known, maxInputTokens: 200_000 })).toEqual({ triggerTokens: 170_000, keep: { tokens: 20_000 }, window: 200_000 });
+    expect(resolveSummarizationSettings({ model: known, maxInputTokens: 200_000 })).toEqual({
+      triggerTokens: 170_000,
+      keep: { tokens: 20_000 },
+      window: 200_000,
+    });
     expect(resolveSummarizationSettings({ model: known })).toEqual({ triggerTokens: 170_000, keep: { messages: 6 }, window: undefined });
   });
   it("rejects a keep that is not clearly below the trigger", () => {
-    expect(() => resolveSummarizationSettings({ model: known, trigger: { tokens: 10_000 }, keep: { tokens: 9_000 } })).toThrow(expect.objectContaining({ code: "invalid_option" }));
-    expect(() => createDeepAgent({ model: known, summarization: { trigger: { fraction: 0.5 }, keep: { fraction: 0.5 }, maxInputTokens: 100_000 } })).toThrow(/clearly below/);
+    expect(() => resolveSummarizationSettings({ model: known, trigger: { tokens: 10_000 }, keep: { tokens: 9_000 } })).toThrow(
+      expect.objectContaining({ code: "invalid_option" }),
+    );
+    expect(() =>
+      createDeepAgent({ model: known, summarization: { trigger: { fraction: 0.5 }, keep: { fraction: 0.5 }, maxInputTokens: 100_000 } }),
+    ).toThrow(/clearly below/);
   });
 });
 
@@ -186,17 +224,20 @@ describe("compact_conversation", () => {
   it("answers that there is nothing to compact below half the trigger", async () => {
     const model = new ScriptedChatModel({ script: [{ toolCalls: [{ name: "compact_conversation", args: {} }] }, { text: "ok" }] });
     const out = await createDeepAgent({ model }).invoke({ messages: [new HumanMessage("compact")] });
-    expect(String(out.messages[2]!.content)).toMatch(/^Nothing to compact: the conversation uses about \d+ tokens, below half of the summarization trigger \(170000 tokens\)\.$/);
+    expect(String(out.messages[2]!.content)).toMatch(
+      /^Nothing to compact: the conversation uses about \d+ tokens, below half of the summarization trigger \(170000 tokens\)\.$/,
+    );
   });
 
   it("compacts when asked above half the trigger", async () => {
     const model = new ScriptedChatModel({
       script: agentScript(6, (ctx) => (ctx.call === 6 ? { toolCalls: [{ name: "compact_conversation", args: {} }] } : undefined)),
     });
-    const out = await createDeepAgent({ model, tools: [fetchTool], summarization: { trigger: { tokens: 4_000 }, keep: { messages: 2 } } }).invoke(
-      { messages: [new HumanMessage("go")] },
-      { configurable: { thread_id: "cc" } },
-    );
+    const out = await createDeepAgent({
+      model,
+      tools: [fetchTool],
+      summarization: { trigger: { tokens: 4_000 }, keep: { messages: 2 } },
+    }).invoke({ messages: [new HumanMessage("go")] }, { configurable: { thread_id: "cc" } });
     const result = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m) && m.name === "compact_conversation");
     expect(String(result!.content)).toContain("Conversation compacted");
     expect((out as AgentState)._summarizationEvent).toBeDefined();

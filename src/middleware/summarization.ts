@@ -51,12 +51,18 @@ export interface ResolvedSettings {
 }
 
 /** Resolves defaults and rejects a keep that is not clearly below the trigger. */
-export function resolveSummarizationSettings(options: Pick<SummarizationOptions, "model" | "trigger" | "keep" | "maxInputTokens">): ResolvedSettings {
+export function resolveSummarizationSettings(
+  options: Pick<SummarizationOptions, "model" | "trigger" | "keep" | "maxInputTokens">,
+): ResolvedSettings {
   const window = options.maxInputTokens ?? maxInputTokens(options.model);
   const toTokens = (size: ContextSize, what: string): number | undefined => {
     if ("tokens" in size) return size.tokens;
     if ("fraction" in size) {
-      if (!window) throw new HarnessError("invalid_option", `${what} is a fraction of the window, but the model's window is unknown; pass maxInputTokens.`);
+      if (!window)
+        throw new HarnessError(
+          "invalid_option",
+          `${what} is a fraction of the window, but the model's window is unknown; pass maxInputTokens.`,
+        );
       if (!(size.fraction > 0 && size.fraction <= 1)) throw new HarnessError("invalid_option", `${what} fraction must be in (0, 1].`);
       return Math.floor(size.fraction * window);
     }
@@ -148,10 +154,10 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
         return `Nothing to compact: the conversation uses about ${tokens} tokens, below half of the summarization trigger (${settings.triggerTokens} tokens).`;
       }
       const { outcome, files } = await summarizeNow({ state: rt.state, config: rt.config, messages: rt.state.messages }, event);
-      if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.reason}`, status: "error" };
+      if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.error}`, status: "error" };
       return {
-        content: `Conversation compacted. Older messages were summarized; the full history is at ${outcome.event.filePath}.`,
-        update: { ...SUMMARIZATION_EVENT.set(outcome.event), ...files },
+        content: `Conversation compacted. Older messages were summarized; the full history is at ${outcome.value.event.filePath}.`,
+        update: { ...SUMMARIZATION_EVENT.set(outcome.value.event), ...files },
       };
     },
   };
@@ -169,8 +175,8 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
       const doSummarize = async (): Promise<boolean> => {
         const { outcome, files } = await summarizeNow(request, event);
         if (!outcome.ok) return false;
-        event = outcome.event;
-        view = truncateOldToolArgs(outcome.view);
+        event = outcome.value.event;
+        view = truncateOldToolArgs(outcome.value.view);
         update = { ...update, ...SUMMARIZATION_EVENT.set(event), ...files };
         summarized = true;
         return true;
@@ -191,13 +197,19 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
           if (trimmed) view = trimmed;
         }
         if (estimateMessagesTokens(view) >= before) {
-          throw new HarnessError("context_overflow", "The request is too large for the model's context window and could not be made smaller.");
+          throw new HarnessError(
+            "context_overflow",
+            "The request is too large for the model's context window and could not be made smaller.",
+          );
         }
         try {
           return withUpdate(await next({ ...request, messages: view }));
         } catch (retryErr) {
           if (!isContextOverflow(retryErr)) throw retryErr;
-          throw new HarnessError("context_overflow", "The request is still too large for the model's context window after summarizing once.");
+          throw new HarnessError(
+            "context_overflow",
+            "The request is still too large for the model's context window after summarizing once.",
+          );
         }
       }
     },

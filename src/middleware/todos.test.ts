@@ -39,7 +39,11 @@ describe("write_todos", () => {
   it("replaces the whole list on each call", async () => {
     const second = [{ content: "ship it", status: "in_progress" }];
     const { state } = await run(
-      [{ toolCalls: [{ name: "write_todos", args: { todos: plan } }] }, { toolCalls: [{ name: "write_todos", args: { todos: second } }] }, { text: "ok" }],
+      [
+        { toolCalls: [{ name: "write_todos", args: { todos: plan } }] },
+        { toolCalls: [{ name: "write_todos", args: { todos: second } }] },
+        { text: "ok" },
+      ],
       "t2",
     );
     expect(state.todos).toEqual(second);
@@ -87,7 +91,9 @@ describe("write_todos", () => {
   });
 
   it("keeps only content and status, and declares deepagents' schema", () => {
-    const schema = writeTodosTool.schema as { properties: { todos: { items: { properties: Record<string, { enum?: string[] }>; required: string[] } } } };
+    const schema = writeTodosTool.schema as {
+      properties: { todos: { items: { properties: Record<string, { enum?: string[] }>; required: string[] } } };
+    };
     expect(Object.keys(schema.properties.todos.items.properties)).toEqual(["content", "status"]);
     expect(schema.properties.todos.items.properties.status!.enum).toEqual(["pending", "in_progress", "completed"]);
     expect(schema.properties.todos.items.required).toEqual(["content", "status"]);

@@ -46,7 +46,8 @@ export function parseTodos(raw: unknown): Todo[] | string {
   if (!Array.isArray(raw)) return "Error: 'todos' must be a list of { content, status } objects.";
   const todos: Todo[] = [];
   for (const [i, item] of raw.entries()) {
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return `Error: todos[${i}] must be an object with 'content' and 'status'.`;
+    if (typeof item !== "object" || item === null || Array.isArray(item))
+      return `Error: todos[${i}] must be an object with 'content' and 'status'.`;
     const { content, status } = item as Record<string, unknown>;
     if (typeof content !== "string") return `Error: todos[${i}].content must be a string.`;
     if (typeof status !== "string" || !STATUSES.includes(status as TodoStatus)) {

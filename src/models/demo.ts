@@ -38,7 +38,8 @@ export function demoTurn(ctx: ScriptContext): ScriptedTurn {
   const asked = lastHumanText(ctx.messages).toLowerCase();
   const isChild = !ctx.tools.includes("task");
   if (isChild) {
-    if (last && HumanMessage.isInstance(last)) return { toolCalls: [{ name: "write_file", args: { file_path: "/research.md", content: `# Research\n\n${last.text}\n` } }] };
+    if (last && HumanMessage.isInstance(last))
+      return { toolCalls: [{ name: "write_file", args: { file_path: "/research.md", content: `# Research\n\n${last.text}\n` } }] };
     return { text: "Research saved to /research.md.", chunkDelayMs: DEMO_CHUNK_DELAY_MS };
   }
   if (last && HumanMessage.isInstance(last) && asked.includes("research")) {

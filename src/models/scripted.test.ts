@@ -10,12 +10,17 @@ describe("ScriptedChatModel", () => {
     expect(first.tool_calls).toEqual([{ name: "ls", args: { path: "/" }, id: "call_0_0", type: "tool_call" }]);
     const second = await model.invoke([new HumanMessage("b")]);
     expect(second.content).toBe("done");
-    expect(model.calls.map((c) => [c.messages[0]!.content, c.tools])).toEqual([["a", ["ls"]], ["b", []]]);
+    expect(model.calls.map((c) => [c.messages[0]!.content, c.tools])).toEqual([
+      ["a", ["ls"]],
+      ["b", []],
+    ]);
     await expect(model.invoke([new HumanMessage("c")])).rejects.toThrow("script exhausted after 2 calls");
   });
 
   it("streams the given chunks, then tool-call chunks", async () => {
-    const model = new ScriptedChatModel({ script: [{ text: "hello world", chunks: ["hel", "lo ", "world"], toolCalls: [{ name: "x", args: { a: 1 } }] }] });
+    const model = new ScriptedChatModel({
+      script: [{ text: "hello world", chunks: ["hel", "lo ", "world"], toolCalls: [{ name: "x", args: { a: 1 } }] }],
+    });
     const parts: string[] = [];
     let final;
     for await (const chunk of await model.stream([new HumanMessage("a")])) {
@@ -28,8 +33,15 @@ describe("ScriptedChatModel", () => {
   });
 
   it("raises scripted errors with name, status and code", async () => {
-    const model = new ScriptedChatModel({ script: [{ error: { message: "too long", name: "ContextOverflowError", status: 400, code: "context_length_exceeded" } }] });
-    await expect(model.invoke([new HumanMessage("a")])).rejects.toMatchObject({ name: "ContextOverflowError", status: 400, code: "context_length_exceeded", message: "too long" });
+    const model = new ScriptedChatModel({
+      script: [{ error: { message: "too long", name: "ContextOverflowError", status: 400, code: "context_length_exceeded" } }],
+    });
+    await expect(model.invoke([new HumanMessage("a")])).rejects.toMatchObject({
+      name: "ContextOverflowError",
+      status: 400,
+      code: "context_length_exceeded",
+      message: "too long",
+    });
   });
 
   it("waits for delays and aborts with the signal", async () => {

@@ -173,7 +173,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     if (turn.error) this.#raise(turn.error);
     const id = `${this.#shared.idPrefix}-${call}`;
     const text = turn.text ?? "";
-    const chunks = turn.chunks ?? (text.match(/\S+\s*|\s+/g) ?? []);
+    const chunks = turn.chunks ?? text.match(/\S+\s*|\s+/g) ?? [];
     for (const piece of chunks) {
       if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs, options.signal);
       const chunk = new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece, id }) });

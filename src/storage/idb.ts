@@ -58,7 +58,11 @@ export function isIdbError(err: unknown): boolean {
 export function toStorageError(operation: string, err: unknown, txError?: unknown): StorageError | undefined {
   if (err instanceof StorageError) return err;
   if (isQuotaError(err, txError)) {
-    return new StorageError("quota_exceeded", `${operation}: storage quota exceeded; the transaction was rolled back and nothing of it was written`, { cause: err });
+    return new StorageError(
+      "quota_exceeded",
+      `${operation}: storage quota exceeded; the transaction was rolled back and nothing of it was written`,
+      { cause: err },
+    );
   }
   if (!isIdbError(err) && !isIdbError(txError)) return undefined;
   const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -72,8 +76,14 @@ export function toStorageError(operation: string, err: unknown, txError?: unknow
  *   open, the stored schema is newer than `version`, the upgrade fails, or
  *   another tab's connection blocks the upgrade.
  */
-export function openDatabase<S extends DBSchema>(name: string, version: number, upgrade: Upgrade<S>, onClose: () => void): Promise<IDBPDatabase<S>> {
-  if (typeof indexedDB === "undefined") return Promise.reject(new StorageError("unavailable", "IndexedDB is not available in this context"));
+export function openDatabase<S extends DBSchema>(
+  name: string,
+  version: number,
+  upgrade: Upgrade<S>,
+  onClose: () => void,
+): Promise<IDBPDatabase<S>> {
+  if (typeof indexedDB === "undefined")
+    return Promise.reject(new StorageError("unavailable", "IndexedDB is not available in this context"));
   return new Promise<IDBPDatabase<S>>((resolve, reject) => {
     let settled = false;
     let upgradeError: unknown;
@@ -116,7 +126,11 @@ export function openDatabase<S extends DBSchema>(name: string, version: number, 
         const cause = upgradeError ?? err;
         const why = upgradeError !== undefined ? "cannot upgrade" : "cannot open";
         const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-        settle(() => reject(cause instanceof StorageError ? cause : new StorageError("unavailable", `${why} IndexedDB "${name}": ${detail}`, { cause })));
+        settle(() =>
+          reject(
+            cause instanceof StorageError ? cause : new StorageError("unavailable", `${why} IndexedDB "${name}": ${detail}`, { cause }),
+          ),
+        );
       },
     );
   });
@@ -207,6 +221,19 @@ export async function runTransaction<S extends DBSchema, N extends StoreNames<S>
     }
     throw toStorageError(operation, err, txError) ?? err;
   }
+}
+
+/** The distinct keys of an index, in order (a unique key cursor). */
+export async function uniqueIndexKeys<K extends IDBValidKey>(index: {
+  openKeyCursor(query: null, direction: "nextunique"): Promise<{ key: K; continue(): Promise<unknown> } | null>;
+}): Promise<K[]> {
+  const keys: K[] = [];
+  let cursor = await index.openKeyCursor(null, "nextunique");
+  while (cursor) {
+    keys.push(cursor.key);
+    cursor = (await cursor.continue()) as typeof cursor;
+  }
+  return keys;
 }
 
 /**

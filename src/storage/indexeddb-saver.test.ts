@@ -42,6 +42,8 @@ describe("IndexedDBSaver when IndexedDB refuses to open", () => {
     const result = await saver.open();
     expect(result).toMatchObject({ ok: false, error: { name: "StorageError", code: "unavailable" } });
     await expect(saver.getTuple({ configurable: { thread_id: "x" } })).rejects.toMatchObject({ code: "unavailable" });
-    await expect(saver.put({ configurable: { thread_id: "x" } }, emptyCheckpoint(), { source: "input", step: -1, parents: {} }, {})).rejects.toBeInstanceOf(StorageError);
+    await expect(
+      saver.put({ configurable: { thread_id: "x" } }, emptyCheckpoint(), { source: "input", step: -1, parents: {} }, {}),
+    ).rejects.toBeInstanceOf(StorageError);
   });
 });

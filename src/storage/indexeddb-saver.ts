@@ -27,7 +27,7 @@ import { isBaseMessage } from "@langchain/core/messages";
 import { encodeMessages, isMessageList, keyString, prefixRange, sizeOf, type EncodedMessage, type EncodingMemo } from "./encoding.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { StorageError } from "./errors.ts";
-import { runTransaction, settle, toStorageError, type LazyConnection } from "./idb.ts";
+import { runTransaction, settle, toStorageError, uniqueIndexKeys, type LazyConnection } from "./idb.ts";
 import { decodeTuple, readTuple, type ListCache } from "./read.ts";
 import { planList, writeMessages, type ListHead, type ListPlan, type Tx } from "./write.ts";
 import {
@@ -132,7 +132,11 @@ async function asCorrupt<T>(threadId: string | undefined, checkpointId: () => st
       throw new StorageError("corrupt_record", `${where}: ${cause.message}`, { cause, threadId, checkpointId: checkpointId() });
     }
     const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    throw new StorageError("corrupt_record", `${where}: the stored checkpoint cannot be read (${detail})`, { cause, threadId, checkpointId: checkpointId() });
+    throw new StorageError("corrupt_record", `${where}: the stored checkpoint cannot be read (${detail})`, {
+      cause,
+      threadId,
+      checkpointId: checkpointId(),
+    });
   }
 }
 
@@ -177,7 +181,12 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
   }
 
   /** Runs `body` in one transaction on this saver's database (see `runTransaction`). */
-  private withTx<M extends IDBTransactionMode, T>(stores: StoreName[], mode: M, operation: string, body: (tx: Tx<M>) => Promise<T>): Promise<T> {
+  private withTx<M extends IDBTransactionMode, T>(
+    stores: StoreName[],
+    mode: M,
+    operation: string,
+    body: (tx: Tx<M>) => Promise<T>,
+  ): Promise<T> {
     return runTransaction(this.conn, stores, mode, operation, body);
   }
 
@@ -187,19 +196,23 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
     const ns: string = config.configurable?.checkpoint_ns ?? "";
     const checkpointId = getCheckpointId(config);
     let found: CheckpointRecord | undefined;
-    return asCorrupt(threadId, () => found?.checkpoint_id ?? checkpointId, async () => {
-      const raw = await this.withTx(ALL_STORES, "readonly", "getTuple", async (tx) => {
-        const store = tx.objectStore("checkpoints");
-        found = checkpointId
-          ? await store.get([threadId, ns, checkpointId])
-          : (await store.openCursor(prefixRange([threadId, ns]), "prev"))?.value;
-        return found ? readTuple(tx, found, this.lists, this.snapshotEvery) : undefined;
-      });
-      if (!raw) return undefined;
-      const tuple = await decodeTuple(this.serde, raw, undefined, () => this.getNextVersion(undefined));
-      this.rememberHeads(raw.record, raw.lists);
-      return tuple;
-    });
+    return asCorrupt(
+      threadId,
+      () => found?.checkpoint_id ?? checkpointId,
+      async () => {
+        const raw = await this.withTx(ALL_STORES, "readonly", "getTuple", async (tx) => {
+          const store = tx.objectStore("checkpoints");
+          found = checkpointId
+            ? await store.get([threadId, ns, checkpointId])
+            : (await store.openCursor(prefixRange([threadId, ns]), "prev"))?.value;
+          return found ? readTuple(tx, found, this.lists, this.snapshotEvery) : undefined;
+        });
+        if (!raw) return undefined;
+        const tuple = await decodeTuple(this.serde, raw, undefined, () => this.getNextVersion(undefined));
+        this.rememberHeads(raw.record, raw.lists);
+        return tuple;
+      },
+    );
   }
 
   /**
@@ -248,13 +261,17 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
         return { records, last, more: cursor !== null };
       });
       for (const record of page.records) {
-        const tuple = await asCorrupt(recordThread(record), () => recordCheckpoint(record), async () => {
-          const metadata = (await this.serde.loadsTyped(record.metadata.type, record.metadata.bytes)) as CheckpointMetadata;
-          const fields = metadata as Record<string, unknown>;
-          if (filter && !Object.entries(filter).every(([k, v]) => fields[k] === v)) return undefined;
-          const raw = await this.withTx(ALL_STORES, "readonly", "list", (tx) => readTuple(tx, record, this.lists, this.snapshotEvery));
-          return decodeTuple(this.serde, raw, metadata, () => this.getNextVersion(undefined));
-        });
+        const tuple = await asCorrupt(
+          recordThread(record),
+          () => recordCheckpoint(record),
+          async () => {
+            const metadata = (await this.serde.loadsTyped(record.metadata.type, record.metadata.bytes)) as CheckpointMetadata;
+            const fields = metadata as Record<string, unknown>;
+            if (filter && !Object.entries(filter).every(([k, v]) => fields[k] === v)) return undefined;
+            const raw = await this.withTx(ALL_STORES, "readonly", "list", (tx) => readTuple(tx, record, this.lists, this.snapshotEvery));
+            return decodeTuple(this.serde, raw, metadata, () => this.getNextVersion(undefined));
+          },
+        );
         if (!tuple) continue;
         yield tuple;
         if (remaining !== undefined && --remaining <= 0) return;
@@ -317,7 +334,11 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
           return { plan, value: plan.full, messages: plan.messages };
         }),
       );
-      const added = await writeMessages(tx, threadId, picks.flatMap((p) => p.messages));
+      const added = await writeMessages(
+        tx,
+        threadId,
+        picks.flatMap((p) => p.messages),
+      );
       let bytes = added.bytes;
       let records = added.records + 1;
       const puts: Promise<unknown>[] = [];
@@ -376,7 +397,11 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
       const store = tx.objectStore("writes");
       const existing = await Promise.all(entries.map((e) => (e.key[4] >= 0 ? store.getKey(e.key) : undefined)));
       const kept = entries.filter((_, i) => existing[i] === undefined);
-      const counted = await writeMessages(tx, threadId, kept.flatMap((e) => e.messages));
+      const counted = await writeMessages(
+        tx,
+        threadId,
+        kept.flatMap((e) => e.messages),
+      );
       const puts: Promise<unknown>[] = [];
       for (const e of kept) puts.push(settle(store.put(e.record, e.key)));
       await Promise.all(puts);
@@ -401,15 +426,9 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
 
   /** Thread ids that have at least one checkpoint, in key order. */
   async listThreads(): Promise<string[]> {
-    return this.withTx(["checkpoints"], "readonly", "listThreads", async (tx) => {
-      const ids: string[] = [];
-      let cursor = await tx.objectStore("checkpoints").index("by_thread").openKeyCursor(null, "nextunique");
-      while (cursor) {
-        ids.push(cursor.key);
-        cursor = await cursor.continue();
-      }
-      return ids;
-    });
+    return this.withTx(["checkpoints"], "readonly", "listThreads", (tx) =>
+      uniqueIndexKeys(tx.objectStore("checkpoints").index("by_thread")),
+    );
   }
 
   private remember(key: BlobKey, keys: string[], depth: number): void {

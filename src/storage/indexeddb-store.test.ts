@@ -26,7 +26,11 @@ describe("IndexedDBStore failures and differences", () => {
   });
 
   it("throws StorageError unavailable when IndexedDB refuses to open", async () => {
-    const refusing = { open: () => { throw new Error("SecurityError: denied"); } } as unknown as IDBFactory;
+    const refusing = {
+      open: () => {
+        throw new Error("SecurityError: denied");
+      },
+    } as unknown as IDBFactory;
     vi.stubGlobal("indexedDB", refusing);
     const err = await new IndexedDBStore({ dbName: "refused" }).get(["a"], "k").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageError);

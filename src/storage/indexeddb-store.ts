@@ -29,7 +29,7 @@ import {
   type SearchOperation,
 } from "@langchain/langgraph-checkpoint";
 import type { DBSchema, IDBPTransaction } from "idb";
-import { LazyConnection, runTransaction } from "./idb.ts";
+import { LazyConnection, runTransaction, uniqueIndexKeys } from "./idb.ts";
 
 export const DEFAULT_STORE_DB = "deeptab-store";
 const VERSION = 1;
@@ -152,21 +152,27 @@ export class IndexedDBStore extends BaseStore {
     }
     if (operations.length === 0) return [] as OperationResults<Op>;
     const writes = operations.some(isPut);
-    const results = await runTransaction(this.#conn, ["items"], writes ? "readwrite" : "readonly", "IndexedDBStore.batch", async (tx: Tx) => {
-      const out: unknown[] = [];
-      const puts = new Map<string, PutOperation>();
-      for (const op of operations) {
-        if (isGet(op)) out.push(await this.#get(tx, op));
-        else if ("namespacePrefix" in op) out.push(await this.#search(tx, op));
-        else if (isPut(op)) {
-          puts.set(JSON.stringify([op.namespace, op.key]), op);
-          out.push(null);
-        } else if ("matchConditions" in op || "maxDepth" in op || "limit" in op) out.push(await this.#listNamespaces(tx, op));
-        else throw new Error(`IndexedDBStore.batch: unknown operation ${JSON.stringify(op)}`);
-      }
-      if (puts.size > 0) await this.#put(tx, [...puts.values()]);
-      return out;
-    });
+    const results = await runTransaction(
+      this.#conn,
+      ["items"],
+      writes ? "readwrite" : "readonly",
+      "IndexedDBStore.batch",
+      async (tx: Tx) => {
+        const out: unknown[] = [];
+        const puts = new Map<string, PutOperation>();
+        for (const op of operations) {
+          if (isGet(op)) out.push(await this.#get(tx, op));
+          else if ("namespacePrefix" in op) out.push(await this.#search(tx, op));
+          else if (isPut(op)) {
+            puts.set(JSON.stringify([op.namespace, op.key]), op);
+            out.push(null);
+          } else if ("matchConditions" in op || "maxDepth" in op || "limit" in op) out.push(await this.#listNamespaces(tx, op));
+          else throw new Error(`IndexedDBStore.batch: unknown operation ${JSON.stringify(op)}`);
+        }
+        if (puts.size > 0) await this.#put(tx, [...puts.values()]);
+        return out;
+      },
+    );
     return results as OperationResults<Op>;
   }
 
@@ -177,7 +183,9 @@ export class IndexedDBStore extends BaseStore {
 
   async #search(tx: Tx, op: SearchOperation): Promise<SearchItem[]> {
     const prefix = op.namespacePrefix.join(SEP);
-    const records = await tx.objectStore("items").getAll(prefix === "" ? undefined : IDBKeyRange.bound([prefix], [prefix + SEP_NEXT], false, true));
+    const records = await tx
+      .objectStore("items")
+      .getAll(prefix === "" ? undefined : IDBKeyRange.bound([prefix], [prefix + SEP_NEXT], false, true));
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const out: SearchItem[] = [];
@@ -196,13 +204,7 @@ export class IndexedDBStore extends BaseStore {
   }
 
   async #listNamespaces(tx: Tx, op: ListNamespacesOperation): Promise<string[][]> {
-    const all: string[][] = [];
-    let cursor = await tx.objectStore("items").index("by_ns").openKeyCursor(null, "nextunique");
-    while (cursor) {
-      all.push(cursor.key.split(SEP));
-      cursor = await cursor.continue();
-    }
-    let namespaces = all;
+    let namespaces = (await uniqueIndexKeys(tx.objectStore("items").index("by_ns"))).map((ns) => ns.split(SEP));
     const conditions = op.matchConditions ?? [];
     if (conditions.length > 0) namespaces = namespaces.filter((ns) => conditions.every((c) => matches(c, ns)));
     if (op.maxDepth !== undefined) {
@@ -222,7 +224,14 @@ export class IndexedDBStore extends BaseStore {
         const ns = op.namespace.join(SEP);
         if (op.value === null) return store.delete([ns, op.key]);
         const prev = await store.get([ns, op.key]);
-        const record: ItemRecord = { ns, key: op.key, namespace: [...op.namespace], value: op.value, createdAt: prev?.createdAt ?? now, updatedAt: now };
+        const record: ItemRecord = {
+          ns,
+          key: op.key,
+          namespace: [...op.namespace],
+          value: op.value,
+          createdAt: prev?.createdAt ?? now,
+          updatedAt: now,
+        };
         await store.put(record);
         return undefined;
       }),

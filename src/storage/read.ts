@@ -59,13 +59,7 @@ function corrupt(message: string): StorageError {
 }
 
 /** Follows a message list's delta chain back to a full list (or a cached one). */
-async function resolveList(
-  tx: ReadTx,
-  key: BlobKey,
-  head: MessageListValue,
-  cache: ListCache,
-  snapshotEvery: number,
-): Promise<string[]> {
+async function resolveList(tx: ReadTx, key: BlobKey, head: MessageListValue, cache: ListCache, snapshotEvery: number): Promise<string[]> {
   const cached = cache.get(keyString(key));
   if (cached) return cached.keys;
   const blobs = tx.objectStore("blobs");
@@ -95,7 +89,11 @@ async function resolveList(
 }
 
 /** The records behind message refs (`key~id`), with the ids to put back. */
-async function getMessages(tx: ReadTx, threadId: string, refs: string[]): Promise<Array<{ record: MessageRecord; id: string | undefined }>> {
+async function getMessages(
+  tx: ReadTx,
+  threadId: string,
+  refs: string[],
+): Promise<Array<{ record: MessageRecord; id: string | undefined }>> {
   const store = tx.objectStore("messages");
   const parsed = refs.map(parseRef);
   const unique = [...new Set(parsed.map((p) => p.key))];

@@ -51,9 +51,15 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       ok(await b.write("/d/sub/two.md", "2"));
       ok(await b.write("/top.md", "t"));
       const root = ok(await b.ls("/")).filter((f) => !extras.has(f.path));
-      expect(root.map((f) => [f.path, f.isDir])).toEqual([["/d", true], ["/top.md", false]]);
+      expect(root.map((f) => [f.path, f.isDir])).toEqual([
+        ["/d", true],
+        ["/top.md", false],
+      ]);
       const d = ok(await b.ls("/d"));
-      expect(d.map((f) => [f.path, f.isDir])).toEqual([["/d/one.md", false], ["/d/sub", true]]);
+      expect(d.map((f) => [f.path, f.isDir])).toEqual([
+        ["/d/one.md", false],
+        ["/d/sub", true],
+      ]);
       expect(d[0]!.size).toBe(1);
       expect(code(await b.ls("/nowhere"))).toBe("file_not_found");
     });
@@ -67,7 +73,11 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(ok(await b.glob("*.md")).map((f) => f.path)).toEqual(["/notes.md"]);
       expect(ok(await b.glob("*.ts", "/src")).map((f) => f.path)).toEqual(["/src/a.ts"]);
       const all = ok(await b.grep("TODO(x)"));
-      expect(all.map((m) => [m.path, m.line])).toEqual([["/notes.md", 1], ["/src/a.ts", 1], ["/src/deep/b.ts", 2]]);
+      expect(all.map((m) => [m.path, m.line])).toEqual([
+        ["/notes.md", 1],
+        ["/src/a.ts", 1],
+        ["/src/deep/b.ts", 2],
+      ]);
       expect(ok(await b.grep("TODO(x)", "/src", "*.ts")).map((m) => m.path)).toEqual(["/src/a.ts", "/src/deep/b.ts"]);
       expect(ok(await b.grep(".*"))).toEqual([]);
     });
@@ -110,11 +120,13 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       if (!b.uploadFiles || !b.downloadFiles) return expect(b.uploadFiles).toBeUndefined();
       const binary = new Uint8Array(256).map((_, i) => i);
       const text = new TextEncoder().encode("plain ✓");
-      expect(await b.uploadFiles([{ path: "/bin.dat", content: binary }, { path: "/t.txt", content: text }, { path: "bad", content: text }])).toEqual([
-        { path: "/bin.dat" },
-        { path: "/t.txt" },
-        { path: "bad", error: "invalid_path" },
-      ]);
+      expect(
+        await b.uploadFiles([
+          { path: "/bin.dat", content: binary },
+          { path: "/t.txt", content: text },
+          { path: "bad", content: text },
+        ]),
+      ).toEqual([{ path: "/bin.dat" }, { path: "/t.txt" }, { path: "bad", error: "invalid_path" }]);
       const [bin, txt, missing] = await b.downloadFiles(["/bin.dat", "/t.txt", "/missing"]);
       expect(Array.from(bin!.content!)).toEqual(Array.from(binary));
       expect(new TextDecoder().decode(txt!.content)).toBe("plain ✓");

@@ -29,7 +29,11 @@ export function graphBehaviours({ name }: SaverHarness): void {
         })
         .addNode("tools", async (state) => {
           const last = state.messages.at(-1) as AIMessage;
-          return { messages: (last.tool_calls ?? []).map((c) => new ToolMessage({ tool_call_id: c.id!, content: `result ${String(c.args.n)} ${"x".repeat(500)}` })) };
+          return {
+            messages: (last.tool_calls ?? []).map(
+              (c) => new ToolMessage({ tool_call_id: c.id!, content: `result ${String(c.args.n)} ${"x".repeat(500)}` }),
+            ),
+          };
         })
         .addEdge(START, "model")
         .addConditionalEdges("model", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])

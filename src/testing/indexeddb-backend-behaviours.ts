@@ -32,7 +32,10 @@ export function indexedDBBackendBehaviours(name: string): void {
       const reopened = new IndexedDBBackend(new IndexedDBFiles({ dbName: files.dbName }), "t1", () => "2026-01-02T00:00:00.000Z");
       expect(ok(await reopened.read("/notes/a.md")).lines).toEqual(["kept ✓"]);
       expect(Array.from((await reopened.downloadFiles(["/bin.dat"]))[0]!.content!)).toEqual([0, 255, 1, 254]);
-      expect(ok(await reopened.ls("/")).map((f) => [f.path, f.isDir, f.size])).toEqual([["/bin.dat", false, 4], ["/notes", true, 0]]);
+      expect(ok(await reopened.ls("/")).map((f) => [f.path, f.isDir, f.size])).toEqual([
+        ["/bin.dat", false, 4],
+        ["/notes", true, 0],
+      ]);
       ok(await reopened.edit("/notes/a.md", "kept", "again"));
       expect(ok(await reopened.glob("**/*.md"))[0]!.modifiedAt).toBe("2026-01-02T00:00:00.000Z");
       await reopened.files.close();
@@ -92,10 +95,12 @@ export function indexedDBBackendBehaviours(name: string): void {
       const b = new IndexedDBBackend(fresh(), "t", () => now);
       ok(await b.write("/d/f.txt", "a"));
       now = "2026-01-03T00:00:00.000Z";
-      expect(await b.uploadFiles([{ path: "/d/f.txt", content: new TextEncoder().encode("b") }, { path: "/d", content: new Uint8Array([1]) }])).toEqual([
-        { path: "/d/f.txt" },
-        { path: "/d", error: "is_directory" },
-      ]);
+      expect(
+        await b.uploadFiles([
+          { path: "/d/f.txt", content: new TextEncoder().encode("b") },
+          { path: "/d", content: new Uint8Array([1]) },
+        ]),
+      ).toEqual([{ path: "/d/f.txt" }, { path: "/d", error: "is_directory" }]);
       expect(ok(await b.ls("/d"))).toEqual([{ path: "/d/f.txt", isDir: false, size: 1, modifiedAt: now }]);
       expect((await b.files.index("t")).get("/d/f.txt")!.data.createdAt).toBe("2026-01-01T00:00:00.000Z");
       expect(await b.delete("/d")).toMatchObject({ error: "is_directory" });

@@ -25,7 +25,8 @@ async function serve(...args: Parameters<typeof startScriptedServer>) {
   return s;
 }
 
-const openai = (url: string) => new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-test-openai", configuration: { baseURL: `${url}/v1` }, maxRetries: 0 });
+const openai = (url: string) =>
+  new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-test-openai", configuration: { baseURL: `${url}/v1` }, maxRetries: 0 });
 
 describe("OpenAI over the wire", () => {
   it("runs tool calls and streams the answer token by token", async () => {
@@ -36,7 +37,10 @@ describe("OpenAI over the wire", () => {
     const agent = createDeepAgent({ model: openai(server.url), systemPrompt: "Be brief." });
     const tokens: string[] = [];
     let files: Record<string, { content: string }> = {};
-    for await (const [mode, chunk] of await agent.stream({ messages: [new HumanMessage("write it")] }, { streamMode: ["messages", "values"] })) {
+    for await (const [mode, chunk] of await agent.stream(
+      { messages: [new HumanMessage("write it")] },
+      { streamMode: ["messages", "values"] },
+    )) {
       if (mode === "messages") {
         const [msg] = chunk as unknown as [{ getType(): string; content: unknown }];
         if (msg.getType() === "ai" && typeof msg.content === "string" && msg.content) tokens.push(msg.content);
@@ -56,14 +60,29 @@ describe("OpenAI over the wire", () => {
   });
 
   it("recovers once from the raw context_length_exceeded error", async () => {
-    const overflow = { status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } } };
+    const overflow = {
+      status: 400,
+      body: {
+        error: {
+          message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+          type: "invalid_request_error",
+          param: "messages",
+          code: "context_length_exceeded",
+        },
+      },
+    };
     const server = await serve("openai", (req, n) => {
       const system = (req.body.messages as Array<{ role: string; content: string }>)[0]!;
       if (system.content.startsWith("Summarize the conversation")) return { text: "Summary: the user said many things." };
       return n === 0 ? overflow : { text: "Answered after compaction." };
     });
     const history = Array.from({ length: 8 }, (_, i) => new HumanMessage(`note ${i}: ${"x".repeat(200)}`));
-    const agent = createDeepAgent({ model: openai(server.url), systemPrompt: "sys", checkpointer: new MemorySaver(), summarization: { keep: { messages: 2 } } });
+    const agent = createDeepAgent({
+      model: openai(server.url),
+      systemPrompt: "sys",
+      checkpointer: new MemorySaver(),
+      summarization: { keep: { messages: 2 } },
+    });
     const out = await agent.invoke({ messages: history }, { configurable: { thread_id: "of" } });
     expect(out.messages.at(-1)!.content).toBe("Answered after compaction.");
     expect(server.requests).toHaveLength(3);
@@ -82,7 +101,8 @@ describe("Anthropic over the wire", () => {
     for await (const [msg] of await agent.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" })) {
       const content = msg.content;
       if (msg.getType() === "ai" && typeof content === "string" && content) tokens.push(content);
-      if (msg.getType() === "ai" && Array.isArray(content)) for (const b of content as Array<{ text?: string }>) if (b.text) tokens.push(b.text);
+      if (msg.getType() === "ai" && Array.isArray(content))
+        for (const b of content as Array<{ text?: string }>) if (b.text) tokens.push(b.text);
     }
     expect(tokens.join("")).toBe("Hello from Claude.");
     expect(tokens.length).toBeGreaterThan(1);

@@ -29,12 +29,19 @@ export interface ScriptedServer {
 type Dialect = "openai" | "anthropic";
 
 function sse(events: Array<{ event?: string; data: unknown }>): string {
-  return events.map((e) => `${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`).join("");
+  return events
+    .map((e) => `${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`)
+    .join("");
 }
 
 function openaiReply(reply: Exclude<ServerReply, { status: number }>, stream: boolean, n: number): string {
   const id = `chatcmpl-${n}`;
-  const toolCalls = (reply.toolCalls ?? []).map((c, index) => ({ index, id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+  const toolCalls = (reply.toolCalls ?? []).map((c, index) => ({
+    index,
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.args) },
+  }));
   const usage = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 };
   if (!stream) {
     return JSON.stringify({
@@ -42,11 +49,23 @@ function openaiReply(reply: Exclude<ServerReply, { status: number }>, stream: bo
       object: "chat.completion",
       created: 0,
       model: "gpt-4o",
-      choices: [{ index: 0, message: { role: "assistant", content: reply.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index: _i, ...c }) => c) } : {}) }, finish_reason: toolCalls.length ? "tool_calls" : "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: reply.text ?? null,
+            ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index: _i, ...c }) => c) } : {}),
+          },
+          finish_reason: toolCalls.length ? "tool_calls" : "stop",
+        },
+      ],
       usage,
     });
   }
-  const chunk = (delta: unknown, finish: string | null = null) => ({ data: { id, object: "chat.completion.chunk", created: 0, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason: finish }] } });
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    data: { id, object: "chat.completion.chunk", created: 0, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason: finish }] },
+  });
   const pieces = reply.chunks ?? (reply.text ? [reply.text] : []);
   return sse([
     chunk({ role: "assistant", content: "" }),
@@ -67,42 +86,88 @@ function anthropicReply(reply: Exclude<ServerReply, { status: number }>, stream:
   ];
   const stop = reply.toolCalls?.length ? "tool_use" : "end_turn";
   if (!stream) {
-    return JSON.stringify({ id, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: blocks, stop_reason: stop, stop_sequence: null, usage });
+    return JSON.stringify({
+      id,
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-5",
+      content: blocks,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage,
+    });
   }
   const events: Array<{ event: string; data: unknown }> = [
-    { event: "message_start", data: { type: "message_start", message: { id, type: "message", role: "assistant", content: [], model: "claude-sonnet-4-5", stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } } },
+    {
+      event: "message_start",
+      data: {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          content: [],
+          model: "claude-sonnet-4-5",
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
+    },
   ];
   let index = 0;
   if (reply.text) {
     events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "text", text: "" } } });
-    for (const piece of reply.chunks ?? [reply.text]) events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } } });
+    for (const piece of reply.chunks ?? [reply.text])
+      events.push({
+        event: "content_block_delta",
+        data: { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } },
+      });
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
     index++;
   }
   for (const c of reply.toolCalls ?? []) {
-    events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } } });
-    events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(c.args) } } });
+    events.push({
+      event: "content_block_start",
+      data: { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } },
+    });
+    events.push({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(c.args) } },
+    });
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
     index++;
   }
-  events.push({ event: "message_delta", data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 7 } } });
+  events.push({
+    event: "message_delta",
+    data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 7 } },
+  });
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return sse(events);
 }
 
 /** Starts a server on 127.0.0.1 (an ephemeral port) answering with `script` in order. */
-export async function startScriptedServer(dialect: Dialect, script: ServerReply[] | ((req: RecordedRequest, n: number) => ServerReply)): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  dialect: Dialect,
+  script: ServerReply[] | ((req: RecordedRequest, n: number) => ServerReply),
+): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString("utf8")));
     req.on("end", () => {
-      const recorded: RecordedRequest = { path: req.url ?? "", headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      const recorded: RecordedRequest = {
+        path: req.url ?? "",
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+      };
       requests.push(recorded);
       const n = requests.length - 1;
       const reply = typeof script === "function" ? script(recorded, n) : script[n];
       if (!reply) {
-        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `script exhausted after ${n} requests` } }));
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `script exhausted after ${n} requests` } }));
         return;
       }
       if ("status" in reply) {

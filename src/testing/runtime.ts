@@ -11,7 +11,12 @@ export function testRuntime(
   files: Record<string, FileData> = {},
   options: { backend?: BackendOption; toolCallId?: string; name?: string; args?: Record<string, unknown> } = {},
 ): ToolRuntime {
-  const toolCall = { id: options.toolCallId ?? "call_test", name: options.name ?? "tool", args: options.args ?? {}, type: "tool_call" as const };
+  const toolCall = {
+    id: options.toolCallId ?? "call_test",
+    name: options.name ?? "tool",
+    args: options.args ?? {},
+    type: "tool_call" as const,
+  };
   const config: LangGraphRunnableConfig = { configurable: { thread_id: "test" } };
   const backendRuntime = createBackendRuntime(files, config, () => FIXED_NOW);
   const backend = resolveBackend(options.backend ?? ((rt) => new StateBackend(rt)), backendRuntime);

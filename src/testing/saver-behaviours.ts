@@ -178,14 +178,24 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       await saver.put({ configurable: { thread_id: "t" } }, root, meta(0), { v: 1 });
       await saver.put({ configurable: { thread_id: "t", checkpoint_ns: "sub:1" } }, child, meta(0), { v: 1 });
       expect((await saver.getTuple({ configurable: { thread_id: "t" } }))?.checkpoint.channel_values).toEqual({ v: "root" });
-      expect((await saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: "sub:1" } }))?.checkpoint.channel_values).toEqual({ v: "child" });
+      expect((await saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: "sub:1" } }))?.checkpoint.channel_values).toEqual({
+        v: "child",
+      });
     });
 
     it("stores pending writes in (task_path, task_id, idx) order; regular writes are kept, special ones replaced", async () => {
       const { saver, reopen } = make();
       const c = ckpt({}, {});
       const cfg = await saver.put({ configurable: { thread_id: "w" } }, c, meta(0), {});
-      await saver.putWrites(cfg, [["messages", [tool(1)]], ["x", 1]], "task-b", "~__pregel_pull, b");
+      await saver.putWrites(
+        cfg,
+        [
+          ["messages", [tool(1)]],
+          ["x", 1],
+        ],
+        "task-b",
+        "~__pregel_pull, b",
+      );
       await saver.putWrites(cfg, [["messages", ai(2)]], "task-a", "~__pregel_pull, a");
       await saver.putWrites(cfg, [["x", 99]], "task-b", "~__pregel_pull, b");
       await saver.putWrites(cfg, [[ERROR, "first"]], "task-c");
@@ -274,8 +284,14 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       };
       for (let i = 1; i <= 7; i += 1) await put([...list, ai(i), tool(i)], i);
       // update-by-id: same id, new content, in the middle of the list
-      await put(list.map((m) => (m.id === "tool-2" ? new ToolMessage({ id: "tool-2", tool_call_id: "call-2", content: "edited" }) : m)), 8);
-      await put(list.filter((m) => m.id !== "ai-5" && m.id !== "tool-5"), 9);
+      await put(
+        list.map((m) => (m.id === "tool-2" ? new ToolMessage({ id: "tool-2", tool_call_id: "call-2", content: "edited" }) : m)),
+        8,
+      );
+      await put(
+        list.filter((m) => m.id !== "ai-5" && m.id !== "tool-5"),
+        9,
+      );
       await put([new HumanMessage({ id: "summary", content: "summary" })], 10);
       await put([...list, ai(11)], 11);
       expect((await counts()).messages).toBe(14 + 1 + 1 + 1);
@@ -294,7 +310,14 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       for (const thread of ["gone", "kept"]) {
         const c = ckpt({ messages: [ai(1), tool(1)], n: 1 }, { messages: 1, n: 1 });
         const cfg = await saver.put({ configurable: { thread_id: thread } }, c, meta(0), c.channel_versions);
-        await saver.putWrites(cfg, [["messages", [ai(2)]], ["n", 2]], "task");
+        await saver.putWrites(
+          cfg,
+          [
+            ["messages", [ai(2)]],
+            ["n", 2],
+          ],
+          "task",
+        );
       }
       const before = await counts();
       expect(before).toEqual({ checkpoints: 2, blobs: 4, messages: 6, writes: 4 });
@@ -348,7 +371,16 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       expect((await saver.getTuple({ configurable: { thread_id: "q" } }))?.checkpoint).toEqual(first);
 
       restore = failPuts("writes", "quota", 1);
-      const writeErr = await saver.putWrites(cfg, [["a", 1], ["b", 2]], "task").catch((e: unknown) => e);
+      const writeErr = await saver
+        .putWrites(
+          cfg,
+          [
+            ["a", 1],
+            ["b", 2],
+          ],
+          "task",
+        )
+        .catch((e: unknown) => e);
       expect(writeErr).toMatchObject({ code: "quota_exceeded" });
       restore();
       restore = undefined;
@@ -359,7 +391,9 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       const { saver } = make();
       const c = ckpt({}, {});
       await expect(saver.put({ configurable: {} }, c, meta(0), {})).rejects.toMatchObject({ code: "invalid_config" });
-      await expect(saver.putWrites({ configurable: { thread_id: "t" } }, [["a", 1]], "task")).rejects.toMatchObject({ code: "invalid_config" });
+      await expect(saver.putWrites({ configurable: { thread_id: "t" } }, [["a", 1]], "task")).rejects.toMatchObject({
+        code: "invalid_config",
+      });
       expect(await saver.getTuple({ configurable: {} })).toBeUndefined();
     });
 

@@ -76,7 +76,13 @@ const scenarios: Record<string, Scenario> = {
     ];
   },
   "limit (default 10) and offset": async (s) => {
-    await s.batch(Array.from({ length: 15 }, (_, i) => ({ namespace: ["many"], key: `k${String(i).padStart(2, "0")}`, value: { i, even: i % 2 === 0 } })));
+    await s.batch(
+      Array.from({ length: 15 }, (_, i) => ({
+        namespace: ["many"],
+        key: `k${String(i).padStart(2, "0")}`,
+        value: { i, even: i % 2 === 0 },
+      })),
+    );
     return [
       (await s.search(["many"])).length,
       await s.search(["many"], { limit: 3 }),
@@ -138,7 +144,12 @@ export function storeScenarios(name: string, make: (dbName?: string) => IndexedD
         await expect(store.put(["a.b"], "k", { v: 1 })).rejects.toBeInstanceOf(InvalidNamespaceError);
         await expect(store.put(["a:b"], "k", { v: 1 })).rejects.toBeInstanceOf(InvalidNamespaceError);
         await expect(store.put(["langgraph"], "k", { v: 1 })).rejects.toBeInstanceOf(InvalidNamespaceError);
-        await expect(store.batch([{ namespace: ["ok"], key: "k", value: { v: 1 } }, { namespace: [""], key: "k", value: { v: 1 } }])).rejects.toBeInstanceOf(InvalidNamespaceError);
+        await expect(
+          store.batch([
+            { namespace: ["ok"], key: "k", value: { v: 1 } },
+            { namespace: [""], key: "k", value: { v: 1 } },
+          ]),
+        ).rejects.toBeInstanceOf(InvalidNamespaceError);
         expect(await store.get(["ok"], "k")).toBeNull();
         await store.stop();
       }
@@ -148,7 +159,13 @@ export function storeScenarios(name: string, make: (dbName?: string) => IndexedD
       const store = make();
       await store.put(["t"], "keep", { v: 0 });
       const bad = { fn: () => 1 } as unknown as Record<string, unknown>;
-      const err = await store.batch([{ namespace: ["t"], key: "a", value: { v: 1 } }, { namespace: ["t"], key: "keep", value: null }, { namespace: ["t"], key: "b", value: bad }]).catch((e: unknown) => e);
+      const err = await store
+        .batch([
+          { namespace: ["t"], key: "a", value: { v: 1 } },
+          { namespace: ["t"], key: "keep", value: null },
+          { namespace: ["t"], key: "b", value: bad },
+        ])
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StorageError);
       expect((err as StorageError).code).toBe("transaction_failed");
       expect(await store.get(["t"], "a")).toBeNull();
@@ -172,7 +189,12 @@ export function storeScenarios(name: string, make: (dbName?: string) => IndexedD
     it("empties nothing on an empty batch and supports a read-only batch", async () => {
       const store = make();
       expect(await store.batch([])).toEqual([]);
-      expect(await store.batch([{ namespace: ["r"], key: "k" }, { namespacePrefix: ["r"], limit: 1, offset: 0 }])).toEqual([null, []]);
+      expect(
+        await store.batch([
+          { namespace: ["r"], key: "k" },
+          { namespacePrefix: ["r"], limit: 1, offset: 0 },
+        ]),
+      ).toEqual([null, []]);
       await store.stop();
     });
   });

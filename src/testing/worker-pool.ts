@@ -14,7 +14,9 @@ export function workerPool(db?: string): { spawn(): AgentClient } {
   });
   return {
     spawn() {
-      const client = connectAgent(new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: db ? `db:${db}` : "deeptab-agent" }));
+      const client = connectAgent(
+        new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: db ? `db:${db}` : "deeptab-agent" }),
+      );
       clients.push(client);
       return client;
     },

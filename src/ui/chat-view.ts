@@ -82,13 +82,28 @@ export function applyEvent(view: ChatView, event: AgentEvent): ChatView {
     }
     case "tool_start": {
       const { toolCall } = event;
-      const item: ChatItem = { kind: "tool", key: `t:${toolCall.id}`, toolCallId: toolCall.id, name: toolCall.name, args: toolCall.args, status: "running" };
+      const item: ChatItem = {
+        kind: "tool",
+        key: `t:${toolCall.id}`,
+        toolCallId: toolCall.id,
+        name: toolCall.name,
+        args: toolCall.args,
+        status: "running",
+      };
       return { ...v, items: upsert(v.items, item) };
     }
     case "tool_end": {
       const found = v.items.find((i) => i.key === `t:${event.toolCallId}`);
       const args = found?.kind === "tool" ? found.args : {};
-      const item: ChatItem = { kind: "tool", key: `t:${event.toolCallId}`, toolCallId: event.toolCallId, name: event.name, args, status: event.status, result: event.content };
+      const item: ChatItem = {
+        kind: "tool",
+        key: `t:${event.toolCallId}`,
+        toolCallId: event.toolCallId,
+        name: event.name,
+        args,
+        status: event.status,
+        result: event.content,
+      };
       return { ...v, items: upsert(v.items, item) };
     }
     case "interrupt":

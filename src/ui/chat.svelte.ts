@@ -4,7 +4,14 @@
  */
 import { toErrorInfo } from "../core/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
-import { THREADS_CHANNEL, type AgentEvent, type ApprovalDecision, type ErrorInfo, type FileData, type PendingApproval, type ThreadEvent, type WorkerInfo } from "../worker/protocol.ts";
+import {
+  type AgentEvent,
+  type ApprovalDecision,
+  type ErrorInfo,
+  type FileData,
+  type PendingApproval,
+  type WorkerInfo,
+} from "../worker/protocol.ts";
 import type { RunStart } from "../worker/client.ts";
 import { applyEvent, beginTurn, emptyView, failTurn, STARTING, viewFromHistory, type ChatItem, type ChatView } from "./chat-view.ts";
 
@@ -18,7 +25,10 @@ export interface ApprovalItem {
 
 function approvalItems(pending: PendingApproval | null): ApprovalItem[] {
   const value = pending?.interrupts[0]?.value as
-    | { actionRequests?: Array<{ name: string; args: Record<string, unknown>; description: string }>; reviewConfigs?: Array<{ allowedDecisions: string[] }> }
+    | {
+        actionRequests?: Array<{ name: string; args: Record<string, unknown>; description: string }>;
+        reviewConfigs?: Array<{ allowedDecisions: string[] }>;
+      }
     | undefined;
   return (value?.actionRequests ?? []).map((a, i) => ({ ...a, allowedDecisions: value?.reviewConfigs?.[i]?.allowedDecisions ?? [] }));
 }
@@ -31,17 +41,20 @@ export class Chat {
   #worker: WorkerInfo | null = $state.raw(null);
   #files: Readonly<Record<string, FileData>> = $state.raw({});
   #approval: ApprovalItem[] = $state.raw([]);
+  readonly #unsubscribe: () => void;
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
     this.#threadId = threadId;
     // Another tab's worker announces its runs on this thread (see protocol.ts, ThreadEvent).
-    if (typeof BroadcastChannel !== "undefined") {
-      const channel = new BroadcastChannel(THREADS_CHANNEL);
-      channel.onmessage = (e: MessageEvent<ThreadEvent>) => {
-        if (e.data?.type === "thread_updated" && e.data.threadId === this.#threadId) void this.#onUpdate();
-      };
-    }
+    this.#unsubscribe = client.onThreadEvent((event) => {
+      if (event.threadId === this.#threadId) void this.#onUpdate();
+    });
+  }
+
+  /** Stops listening to thread updates. */
+  dispose(): void {
+    this.#unsubscribe();
   }
 
   /** The thread shown. */
@@ -161,9 +174,9 @@ export class Chat {
       if (!startResult.ok) {
         this.#view = failTurn(this.#view, startResult.error);
         if (startResult.error.code === "thread_busy") this.#busy = true;
-      } else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.run.runId };
+      } else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.value.runId };
       if (startResult.ok) {
-        const end = await startResult.run.done;
+        const end = await startResult.value.done;
         // The worker died mid-run: no terminal event came through the callback.
         if (end.type === "error" && this.#view.runId === end.runId) this.#view = applyEvent(this.#view, end);
         await this.#refresh();

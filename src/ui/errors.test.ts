@@ -3,7 +3,9 @@ import { describeError, formatBytes } from "./errors.ts";
 
 describe("ui errors", () => {
   it("explains quota errors", () => {
-    expect(describeError({ name: "StorageError", code: "quota_exceeded", message: "put: quota" })).toMatch(/^Storage is full: free space by deleting threads/);
+    expect(describeError({ name: "StorageError", code: "quota_exceeded", message: "put: quota" })).toMatch(
+      /^Storage is full: free space by deleting threads/,
+    );
     expect(describeError({ name: "Error", message: "boom" })).toBe("Error: boom");
   });
   it("formats bytes", () => {

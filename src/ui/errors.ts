@@ -2,7 +2,8 @@
 import type { ErrorInfo } from "../worker/protocol.ts";
 
 export function describeError(error: ErrorInfo): string {
-  if (error.code === "quota_exceeded") return "Storage is full: free space by deleting threads (export them first to keep a copy). Nothing was half-written.";
+  if (error.code === "quota_exceeded")
+    return "Storage is full: free space by deleting threads (export them first to keep a copy). Nothing was half-written.";
   return `${error.name}: ${error.message}`;
 }
 

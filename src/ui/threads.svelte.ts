@@ -6,7 +6,7 @@
  */
 import { toErrorInfo } from "../core/errors.ts";
 import type { AgentClient } from "../worker/client.ts";
-import { THREADS_CHANNEL, type ErrorInfo, type ThreadInfo, type ThreadResult } from "../worker/protocol.ts";
+import type { ErrorInfo, ThreadInfo, ThreadResult } from "../worker/protocol.ts";
 import type { Chat } from "./chat.svelte.ts";
 
 /** Bytes used and available to the origin (`navigator.storage.estimate()`). */
@@ -24,12 +24,18 @@ export class Threads {
   #error: ErrorInfo | null = $state.raw(null);
   #storage: StorageUsage | null = $state.raw(null);
   #persistAsked = false;
+  readonly #unsubscribe: () => void;
 
   constructor(client: AgentClient, chat: Chat, onSelect: (threadId: string) => void = () => undefined) {
     this.#client = client;
     this.#chat = chat;
     this.#onSelect = onSelect;
-    if (typeof BroadcastChannel !== "undefined") new BroadcastChannel(THREADS_CHANNEL).onmessage = () => void this.refresh();
+    this.#unsubscribe = client.onThreadEvent(() => void this.refresh());
+  }
+
+  /** Stops listening to thread updates. */
+  dispose(): void {
+    this.#unsubscribe();
   }
 
   /** Registered threads, newest first. */

@@ -13,7 +13,7 @@ const { spawn } = workerPool(db);
 
 async function finish(start: Awaited<ReturnType<AgentClient["run"]>>, events: AgentEvent[] = []) {
   if (!start.ok) throw new Error(start.error.message);
-  return { end: await start.run.done, events };
+  return { end: await start.value.done, events };
 }
 
 describe("approvals and subagents in the worker", () => {
@@ -72,7 +72,9 @@ describe("approvals and subagents in the worker", () => {
     const events: AgentEvent[] = [];
     const { end } = await finish(await client.run("t-sub", "research cats", (e) => events.push(e)), events);
     expect(end).toMatchObject({ status: "complete" });
-    expect(events.find((e) => e.type === "tool_start")).toMatchObject({ toolCall: { name: "task", args: { subagent_type: "general-purpose" } } });
+    expect(events.find((e) => e.type === "tool_start")).toMatchObject({
+      toolCall: { name: "task", args: { subagent_type: "general-purpose" } },
+    });
     const childTokens = events.filter((e) => e.type === "token" && e.subagent === "general-purpose");
     expect(childTokens.map((e) => (e.type === "token" ? e.text : "")).join("")).toBe("Research saved to /research.md.");
     expect(events.find((e) => e.type === "tool_end")).toMatchObject({ name: "task", content: "Research saved to /research.md." });

@@ -7,7 +7,9 @@
  */
 import { proxy, releaseProxy, wrap, type Remote } from "comlink";
 import type { ErrorInfo } from "../core/errors.ts";
+import { ok, type Result } from "../core/result.ts";
 import {
+  THREADS_CHANNEL,
   isTerminal,
   type AgentEvent,
   type AgentWorkerApi,
@@ -19,6 +21,7 @@ import {
   type StartResult,
   type TerminalEvent,
   type ThreadApi,
+  type ThreadEvent,
   type ThreadExport,
   type ThreadInfo,
   type ThreadResult,
@@ -31,7 +34,7 @@ export interface RunHandle {
   done: Promise<TerminalEvent>;
 }
 
-export type RunStart = { ok: true; run: RunHandle } | Extract<StartResult, { ok: false }>;
+export type RunStart = Result<RunHandle, Extract<StartResult, { ok: false }>["error"]>;
 
 /** The client: run calls wrapped for streaming, and the thread calls of {@link ThreadApi} as they are. */
 export interface AgentClient extends ThreadApi {
@@ -44,6 +47,11 @@ export interface AgentClient extends ThreadApi {
   cancel(runId: string): Promise<boolean>;
   getMessages(threadId: string): Promise<MessageInfo[]>;
   getFiles(threadId: string): Promise<Record<string, FileData>>;
+  /**
+   * Listens to every tab's thread updates ({@link ThreadEvent}, one
+   * BroadcastChannel per client, closed by `close`). Returns the unsubscribe.
+   */
+  onThreadEvent(listener: (event: ThreadEvent) => void): () => void;
   /** Resolves with the worker's first fatal error; never rejects. */
   readonly failure: Promise<ErrorInfo>;
   /** Terminates the worker. */
@@ -82,6 +90,20 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
   failed.catch(() => undefined);
   const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, failed]);
   let closed = false;
+  const listeners = new Set<(event: ThreadEvent) => void>();
+  let channel: BroadcastChannel | undefined;
+  const onThreadEvent = (listener: (event: ThreadEvent) => void) => {
+    if (!channel && typeof BroadcastChannel !== "undefined" && !closed) {
+      channel = new BroadcastChannel(THREADS_CHANNEL);
+      channel.onmessage = (e: MessageEvent<ThreadEvent>) => {
+        if (e.data?.type === "thread_updated") for (const l of [...listeners]) l(e.data);
+      };
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  };
 
   async function start(call: (callback: EventCallback) => Promise<StartResult>, onEvent?: (event: AgentEvent) => void): Promise<RunStart> {
     let finish: (event: TerminalEvent) => void = () => undefined;
@@ -92,9 +114,9 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     });
     const started = await guard<StartResult>(call(callback));
     if (!started.ok) return started;
-    const runId = started.runId;
+    const runId = started.value;
     const lost = failure.then((error): TerminalEvent => ({ type: "error", runId, error }));
-    return { ok: true, run: { runId, done: Promise.race([done, lost]) } };
+    return ok({ runId, done: Promise.race([done, lost]) });
   }
 
   return {
@@ -111,10 +133,14 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     exportThread: (threadId) => guard<ThreadResult<ThreadExport>>(api.exportThread(threadId)),
     importThread: (data) => guard<ThreadResult<string>>(api.importThread(data)),
     getThreadStatus: (threadId) => guard(api.getThreadStatus(threadId)),
+    onThreadEvent,
     failure,
     close() {
       if (closed) return;
       closed = true;
+      listeners.clear();
+      channel?.close();
+      channel = undefined;
       api[releaseProxy]();
       worker.terminate();
     },

@@ -6,7 +6,10 @@ import { createDemoModel } from "../models/demo.ts";
 export { demoAnswer, demoNotePath, DEMO_CHUNK_DELAY_MS } from "../models/demo.ts";
 
 /** The demo agent: scripted model; deleting a file needs approval. Files in graph state unless a backend is given. */
-export function createDemoAgent(checkpointer: BaseCheckpointSaver = new MemorySaver(), storage: Pick<CreateDeepAgentOptions, "backend" | "store"> = {}): DeepAgent {
+export function createDemoAgent(
+  checkpointer: BaseCheckpointSaver = new MemorySaver(),
+  storage: Pick<CreateDeepAgentOptions, "backend" | "store"> = {},
+): DeepAgent {
   const model = createDemoModel();
   return createDeepAgent({
     model,

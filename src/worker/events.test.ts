@@ -59,7 +59,9 @@ describe("createTranslator", () => {
   it("reports interrupts as JSON and remembers them", () => {
     const t = createTranslator("r");
     const events = t.translate(["updates", { __interrupt__: [{ id: "i1", value: { actionRequests: [{ name: "write_file" }] } }] }]);
-    expect(events).toEqual([{ type: "interrupt", runId: "r", interrupts: [{ id: "i1", value: { actionRequests: [{ name: "write_file" }] } }] }]);
+    expect(events).toEqual([
+      { type: "interrupt", runId: "r", interrupts: [{ id: "i1", value: { actionRequests: [{ name: "write_file" }] } }] },
+    ]);
     expect(t.interrupted).toBe(true);
   });
 });

@@ -8,8 +8,22 @@ import { Command } from "@langchain/langgraph/web";
 import { releaseProxy } from "comlink";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { toErrorInfo } from "../core/errors.ts";
+import { ok } from "../core/result.ts";
 import { createTranslator, mergeTokens, toMessageInfo } from "./events.ts";
-import { threadLockName, type AgentEvent, type EventCallback, type FileData, type PendingApproval, type StartResult, type TerminalEvent, type ThreadApi, type ThreadEvent, type TokenEvent, type WorkerInfo, type AgentWorkerApi } from "./protocol.ts";
+import {
+  threadLockName,
+  type AgentEvent,
+  type EventCallback,
+  type FileData,
+  type PendingApproval,
+  type StartResult,
+  type TerminalEvent,
+  type ThreadApi,
+  type ThreadEvent,
+  type TokenEvent,
+  type WorkerInfo,
+  type AgentWorkerApi,
+} from "./protocol.ts";
 import type { RunHooks } from "./threads.ts";
 
 /** The run calls of the protocol (the thread calls come from threads.ts). */
@@ -132,7 +146,14 @@ export function createAgentHost(options: HostOptions): RunApi & { runningHere(th
   const config = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
   /** Streams the run into `sink` while holding the thread; returns the terminal event, which is sent once the thread is free. */
-  async function execute(runId: string, threadId: string, input: unknown, text: string | undefined, sink: EventSink, signal: AbortSignal): Promise<TerminalEvent> {
+  async function execute(
+    runId: string,
+    threadId: string,
+    input: unknown,
+    text: string | undefined,
+    sink: EventSink,
+    signal: AbortSignal,
+  ): Promise<TerminalEvent> {
     const translator = createTranslator(runId);
     let terminal: TerminalEvent;
     try {
@@ -187,12 +208,14 @@ export function createAgentHost(options: HostOptions): RunApi & { runningHere(th
       release(onEvent);
       return busy(threadId, " in another tab");
     }
-    return { ok: true, runId };
+    return ok(runId);
   }
 
   async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
     const snapshot = await (await agentReady).getState(config(threadId));
-    const interrupts = snapshot.tasks.flatMap((t) => t.interrupts).map((i) => ({ ...(i.id ? { id: i.id } : {}), value: JSON.parse(JSON.stringify(i.value ?? null)) as unknown }));
+    const interrupts = snapshot.tasks
+      .flatMap((t) => t.interrupts)
+      .map((i) => ({ ...(i.id ? { id: i.id } : {}), value: JSON.parse(JSON.stringify(i.value ?? null)) as unknown }));
     return interrupts.length ? { interrupts } : null;
   }
 
@@ -221,7 +244,10 @@ export function createAgentHost(options: HostOptions): RunApi & { runningHere(th
     async resume(threadId, decisions, onEvent) {
       if (!(await pendingApproval(threadId))) {
         release(onEvent);
-        return { ok: false, error: { name: "StartError", code: "not_paused", message: `Thread ${threadId} is not waiting for an approval.` } };
+        return {
+          ok: false,
+          error: { name: "StartError", code: "not_paused", message: `Thread ${threadId} is not waiting for an approval.` },
+        };
       }
       return begin(threadId, new Command({ resume: { decisions } }), onEvent);
     },

@@ -13,6 +13,7 @@
  */
 import type { FileData } from "../backends/protocol.ts";
 import type { ErrorInfo } from "../core/errors.ts";
+import type { Result } from "../core/result.ts";
 import type { Decision } from "../middleware/hitl.ts";
 
 export type { ErrorInfo, FileData };
@@ -134,8 +135,8 @@ export interface WorkerInfo {
 /** Error codes {@link AgentWorkerApi.startRun} may return. */
 export type StartErrorCode = "thread_busy" | "empty_input" | "not_paused";
 
-/** The answer to {@link AgentWorkerApi.startRun}: the run's id, or why it did not start. */
-export type StartResult = { ok: true; runId: string } | { ok: false; error: ErrorInfo & { code: StartErrorCode } };
+/** The answer to {@link AgentWorkerApi.startRun}: the run's id as the value, or why it did not start. */
+export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
 /** One decision per pending action request, in order (deepagents' HITL format; see middleware/hitl.ts). */
 export type ApprovalDecision = Decision;
@@ -188,7 +189,7 @@ export interface ThreadInfo {
 export type ThreadErrorCode = "invalid_export" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
 
 /** The answer of a thread call: a value, or why nothing was done. */
-export type ThreadResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo & { code: ThreadErrorCode } };
+export type ThreadResult<T> = Result<T, ErrorInfo & { code: ThreadErrorCode }>;
 
 /** One checkpoint of an export: where it goes, and its data serialized by the saver's serde. */
 export interface ExportedCheckpoint {

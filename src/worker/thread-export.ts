@@ -1,16 +1,27 @@
 /**
  * Pure helpers of the thread registry and of thread exports: titles, which
- * saver threads belong to a thread, and validation of export files.
+ * saver threads belong to a thread, and validation of export files (zod).
  */
+import { z } from "zod";
+import { normalizePath } from "../backends/paths.ts";
+import { isBackendError } from "../backends/protocol.ts";
 import { SUBAGENT_THREAD_SEPARATOR } from "../backends/runtime.ts";
-import type { ExportedCheckpoint, FileData, ThreadExport, ThreadInfo } from "./protocol.ts";
+import { err, ok, type Result } from "../core/result.ts";
+import type { ThreadExport, ThreadInfo } from "./protocol.ts";
 
 /** Longest title kept. */
 export const TITLE_MAX = 60;
 
-/** A title from free text: whitespace collapsed, at most {@link TITLE_MAX} characters ("New thread" when empty). */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_TITLE_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A title from free text: control and bidirectional-override characters
+ * removed, whitespace collapsed, at most {@link TITLE_MAX} characters
+ * ("New thread" when empty).
+ */
 export function threadTitle(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = text.replace(UNSAFE_TITLE_CHARS, " ").replace(/\s+/g, " ").trim();
   if (!flat) return "New thread";
   return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
 }
@@ -30,37 +41,77 @@ export function sortThreads(threads: readonly ThreadInfo[]): ThreadInfo[] {
   return [...threads].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === "string";
+/** Most checkpoints, files and bytes an import may bring. */
+export const IMPORT_LIMITS = { checkpoints: 100_000, files: 100_000, fileBytes: 200 * 1024 * 1024, idChars: 200 } as const;
 
-function isThreadInfo(v: unknown): v is ThreadInfo {
-  return isRecord(v) && isString(v.id) && isString(v.title) && isString(v.createdAt) && isString(v.updatedAt) && typeof v.messageCount === "number";
+const isoDate = z.iso.datetime({ offset: true });
+const boundedId = z.string().min(1).max(IMPORT_LIMITS.idChars);
+
+const threadInfoSchema = z.object({
+  id: boundedId,
+  // Capped, not refused: a long title is shortened the way every title is.
+  title: z.string().max(100_000).transform(threadTitle),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  messageCount: z.number().int().min(0).max(10_000_000),
+});
+
+const checkpointSchema = z.object({
+  threadSuffix: z.union([
+    z.literal(""),
+    z.string().regex(new RegExp(`^${SUBAGENT_THREAD_SEPARATOR}[A-Za-z0-9_.-]{1,${IMPORT_LIMITS.idChars}}$`)),
+  ]),
+  checkpointNs: z.string().max(IMPORT_LIMITS.idChars * 4),
+  checkpointId: boundedId,
+  parentCheckpointId: boundedId.optional(),
+  type: z.string().min(1).max(50),
+  data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "is not base64"),
+});
+
+const fileDataSchema = z.object({
+  content: z.string(),
+  encoding: z.enum(["utf-8", "base64"]),
+  createdAt: isoDate,
+  modifiedAt: isoDate,
+});
+
+const exportSchema = z.object({
+  format: z.literal("deeptab-thread"),
+  version: z.literal(1),
+  thread: threadInfoSchema,
+  checkpoints: z.array(checkpointSchema).max(IMPORT_LIMITS.checkpoints),
+  files: z.record(z.string(), fileDataSchema),
+});
+
+/** Why a file path of an export is refused, if it is. */
+function pathProblem(path: string): string | undefined {
+  const norm = normalizePath(path);
+  if (isBackendError(norm)) return norm.message;
+  if (norm !== path) return `'${path}' is not a normalized path`;
+  if (path.startsWith("/memories/")) return `'${path}' is under /memories/, which every thread shares`;
+  return undefined;
 }
 
-function isCheckpoint(v: unknown): v is ExportedCheckpoint {
-  if (!isRecord(v)) return false;
-  const suffixOk = isString(v.threadSuffix) && (v.threadSuffix === "" || v.threadSuffix.startsWith(SUBAGENT_THREAD_SEPARATOR));
-  return (
-    suffixOk &&
-    isString(v.checkpointNs) &&
-    isString(v.checkpointId) &&
-    v.checkpointId !== "" &&
-    (v.parentCheckpointId === undefined || isString(v.parentCheckpointId)) &&
-    isString(v.type) &&
-    isString(v.data)
-  );
-}
-
-function isFileData(v: unknown): v is FileData {
-  return isRecord(v) && isString(v.content) && (v.encoding === "utf-8" || v.encoding === "base64") && isString(v.createdAt) && isString(v.modifiedAt);
-}
-
-/** `data` as a {@link ThreadExport} when it has the export's shape (the checkpoints' data is checked when decoded), else null. */
-export function parseThreadExport(data: unknown): ThreadExport | null {
-  if (!isRecord(data) || data.format !== "deeptab-thread" || data.version !== 1) return null;
-  if (!isThreadInfo(data.thread) || !Array.isArray(data.checkpoints) || !data.checkpoints.every(isCheckpoint)) return null;
-  if (!isRecord(data.files)) return null;
-  const files = Object.entries(data.files);
-  if (!files.every(([path, f]) => path.startsWith("/") && !path.startsWith("/memories/") && isFileData(f))) return null;
-  return data as unknown as ThreadExport;
+/**
+ * Validates an export before anything is written: its shape (zod), every
+ * bound in {@link IMPORT_LIMITS}, and every file path. Titles are capped.
+ * The checkpoints' data is checked when it is decoded.
+ */
+export function parseThreadExport(data: unknown): Result<ThreadExport, string> {
+  const parsed = exportSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return err(`${issue.path.join(".") || "the file"}: ${issue.message}`);
+  }
+  const value = parsed.data;
+  const paths = Object.keys(value.files);
+  if (paths.length > IMPORT_LIMITS.files) return err(`more than ${IMPORT_LIMITS.files} files`);
+  let bytes = 0;
+  for (const path of paths) {
+    const problem = pathProblem(path);
+    if (problem) return err(`files: ${problem}`);
+    bytes += value.files[path]!.content.length;
+    if (bytes > IMPORT_LIMITS.fileBytes) return err(`the files hold more than ${IMPORT_LIMITS.fileBytes / 1024 / 1024} MB`);
+  }
+  return ok(value as ThreadExport);
 }

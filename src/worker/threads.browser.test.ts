@@ -14,7 +14,7 @@ const { spawn } = workerPool(db);
 async function turn(client: AgentClient, threadId: string, text: string) {
   const start = await client.run(threadId, text);
   if (!start.ok) throw new Error(start.error.message);
-  return start.run.done;
+  return start.value.done;
 }
 
 function keys(value: unknown, out: string[] = []): string[] {
@@ -83,7 +83,7 @@ describe("threads in the worker", () => {
     // The imported thread runs on: approve the pending delete.
     const resumed = await client.resume(id, [{ type: "approve" }]);
     if (!resumed.ok) throw new Error(resumed.error.message);
-    expect(await resumed.run.done).toMatchObject({ type: "done", status: "complete" });
+    expect(await resumed.value.done).toMatchObject({ type: "done", status: "complete" });
     expect(Object.keys(await client.getFiles(id))).toEqual(["/research.md"]);
     expect(Object.keys(await client.getFiles("t-x")).sort()).toEqual(["/hello.md", "/research.md"]);
   });
@@ -116,7 +116,7 @@ describe("threads in the worker", () => {
       expect(await second.getThreadStatus("t-lock")).toEqual({ busy: true });
       expect(await first.getThreadStatus("t-lock")).toEqual({ busy: false });
       expect(await second.deleteThread("t-lock")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
-      await start.run.done;
+      await start.value.done;
       await expect.poll(() => events.filter((e) => e.threadId === "t-lock").map((e) => e.running)).toEqual([true, false]);
       expect(await second.getThreadStatus("t-lock")).toEqual({ busy: false });
       await turn(second, "t-lock", "my turn");

@@ -84,7 +84,11 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
   async function encode(savedId: string, threadId: string): Promise<ExportedCheckpoint[]> {
     const out: ExportedCheckpoint[] = [];
     for await (const tuple of saver.list({ configurable: { thread_id: savedId } })) {
-      const [type, bytes] = await serde.dumpsTyped({ checkpoint: tuple.checkpoint, metadata: tuple.metadata, pendingWrites: tuple.pendingWrites ?? [] });
+      const [type, bytes] = await serde.dumpsTyped({
+        checkpoint: tuple.checkpoint,
+        metadata: tuple.metadata,
+        pendingWrites: tuple.pendingWrites ?? [],
+      });
       const parent: unknown = tuple.parentConfig?.configurable?.checkpoint_id;
       out.push({
         threadSuffix: threadSuffix(threadId, savedId),
@@ -101,7 +105,8 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
   async function decode(cp: ExportedCheckpoint): Promise<Decoded | null> {
     try {
       const value = (await serde.loadsTyped(cp.type, base64ToBytes(cp.data))) as Partial<Decoded> | null;
-      if (!value?.checkpoint || value.checkpoint.id !== cp.checkpointId || !value.metadata || !Array.isArray(value.pendingWrites)) return null;
+      if (!value?.checkpoint || value.checkpoint.id !== cp.checkpointId || !value.metadata || !Array.isArray(value.pendingWrites))
+        return null;
       return value as Decoded;
     } catch {
       return null;
@@ -160,12 +165,16 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const now = new Date().toISOString();
       const messageCount = (await options.messages(threadId)).length;
       const thread: ThreadInfo = found ?? { id: threadId, title: threadTitle(""), createdAt: now, updatedAt: now, messageCount };
-      return { ok: true, value: { format: "deeptab-thread", version: 1, thread: { ...thread }, checkpoints, files } satisfies ThreadExport };
+      return {
+        ok: true,
+        value: { format: "deeptab-thread", version: 1, thread: { ...thread }, checkpoints, files } satisfies ThreadExport,
+      };
     },
 
     async importThread(data) {
-      const parsed = parseThreadExport(data);
-      if (!parsed) return fail("invalid_export", "This file is not a deeptab thread export.");
+      const checked = parseThreadExport(data);
+      if (!checked.ok) return fail("invalid_export", `This file is not a valid deeptab thread export (${checked.error}).`);
+      const parsed = checked.value;
       const decoded: Decoded[] = [];
       for (const cp of parsed.checkpoints) {
         const value = await decode(cp);
@@ -178,10 +187,16 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
           const { checkpoint, metadata, pendingWrites } = decoded[i]!;
           const thread_id = id + cp.threadSuffix;
           const base = { thread_id, checkpoint_ns: cp.checkpointNs };
-          await saver.put({ configurable: { ...base, ...(cp.parentCheckpointId ? { checkpoint_id: cp.parentCheckpointId } : {}) } }, checkpoint, metadata, checkpoint.channel_versions);
+          await saver.put(
+            { configurable: { ...base, ...(cp.parentCheckpointId ? { checkpoint_id: cp.parentCheckpointId } : {}) } },
+            checkpoint,
+            metadata,
+            checkpoint.channel_versions,
+          );
           const byTask = new Map<string, PendingWrite[]>();
           for (const [taskId, channel, value] of pendingWrites) byTask.set(taskId, [...(byTask.get(taskId) ?? []), [channel, value]]);
-          for (const [taskId, writes] of byTask) await saver.putWrites({ configurable: { ...base, checkpoint_id: checkpoint.id } }, writes, taskId);
+          for (const [taskId, writes] of byTask)
+            await saver.putWrites({ configurable: { ...base, checkpoint_id: checkpoint.id } }, writes, taskId);
         }
         await options.layout.uploadThreadFiles(id, parsed.files);
         const now = new Date().toISOString();

@@ -15,8 +15,8 @@ async function turn(client: AgentClient, threadId: string, text: string) {
   const events: AgentEvent[] = [];
   const start = await client.run(threadId, text, (e) => events.push(e));
   if (!start.ok) throw new Error(start.error.message);
-  const end = await start.run.done;
-  return { events, end, runId: start.run.runId };
+  const end = await start.value.done;
+  return { events, end, runId: start.value.runId };
 }
 
 describe("agent worker", () => {
@@ -70,7 +70,7 @@ describe("agent worker", () => {
     const again = await client.run("t3", "go again");
     expect(again).toMatchObject({ ok: false, error: { code: "thread_busy" } });
     expect(await client.run("t4", "   ")).toMatchObject({ ok: false, error: { code: "empty_input" } });
-    if (first.ok) await first.run.done;
+    if (first.ok) await first.value.done;
   });
 
   it("cancels a run mid-stream", async () => {
@@ -84,11 +84,14 @@ describe("agent worker", () => {
     });
     if (!start.ok) throw new Error(start.error.message);
     await streaming;
-    expect(await client.cancel(start.run.runId)).toBe(true);
-    expect(await start.run.done).toMatchObject({ type: "done", status: "cancelled" });
-    const streamed = events.filter((e): e is TokenEvent => e.type === "token").map((t) => t.text).join("");
+    expect(await client.cancel(start.value.runId)).toBe(true);
+    expect(await start.value.done).toMatchObject({ type: "done", status: "cancelled" });
+    const streamed = events
+      .filter((e): e is TokenEvent => e.type === "token")
+      .map((t) => t.text)
+      .join("");
     expect(streamed.length).toBeLessThan(demoAnswer(1).length);
-    expect(await client.cancel(start.run.runId)).toBe(false);
+    expect(await client.cancel(start.value.runId)).toBe(false);
     // The thread is free again.
     expect((await turn(client, "t5", "again")).end).toMatchObject({ status: "complete" });
   });
