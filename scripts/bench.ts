@@ -5,9 +5,10 @@
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
+import { benchPatterns } from "./bench-patterns.ts";
 import { benchStorage } from "./bench-storage.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage];
+const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage, benchPatterns];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);

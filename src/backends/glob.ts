@@ -268,9 +268,38 @@ function atomMatches(atom: Atom, cp: number): boolean {
 /**
  * Runs a pattern of tokens over an input by simulating every state at once
  * (an NFA), in O(tokens × input) steps. A repeating token (`*`, `**`) may
- * consume any number of items, none included.
+ * consume any number of items, none included. States are bits of a number
+ * while they fit (patterns of up to 30 tokens), else a byte array.
  */
 function simulate<T, I>(
+  tokens: readonly T[],
+  input: Iterable<I>,
+  repeats: (t: T) => boolean,
+  accepts: (t: T, item: I) => boolean,
+): boolean {
+  const n = tokens.length;
+  if (n > 30) return simulateWide(tokens, input, repeats, accepts);
+  let loops = 0;
+  for (let i = 0; i < n; i++) if (repeats(tokens[i]!)) loops |= 1 << i;
+  // A repeating token's state also reaches the next one (it may match nothing).
+  const close = (set: number) => {
+    for (let i = 0; i < n; i++) if (set & loops & (1 << i)) set |= 1 << (i + 1);
+    return set;
+  };
+  let states = close(1);
+  for (const item of input) {
+    let next = 0;
+    for (let i = 0; i < n; i++) {
+      if (!(states & (1 << i)) || !accepts(tokens[i]!, item)) continue;
+      next |= loops & (1 << i) ? 1 << i : 1 << (i + 1);
+    }
+    if (next === 0) return false;
+    states = close(next);
+  }
+  return (states & (1 << n)) !== 0;
+}
+
+function simulateWide<T, I>(
   tokens: readonly T[],
   input: Iterable<I>,
   repeats: (t: T) => boolean,

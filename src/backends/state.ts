@@ -11,6 +11,20 @@ import { mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFi
 import type { FileData, FilesUpdate } from "./protocol.ts";
 import type { BackendRuntime } from "./runtime.ts";
 
+const sizes = new WeakMap<FileData, number>();
+
+/** A stored file whose byte size is computed (once per FileData) only when asked for. */
+function stored(data: FileData): StoredFile {
+  return {
+    data,
+    get size() {
+      let n = sizes.get(data);
+      if (n === undefined) sizes.set(data, (n = byteLength(data)));
+      return n;
+    },
+  };
+}
+
 /** The files of a tool call: state as of the step, overlaid with the call's pending changes. */
 class StateFileStore implements FileStore {
   readonly #rt: BackendRuntime;
@@ -26,15 +40,15 @@ class StateFileStore implements FileStore {
 
   async get(path: string): Promise<StoredFile | undefined> {
     const data = this.#data(path);
-    return data ? { data, size: byteLength(data) } : undefined;
+    return data ? stored(data) : undefined;
   }
 
   async snapshot() {
     const files = new Map<string, StoredFile>();
     for (const [path, data] of Object.entries(this.#rt.stateFiles)) {
-      if (!(path in this.#rt.pendingFiles)) files.set(path, { data, size: byteLength(data) });
+      if (!(path in this.#rt.pendingFiles)) files.set(path, stored(data));
     }
-    for (const [path, data] of Object.entries(this.#rt.pendingFiles)) if (data) files.set(path, { data, size: byteLength(data) });
+    for (const [path, data] of Object.entries(this.#rt.pendingFiles)) if (data) files.set(path, stored(data));
     return mapSnapshot(files);
   }
 

@@ -13,7 +13,8 @@
  * threads (all keyed by call id) never collide.
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ToolCall } from "@langchain/core/messages/tool";
+import type { InvalidToolCall, ToolCall, ToolCallChunk } from "@langchain/core/messages/tool";
+import { jsonText } from "../core/errors.ts";
 import { copyAIMessage } from "../core/messages.ts";
 
 /** `response_metadata` key: new id → the id the provider sent (only for ids that were changed). */
@@ -24,6 +25,14 @@ export const INVALID_CALLS_KEY = "deeptab_invalid_tool_calls";
 interface InvalidCallInfo {
   args: string;
   error: string;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function argsKind(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "a list" : typeof value;
 }
 
 function randomSuffix(): string {
@@ -74,20 +83,66 @@ function rewriteKwargsIds(kwargs: AIMessage["additional_kwargs"], renamed: Reado
 }
 
 /**
- * The AI message with every tool call given a thread-unique id and every
- * invalid call moved into `tool_calls` (arguments `{}`, the raw text and
- * parse error kept in `response_metadata`). Returns the message itself when
- * nothing needed a change.
+ * The AI message with every tool call given a thread-unique id and a string
+ * name, and every unusable call (arguments that did not parse, or that are
+ * not an object) kept in `tool_calls` with arguments `{}`, its raw arguments
+ * and the problem in `response_metadata` (its result will say what was
+ * wrong). Returns the message itself when nothing needed a change.
  */
+/** Parses text as a JSON object, strictly (no repair of cut-off text), or undefined. */
+function strictObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text.trim() || "{}");
+    return isPlainObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sorts a streamed message's calls again, strictly. LangChain collapses
+ * streamed tool-call chunks with a partial-JSON parser, which "repairs"
+ * arguments cut off mid-stream (a truncated `content` would be written as
+ * if complete), and calls a call without an id invalid even when its
+ * arguments parse. Here a call is valid when its joined argument text is
+ * one whole JSON object, whatever its id.
+ */
+function strictCalls(message: AIMessage): { calls: ToolCall[]; invalid: InvalidToolCall[] } {
+  const calls = [...(message.tool_calls ?? [])];
+  const invalid: InvalidToolCall[] = [];
+  const chunks = (message as AIMessage & { tool_call_chunks?: ToolCallChunk[] }).tool_call_chunks;
+  if (chunks?.length) {
+    const joined = new Map<string, string>();
+    for (const c of chunks) if (c.id) joined.set(c.id, (joined.get(c.id) ?? "") + (c.args ?? ""));
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const text = calls[i]!.id ? joined.get(calls[i]!.id!) : undefined;
+      if (text === undefined || strictObject(text)) continue;
+      const [cut] = calls.splice(i, 1);
+      invalid.unshift({
+        type: "invalid_tool_call",
+        id: cut!.id,
+        name: cut!.name,
+        args: text,
+        error: "the argument text is not one complete JSON object (was it cut off?)",
+      });
+    }
+  }
+  for (const bad of message.invalid_tool_calls ?? []) {
+    const args = typeof bad.args === "string" ? strictObject(bad.args) : undefined;
+    if (args && typeof bad.name === "string" && bad.name) calls.push({ type: "tool_call", id: bad.id, name: bad.name, args });
+    else invalid.push(bad);
+  }
+  return { calls, invalid };
+}
+
 export function normalizeToolCalls(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
-  const calls = message.tool_calls ?? [];
-  const invalid = message.invalid_tool_calls ?? [];
-  if (calls.length === 0 && invalid.length === 0) return message;
+  if (!message.tool_calls?.length && !message.invalid_tool_calls?.length) return message;
+  const { calls, invalid } = strictCalls(message);
   const taken = usedToolCallIds(history);
   const originals: Record<string, string> = {};
   const renamed = new Map<string, string[]>();
   const invalidInfo: Record<string, InvalidCallInfo> = {};
-  let changed = invalid.length > 0;
+  let changed = invalid.length > 0 || (message.invalid_tool_calls?.length ?? 0) > 0 || calls.length !== (message.tool_calls?.length ?? 0);
 
   /** The final id of each occurrence of an original id, in order (content blocks are renamed the same way). */
   const place = (id: string | undefined): string => {
@@ -102,14 +157,24 @@ export function normalizeToolCalls(message: AIMessage, history: readonly BaseMes
     return final!;
   };
 
-  const out: ToolCall[] = calls.map((call) => ({ ...call, id: place(call.id) }));
+  const out: ToolCall[] = calls.map((raw) => {
+    const id = place(raw.id);
+    const name = typeof raw.name === "string" ? raw.name : "";
+    if (name !== raw.name) changed = true;
+    const call = { ...raw, id, name };
+    if (isPlainObject(call.args)) return call;
+    // Arguments that are not an object (null, a list, a string) cannot be passed on: the call gets an error result.
+    changed = true;
+    invalidInfo[id] = { args: jsonText(call.args), error: `the arguments must be a JSON object, got ${argsKind(call.args)}` };
+    return { ...call, args: {} };
+  });
   for (const bad of invalid) {
     const id = place(bad.id);
     invalidInfo[id] = {
       args: typeof bad.args === "string" ? bad.args : String(bad.args ?? ""),
       error: bad.error ?? "the arguments are not valid JSON",
     };
-    out.push({ type: "tool_call", id, name: bad.name ?? "", args: {} });
+    out.push({ type: "tool_call", id, name: typeof bad.name === "string" ? bad.name : "", args: {} });
   }
   if (!changed) return message;
   const metadata: Record<string, unknown> = { ...message.response_metadata };
@@ -137,7 +202,7 @@ export function invalidCallProblem(messages: readonly BaseMessage[], id: string)
     if (!info) return undefined;
     const name = m.tool_calls!.find((c) => c.id === id)!.name || "(no name)";
     const raw = info.args.length > 500 ? `${info.args.slice(0, 500)}…` : info.args;
-    return `Error: the arguments of your call to '${name}' could not be parsed (${info.error}). Arguments received: ${raw || "(empty)"}\nCall the tool again with its arguments as one JSON object.`;
+    return `Error: the arguments of your call to '${name}' are not usable: ${info.error}. Arguments received: ${raw || "(empty)"}\nCall the tool again with its arguments as one JSON object.`;
   }
   return undefined;
 }

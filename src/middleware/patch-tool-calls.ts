@@ -14,46 +14,63 @@ export function cancelledToolCallContent(name: string, id: string): string {
   return `Tool call ${name} with id ${id} was cancelled - another message came in before it could be completed.`;
 }
 
-/** The repaired history, or undefined when nothing needs repair. Pure. */
+function cancelled(call: { name: string; id: string }): ToolMessage {
+  return new ToolMessage({
+    content: cancelledToolCallContent(call.name, call.id),
+    name: call.name,
+    tool_call_id: call.id,
+    status: "error",
+  });
+}
+
+/**
+ * The repaired history, or undefined when nothing needs repair. Pure.
+ *
+ * Results pair with the calls of the AI message they follow (up to the next
+ * AI message), never by id across the whole thread: providers repeat ids
+ * across turns, and an id answered in an earlier turn must not hide a call
+ * of a later one. A result that answers no call of its AI message, or
+ * answers one a second time, is dropped; a call without a result gets a
+ * "cancelled" error result right after the results its message has.
+ */
 export function patchDanglingToolCalls(messages: readonly BaseMessage[]): BaseMessage[] | undefined {
-  const callIds = new Set<string>();
-  const answered = new Set<string>();
-  for (const m of messages) {
-    if (AIMessage.isInstance(m)) {
-      for (const c of m.tool_calls ?? []) if (c.id) callIds.add(c.id);
-    } else if (ToolMessage.isInstance(m)) {
-      answered.add(m.tool_call_id);
+  // Pass 1: the ids answered in each AI message's window (up to the next non-tool message).
+  const answeredIn = new Map<number, Set<string>>();
+  let owner = -1;
+  messages.forEach((m, i) => {
+    if (ToolMessage.isInstance(m)) {
+      if (owner >= 0) answeredIn.get(owner)!.add(m.tool_call_id);
+      return;
     }
-  }
+    owner = AIMessage.isInstance(m) ? i : -1;
+    if (owner >= 0) answeredIn.set(i, new Set());
+  });
+  // Pass 2: cancelled results right after each AI message; orphan and repeated results dropped.
   let changed = false;
   const out: BaseMessage[] = [];
-  const emitted = new Set<string>();
-  for (const m of messages) {
+  let open = new Set<string>();
+  messages.forEach((m, i) => {
     if (ToolMessage.isInstance(m)) {
-      if (!callIds.has(m.tool_call_id) || emitted.has(m.tool_call_id)) {
+      if (!open.delete(m.tool_call_id)) {
         changed = true;
-        continue;
+        return;
       }
-      emitted.add(m.tool_call_id);
       out.push(m);
-      continue;
+      return;
     }
     out.push(m);
-    if (!AIMessage.isInstance(m)) continue;
+    open = new Set();
+    if (!AIMessage.isInstance(m)) return;
+    const answered = answeredIn.get(i)!;
     for (const call of m.tool_calls ?? []) {
-      if (!call.id || answered.has(call.id)) continue;
+      if (typeof call.id !== "string" || call.id === "" || open.has(call.id)) continue;
+      open.add(call.id);
+      if (answered.has(call.id)) continue;
       changed = true;
-      emitted.add(call.id);
-      out.push(
-        new ToolMessage({
-          content: cancelledToolCallContent(call.name, call.id),
-          name: call.name,
-          tool_call_id: call.id,
-          status: "error",
-        }),
-      );
+      out.push(cancelled({ name: call.name, id: call.id }));
+      open.delete(call.id);
     }
-  }
+  });
   return changed ? out : undefined;
 }
 

@@ -12,12 +12,22 @@ import {
   type BindToolsInput,
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import type { InvalidToolCall, ToolCall } from "@langchain/core/messages/tool";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 
+/**
+ * A tool call to play. Malformed calls, as real providers send them, can be
+ * scripted too: `rawArgs` is sent as the argument text instead of
+ * `JSON.stringify(args)` (text that is not JSON becomes an invalid tool
+ * call); `id: ""` sends an empty id and `noId` none at all; `args` may be any
+ * value (null, a list) when a test needs non-object arguments.
+ */
 export interface ScriptedToolCall {
   name: string;
-  args: Record<string, unknown>;
+  args?: unknown;
   id?: string;
+  noId?: boolean;
+  rawArgs?: string;
 }
 
 export interface ScriptedError {
@@ -135,13 +145,33 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     throw err;
   }
 
+  #toolCallId(tc: ScriptedToolCall, call: number, i: number): string | undefined {
+    return tc.noId ? undefined : (tc.id ?? `call_${call}_${i}`);
+  }
+
+  /** Calls as the harness gets them from a provider: parsed ones, and those whose arguments did not parse. */
   #toolCalls(turn: ScriptedTurn, call: number) {
-    return (turn.toolCalls ?? []).map((tc, i) => ({
-      name: tc.name,
-      args: tc.args,
-      id: tc.id ?? `call_${call}_${i}`,
-      type: "tool_call" as const,
-    }));
+    const valid: ToolCall[] = [];
+    const invalid: InvalidToolCall[] = [];
+    (turn.toolCalls ?? []).forEach((tc, i) => {
+      const id = this.#toolCallId(tc, call, i);
+      if (tc.rawArgs === undefined) {
+        valid.push({ name: tc.name, args: tc.args as Record<string, unknown>, id, type: "tool_call" });
+        return;
+      }
+      try {
+        valid.push({ name: tc.name, args: JSON.parse(tc.rawArgs) as Record<string, unknown>, id, type: "tool_call" });
+      } catch (err) {
+        invalid.push({
+          name: tc.name,
+          args: tc.rawArgs,
+          id,
+          error: err instanceof Error ? err.message : String(err),
+          type: "invalid_tool_call",
+        });
+      }
+    });
+    return { valid, invalid };
   }
 
   #usage(turn: ScriptedTurn) {
@@ -154,9 +184,11 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     if (turn.delayMs) await sleep(turn.delayMs, options.signal);
     if (turn.error) this.#raise(turn.error);
     const usage = this.#usage(turn);
+    const calls = this.#toolCalls(turn, call);
     const message = new AIMessage({
       content: turn.text ?? "",
-      tool_calls: this.#toolCalls(turn, call),
+      tool_calls: calls.valid,
+      invalid_tool_calls: calls.invalid,
       id: `${this.#shared.idPrefix}-${call}`,
       ...(usage ? { usage_metadata: usage } : {}),
     });
@@ -180,7 +212,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
       yield chunk;
       await runManager?.handleLLMNewToken(piece, undefined, undefined, undefined, undefined, { chunk });
     }
-    const toolCalls = this.#toolCalls(turn, call);
+    const toolCalls = turn.toolCalls ?? [];
     const usage = this.#usage(turn);
     if (toolCalls.length || usage || chunks.length === 0) {
       const message = new AIMessageChunk({
@@ -188,8 +220,8 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
         id,
         tool_call_chunks: toolCalls.map((tc, index) => ({
           name: tc.name,
-          args: JSON.stringify(tc.args),
-          id: tc.id,
+          args: tc.rawArgs ?? JSON.stringify(tc.args),
+          id: this.#toolCallId(tc, call, index),
           index,
           type: "tool_call_chunk" as const,
         })),

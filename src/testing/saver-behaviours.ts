@@ -68,6 +68,34 @@ async function rawDelete(factory: IDBFactory, name: string, store: StoreName, ke
   db.close();
 }
 
+/** Rewrites one record directly, bypassing the saver (to corrupt it the way a bug or a bad disk would). */
+async function rawUpdate(
+  factory: IDBFactory,
+  name: string,
+  store: StoreName,
+  key: IDBValidKey,
+  change: (record: Record<string, unknown>) => unknown,
+): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const req = factory.open(name);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  await new Promise<void>((resolve, reject) => {
+    const tx = db.transaction(store, "readwrite");
+    const os = tx.objectStore(store);
+    const get = os.get(key);
+    get.onsuccess = () => {
+      const next = change(get.result as Record<string, unknown>);
+      if (os.keyPath) os.put(next);
+      else os.put(next, key);
+    };
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+}
+
 /**
  * Temporarily replaces `IDBObjectStore.prototype.put` for one store, to fail
  * a transaction midway the way a crash or a full disk would.
@@ -420,6 +448,48 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       const toolKey = records.keys[records.values.findIndex((r) => new TextDecoder().decode(r.bytes).includes("result 1 "))]!;
       await rawDelete(f, dbName, "messages", toolKey);
       await expect(reopen().getTuple({ configurable: { thread_id: "c" } })).rejects.toMatchObject({ code: "corrupt_record" });
+    });
+
+    it("reports every corrupted record as corrupt_record with its thread and checkpoint; the rest stays usable", async () => {
+      const { saver, reopen, f, dbName } = make();
+      const ids: Record<string, string> = {};
+      for (const thread of ["good", "bytes", "type", "shape", "list"]) {
+        const c = ckpt({ messages: [ai(1), tool(1)], count: 1 }, { messages: 1, count: 1 });
+        ids[thread] = c.id;
+        await saver.put({ configurable: { thread_id: thread } }, c, meta(0), { messages: 1, count: 1 });
+      }
+      await saver.close();
+      const key = (thread: string) => [thread, "", ids[thread]!];
+      // Bytes that do not deserialize, an unknown serialization type, a record of the wrong shape.
+      await rawUpdate(f, dbName, "checkpoints", key("bytes"), (r) => ({
+        ...r,
+        metadata: { t: "v", type: "json", bytes: new TextEncoder().encode("{not json") },
+      }));
+      await rawUpdate(f, dbName, "checkpoints", key("type"), (r) => ({
+        ...r,
+        checkpoint: { ...(r.checkpoint as object), type: "no-such-type" },
+      }));
+      await rawUpdate(f, dbName, "checkpoints", key("shape"), (r) => ({ ...r, versions: null }));
+      await rawUpdate(f, dbName, "checkpoints", key("list"), (r) => ({ ...r, metadata: 42 }));
+      const fresh = reopen();
+      for (const thread of ["bytes", "type", "shape"]) {
+        const err = await fresh.getTuple({ configurable: { thread_id: thread } }).catch((e: unknown) => e);
+        expect(err, thread).toMatchObject({ name: "StorageError", code: "corrupt_record", threadId: thread, checkpointId: ids[thread] });
+        expect((err as Error).message).toContain(`thread ${thread}, checkpoint ${ids[thread]}`);
+      }
+      const listed = async (thread: string) => {
+        const out: string[] = [];
+        for await (const t of fresh.list({ configurable: { thread_id: thread } })) out.push(t.checkpoint.id);
+        return out;
+      };
+      await expect(listed("list")).rejects.toMatchObject({ code: "corrupt_record", threadId: "list", checkpointId: ids.list });
+      await expect(listed("shape")).rejects.toMatchObject({ code: "corrupt_record", threadId: "shape" });
+      // The other thread still reads, lists and takes new checkpoints.
+      expect((await fresh.getTuple({ configurable: { thread_id: "good" } }))!.checkpoint.channel_values.count).toBe(1);
+      expect(await listed("good")).toEqual([ids.good]);
+      const next = ckpt({ count: 2 }, { count: 2 });
+      await fresh.put({ configurable: { thread_id: "good", checkpoint_id: ids.good } }, next, meta(1), { count: 2 });
+      expect((await fresh.getTuple({ configurable: { thread_id: "good" } }))!.checkpoint.id).toBe(next.id);
     });
 
     it("hands out increasing, branch-unique channel versions", () => {

@@ -1,0 +1,73 @@
+/**
+ * Hostile patterns: `glob` and `grep` (with a `glob` filter) over 5,000
+ * files, with the worst patterns the issue found (a backtracking regex needs
+ * seconds per path for them) against an ordinary pattern over the same files.
+ * Every time here is bounded: matching is linear in the path.
+ *
+ *   node --import tsx scripts/bench-patterns.ts
+ */
+import { pathToFileURL } from "node:url";
+import type { FileData } from "../src/backends/protocol.ts";
+import { isBackendError } from "../src/backends/protocol.ts";
+import { createBackendRuntime } from "../src/backends/runtime.ts";
+import { StateBackend } from "../src/backends/state.ts";
+
+const FILES = 5_000;
+const HOSTILE = ["**a**a**a**a**a**b", "*a*a*a*a*a*a*a*a*b", "**/a/**/a/**/a/**/a/**/b", "{*a,*aa,*aaa}{*a,*aa}*b"];
+
+function files(): Record<string, FileData> {
+  const at = "2026-01-01T00:00:00.000Z";
+  const out: Record<string, FileData> = {};
+  for (let i = 0; i < FILES; i++) {
+    // Long all-"a" names are the worst case for the hostile patterns.
+    const path = `/${"a/".repeat(i % 8)}${"a".repeat(60 + (i % 60))}${i}.ts`;
+    out[path] = { content: `line 1 of ${i}\nTODO item ${i}\n${"aaaa ".repeat(40)}\n`, encoding: "utf-8", createdAt: at, modifiedAt: at };
+  }
+  return out;
+}
+
+function time(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  return run().then(() => performance.now() - start);
+}
+
+async function median(run: () => Promise<unknown>, n = 5): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) times.push(await time(run));
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+}
+
+export async function benchPatterns(): Promise<string[]> {
+  const backend = new StateBackend(createBackendRuntime(files(), {}));
+  const check = async (p: Promise<unknown>) => {
+    const out = await p;
+    if (isBackendError(out)) throw new Error(out.message);
+  };
+  const lines = [
+    `patterns: glob and grep over ${FILES} files with hostile patterns (each vs an ordinary pattern, same files; median of 5)`,
+  ];
+  const globBase = await median(() => check(backend.glob("**/*.ts")));
+  const grepBase = await median(() => check(backend.grep("TODO", "/", "*.ts")));
+  lines.push(`  glob "**/*.ts" (baseline)                ${globBase.toFixed(1).padStart(7)} ms`);
+  let worst = 0;
+  for (const pattern of HOSTILE) {
+    const t = await median(() => check(backend.glob(pattern)));
+    worst = Math.max(worst, t / globBase);
+    lines.push(`  glob ${JSON.stringify(pattern).padEnd(36)} ${t.toFixed(1).padStart(7)} ms = ${(t / globBase).toFixed(1)}x`);
+  }
+  lines.push(`  grep "TODO" glob "*.ts" (baseline)       ${grepBase.toFixed(1).padStart(7)} ms`);
+  for (const pattern of HOSTILE) {
+    const t = await median(() => check(backend.grep("TODO", "/", pattern)));
+    worst = Math.max(worst, t / grepBase);
+    lines.push(`  grep "TODO" glob ${JSON.stringify(pattern).padEnd(24)} ${t.toFixed(1).padStart(7)} ms = ${(t / grepBase).toFixed(1)}x`);
+  }
+  lines.push(
+    `  worst hostile / ordinary: ${worst.toFixed(1)}x (bounded: linear-time matching; a backtracking regex took ~16 s for one path)`,
+  );
+  return lines;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const line of await benchPatterns()) console.log(line);
+}

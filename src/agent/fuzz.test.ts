@@ -1,0 +1,256 @@
+/**
+ * Fuzz: thousands of random tool calls (names, argument shapes and types,
+ * paths, patterns, ids, broken JSON) from a seeded generator against every
+ * built-in tool. Every run must finish within a time bound, answer every call
+ * with exactly one result, and throw nothing. A failure prints its seed;
+ * `FUZZ_SEED=<seed> npx vitest run src/agent/fuzz.test.ts` replays it.
+ */
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph/web";
+import { describe, expect, it } from "vitest";
+import { ScriptedChatModel, type ScriptedToolCall } from "../models/scripted.ts";
+import { createDeepAgent } from "./create-deep-agent.ts";
+
+const RUNS = 400;
+const CALLS_PER_RUN = 8;
+const RUN_TIME_BOUND_MS = 3_000;
+const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20_261_202);
+
+/** mulberry32: a small, good-enough seeded generator. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TOOLS = [
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "delete",
+  "glob",
+  "grep",
+  "execute",
+  "task",
+  "write_todos",
+  "compact_conversation",
+];
+const KEYS = [
+  "file_path",
+  "path",
+  "content",
+  "old_string",
+  "new_string",
+  "replace_all",
+  "offset",
+  "limit",
+  "pattern",
+  "glob",
+  "output_mode",
+  "command",
+  "timeout",
+  "description",
+  "subagent_type",
+  "todos",
+  "extra",
+];
+const PATHS = [
+  "/a.md",
+  "/d/b.txt",
+  "/memories/AGENTS.md",
+  "/skills/s/SKILL.md",
+  "/locked/x",
+  "/large_tool_results/x",
+  "relative.md",
+  "/a/../b",
+  "~/x",
+  "C:\\x",
+  "",
+  "/",
+  "/d",
+  "/ü/日本.md",
+  "/cafe\u0301.md",
+  "/a.md/below",
+  `/${"x".repeat(300)}`,
+  `/${"y/".repeat(80)}z`,
+  "/sp ace/f.md",
+  "/\u0000nul",
+  "/a//b/./c",
+];
+const PATTERNS = [
+  "*",
+  "**/*",
+  "**/*.md",
+  "*.{md,txt}",
+  "[z-a]",
+  "{unclosed",
+  "**a**a**a**a**a**b",
+  "[!a]*",
+  "?",
+  "",
+  "\\",
+  "a".repeat(2_000),
+  "TODO",
+  "(",
+  ".*",
+];
+
+/** Files each run starts with, so reads, edits and searches find something. */
+function startFiles() {
+  const at = "2026-01-01T00:00:00.000Z";
+  const file = (content: string) => ({ content, encoding: "utf-8" as const, createdAt: at, modifiedAt: at });
+  return {
+    "/a.md": file("text\nTODO one\ntext again"),
+    "/d/b.txt": file("w".repeat(90_000)),
+    "/memories/AGENTS.md": file("remember text"),
+    "/skills/s/SKILL.md": file("---\nname: s\ndescription: a skill\n---\nuse text"),
+    "/locked/x": file("locked text"),
+  };
+}
+
+function pick<T>(r: () => number, items: readonly T[]): T {
+  return items[Math.floor(r() * items.length)]!;
+}
+
+function randomValue(r: () => number, depth = 0): unknown {
+  const kind = Math.floor(r() * 12);
+  switch (kind) {
+    case 0:
+      return null;
+    case 1:
+      return Math.floor(r() * 2_000) - 1_000;
+    case 2:
+      return r() < 0.5;
+    case 3:
+      return pick(r, PATHS);
+    case 4:
+      return pick(r, PATTERNS);
+    case 5:
+      return "z".repeat(Math.floor(r() * 100_000));
+    case 6:
+      return depth < 2 ? Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1)) : [];
+    case 7:
+      return depth < 2 ? { content: randomValue(r, depth + 1), status: pick(r, ["pending", "done", null]) } : {};
+    case 8:
+      return 1.5;
+    case 9:
+      return "line one\nline two\r\nthree";
+    case 10:
+      return pick(r, ["general-purpose", "nope", "files_with_matches", "content", "count", "echo hi"]);
+    default:
+      return "";
+  }
+}
+
+function randomArgs(r: () => number, name: string): unknown {
+  const shape = r();
+  if (shape < 0.05) return null;
+  if (shape < 0.08) return ["not", "an", "object"];
+  if (shape < 0.1) return "a string";
+  const args: Record<string, unknown> = {};
+  // Mostly the tool's own keys, well-typed, so calls reach deep into the tools; sometimes anything.
+  const plausible: Record<string, Array<[string, () => unknown]>> = {
+    ls: [["path", () => pick(r, PATHS)]],
+    read_file: [
+      ["file_path", () => pick(r, PATHS)],
+      ["offset", () => Math.floor(r() * 20) - 2],
+      ["limit", () => Math.floor(r() * 50)],
+    ],
+    write_file: [
+      ["file_path", () => pick(r, PATHS)],
+      ["content", () => (r() < 0.2 ? "w".repeat(100_000) : "text")],
+    ],
+    edit_file: [
+      ["file_path", () => pick(r, PATHS)],
+      ["old_string", () => pick(r, ["text", "", "w", "nothing"])],
+      ["new_string", () => pick(r, ["text", "new", ""])],
+      ["replace_all", () => r() < 0.5],
+    ],
+    delete: [["file_path", () => pick(r, PATHS)]],
+    glob: [
+      ["pattern", () => pick(r, PATTERNS)],
+      ["path", () => pick(r, PATHS)],
+    ],
+    grep: [
+      ["pattern", () => pick(r, PATTERNS)],
+      ["path", () => pick(r, PATHS)],
+      ["glob", () => pick(r, PATTERNS)],
+      ["output_mode", () => pick(r, ["content", "count", "files_with_matches", "lines"])],
+    ],
+    task: [
+      ["description", () => "look around"],
+      ["subagent_type", () => pick(r, ["general-purpose", "nope"])],
+    ],
+    write_todos: [["todos", () => [{ content: "a", status: pick(r, ["pending", "completed", "bad"]) }]]],
+  };
+  for (const [key, make] of plausible[name] ?? []) if (r() < 0.9) args[key] = make();
+  // Sometimes a stray key or a value of the wrong type.
+  if (r() < 0.25) args[pick(r, KEYS)] = randomValue(r);
+  return args;
+}
+
+function randomCalls(r: () => number): ScriptedToolCall[] {
+  const ids = ["call_0", "dup", "", "id with spaces", "ünïcode", "a/b.c", "x".repeat(300)];
+  return Array.from({ length: 1 + Math.floor(r() * CALLS_PER_RUN) }, (_, i) => {
+    const name = r() < 0.9 ? pick(r, TOOLS) : pick(r, ["", "no_such_tool", "LS", "write_file "]);
+    const call: ScriptedToolCall = { name, args: randomArgs(r, name) };
+    const idKind = r();
+    if (idKind < 0.1) call.noId = true;
+    else if (idKind < 0.3) call.id = pick(r, ids);
+    else call.id = `c${i}`;
+    const json = r();
+    if (json < 0.05) call.rawArgs = '{"file_path": "/a.md", "content": "cut';
+    else if (json < 0.08) call.rawArgs = "not json at all";
+    return call;
+  });
+}
+
+describe(`fuzz: ${RUNS} runs of random tool calls against every built-in tool (base seed ${BASE_SEED})`, () => {
+  it("never throws, never hangs, and answers every call exactly once", async () => {
+    let calls = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const seed = BASE_SEED + run;
+      const r = rng(seed);
+      const script = randomCalls(r);
+      calls += script.length;
+      const model = new ScriptedChatModel({
+        script: (ctx) => {
+          // Children (no task tool) and the parent's second call just answer.
+          if (!ctx.tools.includes("task") || ctx.call > 0) return { text: "done" };
+          return { toolCalls: script };
+        },
+      });
+      const agent = createDeepAgent({
+        model,
+        checkpointer: new MemorySaver(),
+        todos: true,
+        memory: ["/memories/AGENTS.md"],
+        skills: ["/skills"],
+        permissions: [{ operations: ["write"], paths: ["/locked/**"], mode: "deny" }],
+      });
+      const started = performance.now();
+      let out: { messages: BaseMessage[] };
+      try {
+        out = await agent.invoke(
+          { messages: [new HumanMessage("fuzz")], files: startFiles() },
+          { configurable: { thread_id: `fuzz-${seed}` } },
+        );
+      } catch (err) {
+        throw new Error(`fuzz seed ${seed} threw: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
+      }
+      const elapsed = performance.now() - started;
+      expect(elapsed, `fuzz seed ${seed} took ${elapsed.toFixed(0)} ms`).toBeLessThan(RUN_TIME_BOUND_MS);
+      const results = out.messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+      expect(results.length, `fuzz seed ${seed}: ${script.length} calls, ${results.length} results`).toBe(script.length);
+      expect(new Set(results.map((m) => m.tool_call_id)).size, `fuzz seed ${seed}: result ids are not unique`).toBe(script.length);
+      expect(out.messages.at(-1)!.text, `fuzz seed ${seed}: the run did not end with the model's answer`).toBe("done");
+    }
+    expect(calls).toBeGreaterThan(1_500);
+  }, 240_000);
+});

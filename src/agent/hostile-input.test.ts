@@ -1,0 +1,273 @@
+/**
+ * Hostile input never crashes, freezes or silently drops a step: malformed
+ * model output, misbehaving tools, pathological patterns and concurrent runs,
+ * each through a whole agent run (regression tests for issue 12).
+ */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph/web";
+import { describe, expect, it } from "vitest";
+import type { FileData } from "../backends/protocol.ts";
+import type { AgentTool } from "../harness/types.ts";
+import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
+import { createDeepAgent } from "./create-deep-agent.ts";
+
+const human = (text: string) => ({ messages: [new HumanMessage(text)] });
+const results = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+
+async function run(script: ScriptedTurn[], options: { tools?: AgentTool[]; stream?: boolean } = {}) {
+  const model = new ScriptedChatModel({ script: [...script, { text: "done" }] });
+  const agent = createDeepAgent({ model, tools: options.tools ?? [], checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: crypto.randomUUID() } };
+  if (options.stream) {
+    for await (const _ of await agent.stream(human("go"), { ...config, streamMode: ["messages", "updates"] })) void _;
+  } else {
+    await agent.invoke(human("go"), config);
+  }
+  const state = await agent.getState(config);
+  const values = state.values as { messages: BaseMessage[]; files: Record<string, FileData> };
+  return { model, messages: values.messages, files: values.files };
+}
+
+describe("malformed tool calls get an error result and the loop goes on", () => {
+  for (const stream of [false, true]) {
+    it(`a call whose arguments are not JSON names the tool and the parse problem (${stream ? "streamed" : "invoked"})`, async () => {
+      const { messages, model } = await run([{ toolCalls: [{ name: "write_file", rawArgs: '{"file_path": "/a.md", "content": "x' }] }], {
+        stream,
+      });
+      const [result] = results(messages);
+      expect(result!.status).toBe("error");
+      expect(String(result!.content)).toMatch(/^Error: the arguments of your call to 'write_file' are not usable: /);
+      expect(String(result!.content)).toContain('{"file_path": "/a.md", "content": "x');
+      // The model saw its call answered, and answered again.
+      expect(model.calls).toHaveLength(2);
+      expect(messages.at(-1)!.content).toBe("done");
+      const ai = messages.find((m) => AIMessage.isInstance(m) && m.tool_calls?.length) as AIMessage;
+      expect(ai.invalid_tool_calls).toEqual([]);
+      expect(ai.tool_calls![0]!.id).toBe(result!.tool_call_id);
+    });
+  }
+
+  for (const stream of [false, true]) {
+    it(`a call with no id, or an empty id, is run under a fresh id (${stream ? "streamed" : "invoked"})`, async () => {
+      const { messages } = await run(
+        [
+          {
+            toolCalls: [
+              { name: "write_file", args: { file_path: "/a.md", content: "a" }, noId: true },
+              { name: "write_file", args: { file_path: "/b.md", content: "b" }, id: "" },
+            ],
+          },
+        ],
+        { stream },
+      );
+      const [a, b] = results(messages);
+      expect([a!.content, b!.content]).toEqual(["Updated file /a.md", "Updated file /b.md"]);
+      expect(a!.tool_call_id).toMatch(/^call_[0-9a-f]{8}$/);
+      expect(a!.tool_call_id).not.toBe(b!.tool_call_id);
+    });
+  }
+
+  it("null or list arguments instead of an object are an error result, not a crash in middleware", async () => {
+    const { messages } = await run([
+      {
+        toolCalls: [
+          { name: "write_file", args: null },
+          { name: "edit_file", args: ["/a.md"] },
+          { name: "delete", args: "x" },
+        ],
+      },
+    ]);
+    const texts = results(messages).map((r) => String(r.content));
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toMatch(/'write_file' are not usable: the arguments must be a JSON object, got null/);
+    expect(texts[1]).toMatch(/got a list/);
+    expect(texts[2]).toMatch(/got string/);
+    expect(messages.at(-1)!.content).toBe("done");
+  });
+});
+
+describe("null never passes validation", () => {
+  it("write_file with content null, edit_file with new_string null and glob with pattern null are refused", async () => {
+    const { messages, files } = await run([
+      { toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "keep" } }] },
+      {
+        toolCalls: [
+          { name: "write_file", args: { file_path: "/n.md", content: null } },
+          { name: "edit_file", args: { file_path: "/a.md", old_string: "keep", new_string: null } },
+          { name: "glob", args: { pattern: null } },
+        ],
+      },
+      { toolCalls: [{ name: "read_file", args: { file_path: "/a.md" } }] },
+    ]);
+    const [, write, edit, glob, read] = results(messages);
+    expect(write!.content).toMatch(/argument 'content' must be of type string, got null/);
+    expect(edit!.content).toMatch(/argument 'new_string' must be of type string, got null/);
+    expect(glob!.content).toMatch(/argument 'pattern' must be of type string, got null/);
+    expect(read!.content).toBe("     1\tkeep");
+    expect(Object.keys(files)).toEqual(["/a.md"]);
+  });
+
+  it("null for an optional argument means it was not given", async () => {
+    const { messages } = await run([
+      { toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "x\ny" } }] },
+      { toolCalls: [{ name: "read_file", args: { file_path: "/a.md", offset: null, limit: null } }] },
+    ]);
+    expect(results(messages)[1]!.content).toBe("     1\tx\n     2\ty");
+  });
+});
+
+describe("bad patterns are error results and cannot freeze the run", () => {
+  it("an invalid glob in glob or grep is an error result; a hostile one finishes fast", async () => {
+    const started = performance.now();
+    const { messages } = await run([
+      { toolCalls: [{ name: "write_file", args: { file_path: `/${"a".repeat(120)}`, content: "a" } }] },
+      {
+        toolCalls: [
+          { name: "glob", args: { pattern: "[z-a]" } },
+          { name: "grep", args: { pattern: "a", glob: "{unclosed" } },
+          { name: "glob", args: { pattern: "**a**a**a**a**a**b" } },
+        ],
+      },
+    ]);
+    const [, bad, badFilter, hostile] = results(messages);
+    expect(bad!.status).toBe("error");
+    expect(bad!.content).toMatch(/^Error: invalid glob pattern '\[z-a\]'/);
+    expect(badFilter!.content).toMatch(/^Error: invalid glob pattern '\{unclosed'/);
+    expect(hostile!.content).toBe("No files found matching pattern '**a**a**a**a**a**b'");
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe("tool-call ids", () => {
+  it("two calls with one id both run, the same-path guard sees the second, and no result is dropped later", async () => {
+    const model = new ScriptedChatModel({
+      script: [
+        {
+          toolCalls: [
+            { name: "write_file", args: { file_path: "/a.md", content: "1" }, id: "dup" },
+            { name: "write_file", args: { file_path: "/a.md", content: "2" }, id: "dup" },
+          ],
+        },
+        { text: "first" },
+        { text: "second" },
+      ],
+    });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "dups" } };
+    await agent.invoke(human("go"), config);
+    const out = await agent.invoke(human("again"), config);
+    const [first, second] = results(out.messages);
+    expect(first!.content).toBe("Updated file /a.md");
+    expect(second!.content).toMatch(/rejected: another call in the same message/);
+    expect(first!.tool_call_id).not.toBe(second!.tool_call_id);
+    const ai = out.messages[1] as AIMessage;
+    expect(ai.tool_calls!.map((c) => c.id)).toEqual([first!.tool_call_id, second!.tool_call_id]);
+    expect(ai.response_metadata.deeptab_original_tool_call_ids).toEqual({ [second!.tool_call_id]: "dup" });
+    // The next run's request still pairs every call with its result.
+    const sent = model.calls[2]!.messages.map((m) => m.getType());
+    expect(sent).toEqual(["human", "ai", "tool", "tool", "ai", "human"]);
+  });
+
+  it("a provider repeating call_0 on every turn keeps every result, each under its own id", async () => {
+    const model = new ScriptedChatModel({
+      script: ({ messages }) => {
+        const last = messages.at(-1)!;
+        if (HumanMessage.isInstance(last))
+          return { toolCalls: [{ name: "write_file", args: { file_path: `/${last.text}.md`, content: last.text }, id: "call_0" }] };
+        return { text: `saved ${last.text}` };
+      },
+    });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "repeat" } };
+    for (const word of ["one", "two", "three"]) await agent.invoke(human(word), config);
+    const { values } = await agent.getState(config);
+    const messages = (values as { messages: BaseMessage[] }).messages;
+    const ids = results(messages).map((r) => r.tool_call_id);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe("call_0");
+    expect(results(messages).map((r) => r.content)).toEqual(["Updated file /one.md", "Updated file /two.md", "Updated file /three.md"]);
+    expect(messages.at(-1)!.content).toBe("saved Updated file /three.md");
+  });
+});
+
+describe("two runs on one thread at once", () => {
+  it("the second is refused with thread_busy and the first conversation is kept", async () => {
+    const model = new ScriptedChatModel({ script: ({ call }) => ({ text: `answer ${call}`, delayMs: call === 0 ? 100 : 0 }) });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "busy" } };
+    const first = agent.invoke(human("first"), config);
+    await new Promise((r) => setTimeout(r, 10));
+    await expect(agent.invoke(human("second"), config)).rejects.toMatchObject({ name: "HarnessError", code: "thread_busy" });
+    await first;
+    // Other threads are not blocked, and the thread runs again once the first run ended.
+    await agent.invoke(human("elsewhere"), { configurable: { thread_id: "other" } });
+    const out = await agent.invoke(human("third"), config);
+    expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["first", "answer 0", "third", "answer 2"]);
+  });
+});
+
+describe("tools that misbehave", () => {
+  const weird = (name: string, run: AgentTool["run"]): AgentTool => ({
+    name,
+    description: name,
+    schema: { type: "object", properties: {} },
+    run,
+  });
+  const tools: AgentTool[] = [
+    weird("throws_string", async () => {
+      throw "the string that was thrown";
+    }),
+    weird("throws_undefined", async () => {
+      throw undefined;
+    }),
+    weird("returns_undefined", async () => undefined as unknown as string),
+    weird("returns_number", async () => 42 as unknown as string),
+    weird("returns_object", async () => ({ rows: [1, 2], ok: true }) as unknown as string),
+    weird("returns_list", async () => ["a", "b"] as unknown as string),
+  ];
+
+  it("every return value becomes faithful content and every thrown value an error result keeping its text", async () => {
+    const { messages } = await run([{ toolCalls: tools.map((t) => ({ name: t.name, args: {} })) }], { tools });
+    const byName = Object.fromEntries(results(messages).map((r) => [r.name, [r.status, r.content]]));
+    expect(byName).toEqual({
+      throws_string: ["error", "Error: the tool failed: the string that was thrown"],
+      throws_undefined: ["error", "Error: the tool failed: undefined was thrown"],
+      returns_undefined: ["success", "(the tool returned no output)"],
+      returns_number: ["success", "42"],
+      returns_object: ["success", '{"rows":[1,2],"ok":true}'],
+      returns_list: ["success", '["a","b"]'],
+    });
+    expect(messages.at(-1)!.content).toBe("done");
+  });
+});
+
+describe("file names", () => {
+  it("edit_file refuses old_string equal to new_string; a file and a folder cannot share a name; NFC and NFD are one file", async () => {
+    const nfc = "/caf\u00e9.md";
+    const nfd = "/cafe\u0301.md";
+    const { messages, files } = await run([
+      { toolCalls: [{ name: "write_file", args: { file_path: "/x", content: "file" } }] },
+      {
+        toolCalls: [
+          { name: "edit_file", args: { file_path: "/x", old_string: "file", new_string: "file" } },
+          { name: "write_file", args: { file_path: "/x/y", content: "below a file" } },
+          { name: "write_file", args: { file_path: nfd, content: "decomposed" } },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: "write_file", args: { file_path: nfc, content: "composed" } },
+          { name: "ls", args: { path: "/" } },
+        ],
+      },
+    ]);
+    const [, same, below, decomposed, composed, ls] = results(messages);
+    expect(same!.content).toMatch(/old_string and new_string are identical/);
+    expect(below!.content).toBe("Error: Cannot create '/x/y': '/x' is a file, not a directory.");
+    expect(decomposed!.content).toBe(`Updated file ${nfc}`);
+    expect(composed!.content).toMatch(/already exists/);
+    expect(ls!.content).toBe(`['/caf\u00e9.md', '/x']`);
+    expect(Object.keys(files).sort()).toEqual([nfc, "/x"]);
+  });
+});
