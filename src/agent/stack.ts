@@ -1,19 +1,8 @@
 /**
- * Assembly of the middleware stack.
- *
- * Order (first = outermost around model and tool calls), as in deepagents:
- *
- *  1. FilesystemMiddleware  — file tools; hides tools the backend cannot serve;
- *                             same-path guard and large-result eviction around
- *                             every tool call. Required.
- *  2. SubAgentMiddleware    — the `task` tool (when subagents are enabled). Required then.
- *  3. SummarizationMiddleware — builds the message view; must see the request
- *                             before anything appends volatile prompt parts.
- *  4. PatchToolCallsMiddleware — repairs dangling tool calls before each run.
- *  5. user middleware       — in the order given.
- *  6. Skills, prompt caching, Memory, HITL — the tail: memory text is the most
- *                             volatile part of the prompt, so it is appended
- *                             last and does not break a cached prompt prefix.
+ * Assembly of the middleware stack from built-in slots and user middleware.
+ * The built-ins and their order are chosen in create-deep-agent.ts
+ * (`builtinSlots`) and listed in the README: "head" slots come before the
+ * user's middleware, "tail" slots after.
  *
  * A user middleware whose `name` equals a built-in's replaces it in place (it
  * keeps the built-in's position). `exclude` removes built-ins by name;
