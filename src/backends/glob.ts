@@ -13,8 +13,10 @@
  * takes seconds per path (measured: 16 s against one 120-character path),
  * synchronously, so an abort cannot stop it. Here a pattern is compiled to a
  * list of segment automata and matched by simulating all states at once:
- * O(pattern × path) steps, whatever the pattern. A differential test checks
- * that the two agree on ordinary patterns.
+ * O(pattern × path) steps, whatever the pattern (a segment with at most one
+ * `*`, which cannot backtrack badly, uses a native regex for speed). A
+ * differential test checks that picomatch and this agree on ordinary
+ * patterns.
  */
 import picomatch from "picomatch/posix.js";
 
@@ -250,12 +252,60 @@ export function isGlobError(value: unknown): value is GlobError {
   return typeof value === "object" && value !== null && (value as GlobError).error === "invalid_argument" && "message" in value;
 }
 
-function atomMatches(atom: Atom, cp: number): boolean {
+/**
+ * Wildcard matching without backtracking: the tokens are fixed-width pieces
+ * separated by wildcards (`*` within a segment, `**` over segments), and a
+ * wildcard may consume any run of items. The first piece is anchored at the
+ * start, the last at the end, and every middle piece is placed at its
+ * leftmost fit (for wildcards that match anything, the leftmost placement is
+ * never worse than another). O(pieces × items) comparisons, whatever the
+ * pattern.
+ */
+const piecesCache = new WeakMap<readonly unknown[], unknown[][]>();
+
+function wildcardMatch<T, I>(
+  tokens: readonly T[],
+  items: readonly I[],
+  isWild: (t: T) => boolean,
+  fits: (t: T, item: I) => boolean,
+): boolean {
+  let pieces = piecesCache.get(tokens) as T[][] | undefined;
+  if (!pieces) {
+    pieces = [[]];
+    for (const t of tokens) {
+      if (isWild(t)) pieces.push([]);
+      else pieces.at(-1)!.push(t);
+    }
+    piecesCache.set(tokens, pieces);
+  }
+  const at = (piece: readonly T[], start: number) => piece.every((t, k) => fits(t, items[start + k]!));
+  if (pieces.length === 1) return items.length === pieces[0]!.length && at(pieces[0]!, 0);
+  const first = pieces[0]!;
+  const last = pieces.at(-1)!;
+  if (items.length < first.length + last.length || !at(first, 0) || !at(last, items.length - last.length)) return false;
+  let pos = first.length;
+  const end = items.length - last.length;
+  for (let p = 1; p < pieces.length - 1; p++) {
+    const piece = pieces[p]!;
+    let found = -1;
+    for (let start = pos; start + piece.length <= end; start++) {
+      if (at(piece, start)) {
+        found = start;
+        break;
+      }
+    }
+    if (found < 0) return false;
+    pos = found + piece.length;
+  }
+  return true;
+}
+
+function atomFits(atom: Atom, ch: string): boolean {
+  const cp = ch.codePointAt(0)!;
   switch (atom.t) {
     case "lit":
-      return atom.c.codePointAt(0) === cp;
+      return atom.c === ch;
     case "any":
-      return true;
     case "star":
       return true;
     case "class": {
@@ -265,95 +315,67 @@ function atomMatches(atom: Atom, cp: number): boolean {
   }
 }
 
+const regexCache = new WeakMap<readonly Atom[], RegExp | null>();
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+
+function classChar(cp: number): string {
+  return "\\u{" + cp.toString(16) + "}";
+}
+
 /**
- * Runs a pattern of tokens over an input by simulating every state at once
- * (an NFA), in O(tokens × input) steps. A repeating token (`*`, `**`) may
- * consume any number of items, none included. States are bits of a number
- * while they fit (patterns of up to 30 tokens), else a byte array.
+ * A native regular expression for a segment with at most one `*`: with a
+ * single unbounded quantifier a regex cannot backtrack badly (O(atoms ×
+ * chars)), and it is faster than the general matcher. Null for the others.
  */
-function simulate<T, I>(
-  tokens: readonly T[],
-  input: Iterable<I>,
-  repeats: (t: T) => boolean,
-  accepts: (t: T, item: I) => boolean,
-): boolean {
-  const n = tokens.length;
-  if (n > 30) return simulateWide(tokens, input, repeats, accepts);
-  let loops = 0;
-  for (let i = 0; i < n; i++) if (repeats(tokens[i]!)) loops |= 1 << i;
-  // A repeating token's state also reaches the next one (it may match nothing).
-  const close = (set: number) => {
-    for (let i = 0; i < n; i++) if (set & loops & (1 << i)) set |= 1 << (i + 1);
-    return set;
-  };
-  let states = close(1);
-  for (const item of input) {
-    let next = 0;
-    for (let i = 0; i < n; i++) {
-      if (!(states & (1 << i)) || !accepts(tokens[i]!, item)) continue;
-      next |= loops & (1 << i) ? 1 << i : 1 << (i + 1);
-    }
-    if (next === 0) return false;
-    states = close(next);
+function segmentRegex(atoms: readonly Atom[]): RegExp | null {
+  const hit = regexCache.get(atoms);
+  if (hit !== undefined) return hit;
+  let re: RegExp | null = null;
+  if (atoms.filter((a) => a.t === "star").length <= 1) {
+    const body = atoms.map((a) => {
+      if (a.t === "star") return ".*";
+      if (a.t === "any") return ".";
+      if (a.t === "lit") return a.c.replace(REGEX_SPECIAL, "\\$&");
+      const ranges = a.ranges.map(([lo, hi]) => (lo === hi ? classChar(lo) : `${classChar(lo)}-${classChar(hi)}`)).join("");
+      return `[${a.negated ? "^" : ""}${ranges}]`;
+    });
+    re = new RegExp(`^${body.join("")}$`, "su");
   }
-  return (states & (1 << n)) !== 0;
+  regexCache.set(atoms, re);
+  return re;
 }
 
-function simulateWide<T, I>(
-  tokens: readonly T[],
-  input: Iterable<I>,
-  repeats: (t: T) => boolean,
-  accepts: (t: T, item: I) => boolean,
-): boolean {
-  const n = tokens.length;
-  const close = (set: Uint8Array) => {
-    for (let i = 0; i < n; i++) if (set[i] && repeats(tokens[i]!)) set[i + 1] = 1;
-  };
-  let states = new Uint8Array(n + 1);
-  states[0] = 1;
-  close(states);
-  for (const item of input) {
-    const next = new Uint8Array(n + 1);
-    let any = false;
-    for (let i = 0; i < n; i++) {
-      const token = tokens[i]!;
-      if (!states[i] || !accepts(token, item)) continue;
-      next[repeats(token) ? i : i + 1] = 1;
-      any = true;
-    }
-    if (!any) return false;
-    close(next);
-    states = next;
-  }
-  return states[n] === 1;
-}
-
-/** One segment's atoms against one path segment, character by character. */
+/** One segment's atoms against one path segment. */
 function segmentMatches(atoms: readonly Atom[], text: string): boolean {
-  return simulate(
-    atoms,
-    text,
-    (a) => a.t === "star",
-    (a, ch) => atomMatches(a, ch.codePointAt(0)!),
-  );
+  const re = segmentRegex(atoms);
+  if (re) return re.test(text);
+  return wildcardMatch(atoms, Array.from(text), (a) => a.t === "star", atomFits);
 }
 
 /** A segment list against path segments; `**` spans any number of them. */
 function segmentsMatch(segments: readonly Segment[], parts: readonly string[]): boolean {
-  return simulate(
+  return wildcardMatch(
     segments,
     parts,
     (s) => s.t === "globstar",
-    (s, part) => s.t === "globstar" || segmentMatches(s.atoms, part),
+    (s, part) => s.t === "seg" && segmentMatches(s.atoms, part),
   );
 }
 
 /** Does `relativePath` (no leading slash) match the compiled glob? */
 export function matchCompiled(glob: CompiledGlob, relativePath: string): boolean {
-  const parts = relativePath.split("/").filter(Boolean);
-  if (glob.basename) {
-    const last = parts.at(-1);
-    return last !== undefined && glob.alternatives.some((segs) => segmentsMatch(segs, [last]));
+  const basename = relativePath.slice(relativePath.lastIndexOf("/") + 1);
+  let parts: string[] | undefined;
+  for (const segs of glob.alternatives) {
+    // A basename pattern, or `**/x`: only the last segment decides (the common case, without a split).
+    if (glob.basename || (segs.length === 2 && segs[0]!.t === "globstar")) {
+      const last = segs.at(-1)!;
+      if (basename && (last.t === "globstar" || segmentMatches(last.atoms, basename))) return true;
+      continue;
+    }
+    parts ??= relativePath.split("/").filter(Boolean);
+    if (segmentsMatch(segs, parts)) return true;
   }
-  return glob.alternatives.some((segs) => segmentsMatch(segs, parts));
+  return false;
 }

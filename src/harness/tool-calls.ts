@@ -48,13 +48,24 @@ function freshCallId(base: string | undefined, taken: ReadonlySet<string>): stri
   }
 }
 
-/** Every tool-call id used so far in the history (calls and results). */
+/** The ids used up to and including a message, per message object (histories share their messages). */
+const idsUpTo = new WeakMap<BaseMessage, ReadonlySet<string>>();
+
+function idsOf(m: BaseMessage): string[] {
+  if (ToolMessage.isInstance(m)) return [m.tool_call_id];
+  if (AIMessage.isInstance(m)) return (m.tool_calls ?? []).flatMap((c) => (c.id ? [c.id] : []));
+  return [];
+}
+
+/** Every tool-call id used so far in the history (calls and results). Incremental across steps. */
 export function usedToolCallIds(history: readonly BaseMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const m of history) {
-    if (AIMessage.isInstance(m)) for (const c of m.tool_calls ?? []) if (c.id) ids.add(c.id);
-    if (ToolMessage.isInstance(m)) ids.add(m.tool_call_id);
-  }
+  let start = history.length;
+  let base: ReadonlySet<string> | undefined;
+  while (start > 0 && !(base = idsUpTo.get(history[start - 1]!))) start--;
+  const ids = new Set(base ?? []);
+  for (let i = start; i < history.length; i++) for (const id of idsOf(history[i]!)) ids.add(id);
+  // Cached at the last message only (the next step's history extends this one).
+  if (history.length) idsUpTo.set(history[history.length - 1]!, new Set(ids));
   return ids;
 }
 
