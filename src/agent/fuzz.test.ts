@@ -8,12 +8,15 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
+import { MemoryFileStore } from "../backends/memory-store.ts";
+import { ShellBackend } from "../backends/sandbox/shell.ts";
 import { ScriptedChatModel, type ScriptedToolCall } from "../models/scripted.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 const RUNS = 400;
 const CALLS_PER_RUN = 8;
-const RUN_TIME_BOUND_MS = 3_000;
+/** One run may hold a shell command that loops until its 1-2 s timeout. */
+const RUN_TIME_BOUND_MS = 6_000;
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20_261_202);
 
 /** mulberry32: a small, good-enough seeded generator. */
@@ -114,6 +117,23 @@ function startFiles() {
   };
 }
 
+const SHELL_COMMANDS = [
+  "cat /a.md | grep TODO | wc -l",
+  "ls -la / && find / -name '*.md'",
+  "echo x > /new.txt; cat /new.txt",
+  "rm -rf /d; ls /",
+  "seq 1 100000 | tail -1",
+  "while true; do :; done",
+  "echo unterminated '",
+  "cat /nope",
+  "node -v",
+  "mkdir /a.md/sub",
+  "printf '\\xff\\x00' > /bin.dat; wc -c /bin.dat",
+  ": > /locked/x",
+  "exit 7",
+  "",
+];
+
 function pick<T>(r: () => number, items: readonly T[]): T {
   return items[Math.floor(r() * items.length)]!;
 }
@@ -188,6 +208,10 @@ function randomArgs(r: () => number, name: string): unknown {
       ["subagent_type", () => pick(r, ["general-purpose", "nope"])],
     ],
     write_todos: [["todos", () => [{ content: "a", status: pick(r, ["pending", "completed", "bad"]) }]]],
+    execute: [
+      ["command", () => pick(r, SHELL_COMMANDS)],
+      ["timeout", () => pick(r, [1, 2, 0, -1, 5_000, 1.5])],
+    ],
   };
   for (const [key, make] of plausible[name] ?? []) if (r() < 0.9) args[key] = make();
   // Sometimes a stray key or a value of the wrong type.
@@ -226,13 +250,16 @@ describe(`fuzz: ${RUNS} runs of random tool calls against every built-in tool (b
           return { toolCalls: script };
         },
       });
+      // Odd runs use the offline shell (execute included, commands cut at 2 s) over an in-memory store, even ones graph state.
+      const shell = run % 2 === 1;
       const agent = createDeepAgent({
         model,
+        ...(shell ? { backend: new ShellBackend({ files: new MemoryFileStore(startFiles()), maxTimeout: 2 }) } : {}),
         checkpointer: new MemorySaver(),
         todos: true,
         memory: ["/memories/AGENTS.md"],
         skills: ["/skills"],
-        permissions: [{ operations: ["write"], paths: ["/locked/**"], mode: "deny" }],
+        ...(shell ? {} : { permissions: [{ operations: ["write" as const], paths: ["/locked/**"], mode: "deny" as const }] }),
       });
       const started = performance.now();
       let out: { messages: BaseMessage[] };

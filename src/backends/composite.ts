@@ -15,6 +15,7 @@ import {
   isBackendError,
   type BackendProtocol,
   type DownloadOutcome,
+  type ExecuteOptions,
   type ExecuteResult,
   type FileInfo,
   type GrepMatch,
@@ -35,7 +36,7 @@ export class CompositeBackend implements BackendProtocol {
   readonly isolatedRoutes: string[];
   readonly id?: string;
   delete?: BackendProtocol["delete"];
-  execute?: (command: string, timeout?: number) => Promise<ExecuteResult>;
+  execute?: (command: string, timeout?: number, options?: ExecuteOptions) => Promise<ExecuteResult>;
 
   constructor(defaultBackend: BackendProtocol, routes: Record<string, BackendProtocol>) {
     this.#default = defaultBackend;
@@ -52,7 +53,7 @@ export class CompositeBackend implements BackendProtocol {
     }
     if (canExecute(defaultBackend)) {
       this.id = defaultBackend.id;
-      this.execute = (command, timeout) => defaultBackend.execute(command, timeout);
+      this.execute = (command, timeout, options) => defaultBackend.execute(command, timeout, options);
     }
   }
 

@@ -50,10 +50,13 @@ async function missingInTx(tx: FileTx, path: string): Promise<BackendError> {
 }
 
 export class FileBackend implements BackendProtocol {
+  /** The storage under this backend (a shell runs its commands over the same store). */
+  readonly store: FileStore;
   readonly #store: FileStore;
   readonly #now: () => string;
 
   constructor(store: FileStore, now: () => string = () => new Date().toISOString()) {
+    this.store = store;
     this.#store = store;
     this.#now = now;
   }

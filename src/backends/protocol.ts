@@ -111,15 +111,23 @@ export interface BackendProtocol {
   downloadFiles?(paths: string[]): Promise<DownloadOutcome[]>;
 }
 
+/** What a caller may pass to `execute` besides the command and timeout. */
+export interface ExecuteOptions {
+  /** Receives the output as it arrives (a sandbox that cannot stream calls it once, at the end). */
+  onOutput?: (chunk: string) => void;
+}
+
 /** A backend that can also run shell commands. */
 export interface SandboxBackendProtocol extends BackendProtocol {
   /** Stable id of the sandbox instance. */
   readonly id: string;
   /**
    * Runs a command. Never throws for a failing command: a non-zero exit is a
-   * value. `timeout` is in seconds; on expiry the result has `exitCode: null`.
+   * value. `timeout` is in seconds (a sandbox caps it at its maximum); on
+   * expiry the command is stopped and the result has `exitCode: null`.
+   * It throws only when the run is aborted or storage stops working.
    */
-  execute(command: string, timeout?: number): Promise<ExecuteResult>;
+  execute(command: string, timeout?: number, options?: ExecuteOptions): Promise<ExecuteResult>;
 }
 
 export function canExecute(backend: BackendProtocol): backend is SandboxBackendProtocol {

@@ -13,6 +13,8 @@ export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read
 /** Tools that change a file; two of them on one path in one AI message conflict. */
 export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
 export const MAX_EXECUTE_TIMEOUT = 3_600;
+/** The `type` of the custom stream events carrying a running command's output. */
+export const EXECUTE_OUTPUT = "deeptab:execute_output";
 
 function fail(err: BackendError): ToolOutput {
   return { content: err.message, status: "error" };
@@ -191,7 +193,14 @@ export const executeTool: AgentTool = {
     if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
       return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
     }
-    const res = await rt.backend.execute(str(args, "command"), timeout);
+    // Output streams to the page as custom stream events while the command runs (when the sandbox can stream).
+    const writer = rt.config.writer;
+    const id = rt.toolCall.id;
+    const res = await rt.backend.execute(
+      str(args, "command"),
+      timeout,
+      writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
+    );
     const parts = [res.output];
     if (res.exitCode !== null) {
       parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
