@@ -6,9 +6,10 @@ import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
 import { benchPatterns } from "./bench-patterns.ts";
+import { benchPrompt } from "./bench-prompt.ts";
 import { benchStorage } from "./bench-storage.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage, benchPatterns];
+const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage, benchPatterns, benchPrompt];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);

@@ -18,6 +18,8 @@ import { summarizationMiddleware, type SummarizationOptions } from "../middlewar
 import { memoryMiddleware } from "../middleware/memory.ts";
 import { skillsMiddleware } from "../middleware/skills.ts";
 import { todosMiddleware } from "../middleware/todos.ts";
+import { toolProfileFor, type ToolProfile } from "../context/budget.ts";
+import { maxInputTokens } from "../context/model-windows.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { fromLangChainTool, isAgentTool } from "../harness/langchain-tools.ts";
 import { buildAgentLoop, collectStateFields } from "../harness/loop.ts";
@@ -64,6 +66,12 @@ export interface CreateDeepAgentOptions {
   subagents?: readonly SubAgent[];
   /** Summarization settings (trigger, keep, window override, summary model). */
   summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
+  /**
+   * Tool texts: deepagents' (`"default"`) or short ones (`"compact"`: one-line
+   * descriptions, no `compact_conversation`). Default: compact when the
+   * model's window is under 16,384 tokens.
+   */
+  toolProfile?: ToolProfile;
 }
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
@@ -96,17 +104,23 @@ interface StackSpec {
   skills: readonly string[] | undefined;
   /** Set for the main agent only: children get no task tool. */
   subagents?: AgentMiddleware;
+  /** The model's context window, when known (it sizes results and picks the tool profile). */
+  window: number | undefined;
+  profile: ToolProfile;
 }
 
 /** The ordered built-ins for one agent (main or child); see stack.ts for the order. */
 function builtinSlots(spec: StackSpec): BuiltinSlot[] {
-  const { model, backend, now, options } = spec;
+  const { model, backend, now, options, window, profile } = spec;
   const slots: BuiltinSlot[] = [];
   if (options.todos) slots.push({ middleware: todosMiddleware(), position: "head" });
-  slots.push({ middleware: filesystemMiddleware({ backend, now }), required: true, position: "head" });
+  slots.push({ middleware: filesystemMiddleware({ backend, now, window, profile }), required: true, position: "head" });
   if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
   slots.push(
-    { middleware: summarizationMiddleware({ model, backend, now, ...options.summarization }), position: "head" },
+    {
+      middleware: summarizationMiddleware({ model, backend, now, compactTool: profile === "default", ...options.summarization }),
+      position: "head",
+    },
     { middleware: patchToolCallsMiddleware(), position: "head" },
   );
   if (spec.skills?.length || options.skillTools?.length) {
@@ -147,6 +161,11 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   }
   const backend = withPermissions(rawBackend, options.permissions ?? []);
   const base = { backend, now, options };
+  /** The window a model works in (it sizes results and picks the tool profile). */
+  const sizing = (model: BaseChatModel) => {
+    const window = options.summarization?.maxInputTokens ?? maxInputTokens(model);
+    return { window, profile: toolProfileFor(window, options.toolProfile) };
+  };
 
   const specs: SubAgent[] = [...(options.subagents ?? [])];
   if (!specs.some((s) => s.name === GENERAL_PURPOSE)) {
@@ -160,6 +179,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     const skills = sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined);
     const stack = assemble({
       ...base,
+      ...sizing(model),
       model,
       middleware: sub.middleware ?? [],
       interruptOn: sub.interruptOn ?? options.interruptOn,
@@ -180,13 +200,16 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   });
 
   let stack: AgentMiddleware[] = [];
+  const main = sizing(options.model);
   const subagents = subagentMiddleware({
     subagents: entries,
     stateFields: () => collectStateFields(stack),
     checkpointer: options.checkpointer,
+    compact: main.profile === "compact",
   });
   stack = assemble({
     ...base,
+    ...main,
     model: options.model,
     middleware: options.middleware ?? [],
     interruptOn: options.interruptOn,

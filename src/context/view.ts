@@ -34,8 +34,25 @@ export function stateIndexOf(viewIndex: number, event: SummarizationEvent | unde
 export type KeepPolicy = { messages: number } | { tokens: number };
 
 /**
+ * Where the part of the view the model has not seen yet begins: the last AI
+ * message when only its tool results follow it (the call must stay with its
+ * results), else the first message after the last AI message (a new user
+ * message). Summarization never cuts into it.
+ */
+export function unseenTailStart(view: readonly BaseMessage[]): number {
+  let last = view.length - 1;
+  while (last >= 0 && !AIMessage.isInstance(view[last]!)) last--;
+  if (last < 0) return Math.max(0, view.length - 1);
+  const ai = view[last] as AIMessage;
+  const onlyResults = view.slice(last + 1).every((m) => ToolMessage.isInstance(m));
+  if (ai.tool_calls?.length && onlyResults && last + 1 < view.length) return last;
+  return Math.min(last + 1, view.length);
+}
+
+/**
  * The first view index to keep: at least `keep` of the tail, moved back so an
- * AI message is never separated from its tool results. `floor` is the first
+ * AI message is never separated from its tool results, and never past what
+ * the model has not seen yet ({@link unseenTailStart}). `floor` is the first
  * index that may be summarized (1 when view[0] is a previous summary).
  * Returns `floor` when there is nothing to summarize.
  */
@@ -53,8 +70,10 @@ export function findSafeCutoff(view: readonly BaseMessage[], keep: KeepPolicy, f
       cut--;
     }
   }
+  // What the model has not seen yet (the newest results, a new user message) always stays.
+  cut = Math.min(cut, unseenTailStart(view));
   while (cut > floor && ToolMessage.isInstance(view[cut]!)) cut--;
-  return cut;
+  return Math.max(cut, floor);
 }
 
 export function summaryMessageFor(summary: string, filePath: string): HumanMessage {

@@ -23,9 +23,10 @@ export function sanitizeToolCallId(id: string): string {
   return id.replace(/[./\\]/g, "_");
 }
 
-/** Head and tail of the text as numbered lines, with a marker for what was cut. */
-export function headTailPreview(text: string): string {
-  const lines = splitLines(text).map((l) => l.slice(0, PREVIEW_LINE_CHARS));
+/** Head and tail of the text as numbered lines, with a marker for what was cut; at most `maxChars` characters. */
+export function headTailPreview(text: string, maxChars = Number.POSITIVE_INFINITY): string {
+  const perLine = Math.max(20, Math.min(PREVIEW_LINE_CHARS, Math.floor(maxChars / (PREVIEW_LINES * 2 + 1)) - 8));
+  const lines = splitLines(text).map((l) => l.slice(0, perLine));
   if (lines.length <= PREVIEW_LINES * 2) return formatNumberedLines(lines, 1);
   const head = formatNumberedLines(lines.slice(0, PREVIEW_LINES), 1);
   const tailStart = lines.length - PREVIEW_LINES;
@@ -66,8 +67,10 @@ export async function evictLargeResult(
     written = await backend.write(path, text);
   }
   if (isBackendError(written)) return result;
+  // The stub itself stays within the limit (a small window's budget is smaller than deepagents' preview).
+  const room = limitTokens * CHARS_PER_TOKEN - evictionStub(id, path, "").length;
   const message = new ToolMessage({
-    content: evictionStub(id, path, headTailPreview(text)),
+    content: evictionStub(id, path, headTailPreview(text, room)),
     tool_call_id: id,
     name: result.message.name,
     status: result.message.status,

@@ -15,15 +15,20 @@ import { errorToolMessage } from "../harness/execute-tool.ts";
 import type { AgentMiddleware, AgentTool, ToolCallRequest } from "../harness/types.ts";
 import { evictLargeResult } from "./eviction.ts";
 import { evictLargeHumanMessage, shortenEvictedHumanMessages } from "./human-eviction.ts";
-import { filesystemTools, MUTATING_TOOLS, TOOLS_EXCLUDED_FROM_EVICTION } from "./fs-tools.ts";
+import { resultCharBudget, resultTokenBudget, type ToolProfile } from "../context/budget.ts";
+import { createFilesystemTools, MUTATING_TOOLS, TOOLS_EXCLUDED_FROM_EVICTION } from "./fs-tools.ts";
 
 export const FILESYSTEM = "FilesystemMiddleware";
 
 export interface FilesystemMiddlewareOptions {
   backend: BackendOption;
   now: () => string;
-  /** Token limit above which a tool result is evicted; `false` disables eviction. */
+  /** Token limit above which a tool result is evicted; `false` disables eviction. Default: the window's result budget. */
   toolTokenLimitBeforeEvict?: number | false;
+  /** The model's context window (max input tokens), when known: results and listings stay within its budget. */
+  window?: number | undefined;
+  /** Tool texts: deepagents' ("default") or short ones for small windows ("compact"). */
+  profile?: ToolProfile;
   /** Token limit above which a user message is saved and shortened in requests; `false` disables it. */
   humanMessageTokenLimitBeforeEvict?: number | false;
 }
@@ -59,11 +64,12 @@ export function parallelMutationError(request: ToolCallRequest): string | undefi
 }
 
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions): AgentMiddleware {
-  const builtinNames = new Set(filesystemTools.map((t) => t.name));
-  const limit = options.toolTokenLimitBeforeEvict;
+  const tools = createFilesystemTools({ outputChars: resultCharBudget(options.window), profile: options.profile ?? "default" });
+  const builtinNames = new Set(tools.map((t) => t.name));
+  const limit = options.toolTokenLimitBeforeEvict ?? resultTokenBudget(options.window);
   return {
     name: FILESYSTEM,
-    tools: filesystemTools,
+    tools,
     async beforeAgent(state, config) {
       const humanLimit = options.humanMessageTokenLimitBeforeEvict;
       if (humanLimit === false) return undefined;
@@ -74,11 +80,11 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Agen
     },
     async wrapModelCall(request, next) {
       const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
-      const hide = filesystemTools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
+      const hide = tools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
       const messages = shortenEvictedHumanMessages(request.messages);
-      const tools = hide.length ? request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) : request.tools;
-      if (messages === request.messages && tools === request.tools) return next(request);
-      return next({ ...request, messages, tools });
+      const visible = hide.length ? request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) : request.tools;
+      if (messages === request.messages && visible === request.tools) return next(request);
+      return next({ ...request, messages, tools: visible });
     },
     async wrapToolCall(request, next) {
       const conflict = parallelMutationError(request);

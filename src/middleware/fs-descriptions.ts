@@ -68,3 +68,60 @@ Before executing the command, please follow these steps:
    - Commands run in an isolated sandbox environment
    - Returns combined stdout/stderr output with exit code
    - Avoid using read or search commands like find, grep, cat; use the ls, read_file, glob and grep tools instead`;
+
+/** A tool's texts in one profile: its description and, for the compact profile, short parameter texts. */
+export interface ToolText {
+  description: string;
+  params?: Record<string, string>;
+}
+
+export type ToolTexts = Record<string, ToolText>;
+
+const DEFAULT_TEXTS: ToolTexts = {
+  ls: { description: LS },
+  read_file: { description: READ_FILE },
+  write_file: { description: WRITE_FILE },
+  edit_file: { description: EDIT_FILE },
+  delete: { description: DELETE },
+  glob: { description: GLOB },
+  grep: { description: GREP },
+  execute: { description: EXECUTE },
+};
+
+/**
+ * The compact profile, for small context windows: one line per tool and a
+ * few words per parameter (the fixed prompt is measured by `npm run bench`).
+ */
+const COMPACT_TEXTS: ToolTexts = {
+  ls: { description: "List a directory.", params: { path: "absolute directory path" } },
+  read_file: {
+    description: "Read a file as numbered lines (100 by default); page with offset and limit.",
+    params: { file_path: "absolute file path", offset: "first line, 0-based", limit: "number of lines" },
+  },
+  write_file: { description: "Create a new file.", params: { file_path: "absolute file path", content: "the text" } },
+  edit_file: {
+    description: "Replace exact text in a file (read it first).",
+    params: {
+      file_path: "absolute file path",
+      old_string: "text to find (unique)",
+      new_string: "replacement",
+      replace_all: "replace every match",
+    },
+  },
+  delete: { description: "Delete a file.", params: { file_path: "absolute file path" } },
+  glob: { description: "Find files by glob pattern.", params: { pattern: "e.g. **/*.md", path: "base directory" } },
+  grep: {
+    description: "Search files for literal text.",
+    params: {
+      pattern: "literal text",
+      path: "directory",
+      glob: "file filter, e.g. *.ts",
+      output_mode: "files_with_matches, content or count",
+    },
+  },
+  execute: { description: "Run a shell command in the sandbox.", params: { command: "the command", timeout: "seconds" } },
+};
+
+export function describeTools(profile: "default" | "compact"): ToolTexts {
+  return profile === "compact" ? COMPACT_TEXTS : DEFAULT_TEXTS;
+}

@@ -38,15 +38,38 @@ export function readTruncationNote(path: string): string {
   return `\n\n[Output was truncated due to size limits. The file content is very large. Consider reformatting the file to make it easier to navigate. For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. For other formats, you can use appropriate formatting tools to split long lines.]`;
 }
 
-export function formatRead(path: string, slice: ReadSlice): string {
+/** The note after a read cut to the window's budget: where to go on from. */
+export function readBudgetNote(path: string, nextOffset: number, totalLines: number, shown: number): string {
+  return `\n\n[Output cut at line ${nextOffset} of ${totalLines} to fit the model's context window. Read on with read_file(file_path='${path}', offset=${nextOffset}, limit=${Math.max(1, shown)}).]`;
+}
+
+/**
+ * A read as deepagents formats it (`cat -n`), within `charLimit` characters:
+ * with the default limit a too-long output is cut with deepagents' note; with
+ * a smaller one (a small context window) it ends at a whole line and says
+ * how to read on.
+ */
+export function formatRead(path: string, slice: ReadSlice, charLimit = READ_OUTPUT_CHAR_LIMIT): string {
   if (slice.totalLines === 0) return EMPTY_CONTENT_WARNING;
   if (slice.offset >= slice.totalLines) {
     return `Error: Line offset ${slice.offset} exceeds file length (${slice.totalLines} lines)`;
   }
   const text = formatNumberedLines(slice.lines, slice.offset + 1);
-  if (text.length < READ_OUTPUT_CHAR_LIMIT) return text;
+  if (text.length < charLimit) return text;
+  if (charLimit < READ_OUTPUT_CHAR_LIMIT) {
+    const reserve = readBudgetNote(path, slice.totalLines, slice.totalLines, slice.lines.length).length;
+    const rows = text.split("\n");
+    let used = 0;
+    let kept = 0;
+    while (kept < rows.length && used + rows[kept]!.length + 1 <= charLimit - reserve) used += rows[kept++]!.length + 1;
+    if (kept === 0)
+      return rows[0]!.slice(0, Math.max(0, charLimit - reserve)) + readBudgetNote(path, slice.offset + 1, slice.totalLines, 1);
+    // Continuation rows (N.1, N.2) of one long line count as that line.
+    const lastLine = Number(/^\s*(\d+)/.exec(rows[kept - 1]!)?.[1] ?? slice.offset + 1);
+    return rows.slice(0, kept).join("\n") + readBudgetNote(path, lastLine, slice.totalLines, lastLine - slice.offset);
+  }
   const note = readTruncationNote(path);
-  return text.slice(0, READ_OUTPUT_CHAR_LIMIT - note.length) + note;
+  return text.slice(0, charLimit - note.length) + note;
 }
 
 /** A Python-style list literal, as deepagents prints listings: ['/a.md', '/dir/']. */
@@ -64,18 +87,28 @@ export function capItems(items: readonly string[], limit = LIST_OUTPUT_CHAR_LIMI
   return [...items];
 }
 
-export function formatLs(entries: readonly FileInfo[]): string {
-  return pythonList(capItems(entries.map((e) => (e.isDir ? `${e.path}/` : e.path))));
+export function formatLs(entries: readonly FileInfo[], limit = LIST_OUTPUT_CHAR_LIMIT): string {
+  return pythonList(
+    capItems(
+      entries.map((e) => (e.isDir ? `${e.path}/` : e.path)),
+      limit,
+    ),
+  );
 }
 
-export function formatGlob(files: readonly FileInfo[]): string {
-  return pythonList(capItems(files.map((f) => f.path)));
+export function formatGlob(files: readonly FileInfo[], limit = LIST_OUTPUT_CHAR_LIMIT): string {
+  return pythonList(
+    capItems(
+      files.map((f) => f.path),
+      limit,
+    ),
+  );
 }
 
 export type GrepOutputMode = "files_with_matches" | "content" | "count";
 
 /** Grep output as deepagents prints it; at most 1,000 matches, then the guidance line. */
-export function formatGrep(all: readonly GrepMatch[], mode: GrepOutputMode): string {
+export function formatGrep(all: readonly GrepMatch[], mode: GrepOutputMode, limit = LIST_OUTPUT_CHAR_LIMIT): string {
   if (all.length === 0) return "No matches found";
   const matches = all.slice(0, GREP_MAX_RESULTS);
   const capped = all.length > GREP_MAX_RESULTS;
@@ -97,7 +130,7 @@ export function formatGrep(all: readonly GrepMatch[], mode: GrepOutputMode): str
       lines.push(`  ${m.line}: ${m.text}`);
     }
   }
-  const out = capItems(lines);
+  const out = capItems(lines, limit);
   if (capped && out[out.length - 1] !== TRUNCATION_GUIDANCE) out.push(TRUNCATION_GUIDANCE);
   return out.join("\n");
 }

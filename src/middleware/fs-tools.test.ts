@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { runTool, textFile } from "../testing/runtime.ts";
 import { EMPTY_CONTENT_WARNING, MAX_LINE_LENGTH } from "./fs-format.ts";
-import { deleteTool, editFileTool, executeTool, globTool, grepTool, lsTool, readFileTool, writeFileTool } from "./fs-tools.ts";
+import type { AgentTool } from "../harness/types.ts";
+import { fileTool } from "./fs-tools.ts";
+
+const [lsTool, readFileTool, writeFileTool, editFileTool, deleteTool, globTool, grepTool, executeTool] = [
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "delete",
+  "glob",
+  "grep",
+  "execute",
+].map(fileTool) as [AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool];
 
 const files = {
   "/README.md": textFile("# Title\nhello world\n"),

@@ -5,8 +5,18 @@
  */
 import { canExecute, isBackendError, type BackendError } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
-import { DEFAULT_READ_LIMIT, formatGlob, formatGrep, formatLs, formatRead, type GrepOutputMode } from "./fs-format.ts";
-import * as desc from "./fs-descriptions.ts";
+import type { ToolProfile } from "../context/budget.ts";
+import {
+  DEFAULT_READ_LIMIT,
+  LIST_OUTPUT_CHAR_LIMIT,
+  READ_OUTPUT_CHAR_LIMIT,
+  formatGlob,
+  formatGrep,
+  formatLs,
+  formatRead,
+  type GrepOutputMode,
+} from "./fs-format.ts";
+import { describeTools, type ToolTexts } from "./fs-descriptions.ts";
 
 /** Tools that cap their own output; large-result eviction skips them. */
 export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"]);
@@ -15,6 +25,13 @@ export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
 export const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
 export const EXECUTE_OUTPUT = "deeptab:execute_output";
+
+/** What a set of file tools is built for: how much output one result may hold, and which descriptions. */
+export interface FileToolsOptions {
+  /** Characters one read_file, ls, glob or grep result may hold (80,000 = 20,000 tokens by default). */
+  outputChars?: number;
+  profile?: ToolProfile;
+}
 
 function fail(err: BackendError): ToolOutput {
   return { content: err.message, status: "error" };
@@ -32,194 +49,245 @@ const object = (properties: Record<string, unknown>, required: string[]) => ({
   additionalProperties: false,
 });
 
-export const lsTool: AgentTool = {
-  name: "ls",
-  description: desc.LS,
-  schema: object({ path: string("Absolute path to the directory to list. Must be absolute, not relative.") }, ["path"]),
-  async run(args, rt) {
-    const res = await rt.backend.ls(str(args, "path"));
-    return isBackendError(res) ? fail(res) : formatLs(res);
-  },
-};
+function lsTool(t: ToolTexts, chars: number): AgentTool {
+  return {
+    name: "ls",
+    description: t.ls.description,
+    schema: object({ path: string("Absolute path to the directory to list. Must be absolute, not relative.") }, ["path"]),
+    async run(args, rt) {
+      const res = await rt.backend.ls(str(args, "path"));
+      return isBackendError(res) ? fail(res) : formatLs(res, chars);
+    },
+  };
+}
 
-export const readFileTool: AgentTool = {
-  name: "read_file",
-  description: desc.READ_FILE,
-  schema: object(
-    {
-      file_path: string("Absolute path to the file to read. Must be absolute, not relative."),
-      offset: {
-        type: "integer",
-        description: "Line number to start reading from (0-indexed). Use for pagination of large files.",
-        default: 0,
+function readFileTool(t: ToolTexts, chars: number): AgentTool {
+  return {
+    name: "read_file",
+    description: t.read_file.description,
+    schema: object(
+      {
+        file_path: string("Absolute path to the file to read. Must be absolute, not relative."),
+        offset: {
+          type: "integer",
+          description: "Line number to start reading from (0-indexed). Use for pagination of large files.",
+          default: 0,
+        },
+        limit: {
+          type: "integer",
+          description: "Maximum number of lines to read. Use for pagination of large files.",
+          default: DEFAULT_READ_LIMIT,
+        },
       },
-      limit: {
-        type: "integer",
-        description: "Maximum number of lines to read. Use for pagination of large files.",
-        default: DEFAULT_READ_LIMIT,
+      ["file_path"],
+    ),
+    async run(args, rt) {
+      const offset = (args.offset as number | undefined) ?? 0;
+      const limit = (args.limit as number | undefined) ?? DEFAULT_READ_LIMIT;
+      const res = await rt.backend.read(str(args, "file_path"), offset, limit);
+      if (isBackendError(res)) return fail(res);
+      const text = formatRead(str(args, "file_path"), res, chars);
+      return text.startsWith("Error:") ? { content: text, status: "error" } : text;
+    },
+  };
+}
+
+function writeFileTool(t: ToolTexts): AgentTool {
+  return {
+    name: "write_file",
+    description: t.write_file.description,
+    schema: object(
+      {
+        file_path: string("Absolute path where the file should be created. Must be absolute, not relative."),
+        content: string("The text content to write to the file. This parameter is required."),
       },
+      ["file_path", "content"],
+    ),
+    async run(args, rt) {
+      const res = await rt.backend.write(str(args, "file_path"), str(args, "content"));
+      return isBackendError(res) ? fail(res) : `Updated file ${res.path}`;
     },
-    ["file_path"],
-  ),
-  async run(args, rt) {
-    const offset = (args.offset as number | undefined) ?? 0;
-    const limit = (args.limit as number | undefined) ?? DEFAULT_READ_LIMIT;
-    const res = await rt.backend.read(str(args, "file_path"), offset, limit);
-    if (isBackendError(res)) return fail(res);
-    const text = formatRead(str(args, "file_path"), res);
-    return text.startsWith("Error:") ? { content: text, status: "error" } : text;
-  },
-};
+  };
+}
 
-export const writeFileTool: AgentTool = {
-  name: "write_file",
-  description: desc.WRITE_FILE,
-  schema: object(
-    {
-      file_path: string("Absolute path where the file should be created. Must be absolute, not relative."),
-      content: string("The text content to write to the file. This parameter is required."),
-    },
-    ["file_path", "content"],
-  ),
-  async run(args, rt) {
-    const res = await rt.backend.write(str(args, "file_path"), str(args, "content"));
-    return isBackendError(res) ? fail(res) : `Updated file ${res.path}`;
-  },
-};
-
-export const editFileTool: AgentTool = {
-  name: "edit_file",
-  description: desc.EDIT_FILE,
-  schema: object(
-    {
-      file_path: string("Absolute path to the file to edit. Must be absolute, not relative."),
-      old_string: string("The exact text to find and replace. Must be unique in the file unless replace_all is True."),
-      new_string: string("The text to replace old_string with. Must be different from old_string."),
-      replace_all: {
-        type: "boolean",
-        description: "If True, replace all occurrences of old_string. If False (default), old_string must be unique.",
-        default: false,
+function editFileTool(t: ToolTexts): AgentTool {
+  return {
+    name: "edit_file",
+    description: t.edit_file.description,
+    schema: object(
+      {
+        file_path: string("Absolute path to the file to edit. Must be absolute, not relative."),
+        old_string: string("The exact text to find and replace. Must be unique in the file unless replace_all is True."),
+        new_string: string("The text to replace old_string with. Must be different from old_string."),
+        replace_all: {
+          type: "boolean",
+          description: "If True, replace all occurrences of old_string. If False (default), old_string must be unique.",
+          default: false,
+        },
       },
+      ["file_path", "old_string", "new_string"],
+    ),
+    async run(args, rt) {
+      const res = await rt.backend.edit(
+        str(args, "file_path"),
+        str(args, "old_string"),
+        str(args, "new_string"),
+        (args.replace_all as boolean | undefined) ?? false,
+      );
+      return isBackendError(res) ? fail(res) : `Successfully replaced ${res.occurrences} instance(s) of the string in '${res.path}'`;
     },
-    ["file_path", "old_string", "new_string"],
-  ),
-  async run(args, rt) {
-    const res = await rt.backend.edit(
-      str(args, "file_path"),
-      str(args, "old_string"),
-      str(args, "new_string"),
-      (args.replace_all as boolean | undefined) ?? false,
-    );
-    return isBackendError(res) ? fail(res) : `Successfully replaced ${res.occurrences} instance(s) of the string in '${res.path}'`;
-  },
-};
+  };
+}
 
-export const deleteTool: AgentTool = {
-  name: "delete",
-  description: desc.DELETE,
-  schema: object({ file_path: string("Absolute path to the file to delete. Must be absolute, not relative.") }, ["file_path"]),
-  async run(args, rt) {
-    if (!rt.backend.delete) return { content: "Error: this backend does not support deleting files.", status: "error" };
-    const res = await rt.backend.delete(str(args, "file_path"));
-    return isBackendError(res) ? fail(res) : `Deleted ${res.path}`;
-  },
-};
-
-export const globTool: AgentTool = {
-  name: "glob",
-  description: desc.GLOB,
-  schema: object(
-    {
-      pattern: string("Glob pattern to match files (e.g., '**/*.py', '*.txt', '/subdir/**/*.md')."),
-      path: { type: "string", description: "Base directory to search from. Defaults to root '/'.", default: "/" },
+function deleteTool(t: ToolTexts): AgentTool {
+  return {
+    name: "delete",
+    description: t.delete.description,
+    schema: object({ file_path: string("Absolute path to the file to delete. Must be absolute, not relative.") }, ["file_path"]),
+    async run(args, rt) {
+      if (!rt.backend.delete) return { content: "Error: this backend does not support deleting files.", status: "error" };
+      const res = await rt.backend.delete(str(args, "file_path"));
+      return isBackendError(res) ? fail(res) : `Deleted ${res.path}`;
     },
-    ["pattern"],
-  ),
-  async run(args, rt) {
-    const res = await rt.backend.glob(str(args, "pattern"), (args.path as string | undefined) ?? "/");
-    if (isBackendError(res)) return fail(res);
-    return res.length === 0 ? `No files found matching pattern '${str(args, "pattern")}'` : formatGlob(res);
-  },
-};
+  };
+}
 
-export const grepTool: AgentTool = {
-  name: "grep",
-  description: desc.GREP,
-  schema: object(
-    {
-      pattern: string("Text pattern to search for (literal string, not regex)."),
-      path: { type: "string", description: "Directory to search in. Defaults to current working directory." },
-      glob: { type: "string", description: "Glob pattern to filter which files to search (e.g., '*.py')." },
-      output_mode: {
-        type: "string",
-        enum: ["files_with_matches", "content", "count"],
-        description:
-          "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
-        default: "files_with_matches",
+function globTool(t: ToolTexts, chars: number): AgentTool {
+  return {
+    name: "glob",
+    description: t.glob.description,
+    schema: object(
+      {
+        pattern: string("Glob pattern to match files (e.g., '**/*.py', '*.txt', '/subdir/**/*.md')."),
+        path: { type: "string", description: "Base directory to search from. Defaults to root '/'.", default: "/" },
       },
+      ["pattern"],
+    ),
+    async run(args, rt) {
+      const res = await rt.backend.glob(str(args, "pattern"), (args.path as string | undefined) ?? "/");
+      if (isBackendError(res)) return fail(res);
+      return res.length === 0 ? `No files found matching pattern '${str(args, "pattern")}'` : formatGlob(res, chars);
     },
-    ["pattern"],
-  ),
-  async run(args, rt) {
-    const res = await rt.backend.grep(str(args, "pattern"), (args.path as string | undefined) ?? "/", args.glob as string | undefined);
-    if (isBackendError(res)) return fail(res);
-    return formatGrep(res, (args.output_mode as GrepOutputMode | undefined) ?? "files_with_matches");
-  },
-};
+  };
+}
 
-export const executeTool: AgentTool = {
-  name: "execute",
-  description: desc.EXECUTE,
-  schema: object(
-    {
-      command: string("Shell command to execute in the sandbox environment."),
-      timeout: {
-        type: "integer",
-        description:
-          "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it.",
+function grepTool(t: ToolTexts, chars: number): AgentTool {
+  return {
+    name: "grep",
+    description: t.grep.description,
+    schema: object(
+      {
+        pattern: string("Text pattern to search for (literal string, not regex)."),
+        path: { type: "string", description: "Directory to search in. Defaults to current working directory." },
+        glob: { type: "string", description: "Glob pattern to filter which files to search (e.g., '*.py')." },
+        output_mode: {
+          type: "string",
+          enum: ["files_with_matches", "content", "count"],
+          description:
+            "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
+          default: "files_with_matches",
+        },
       },
+      ["pattern"],
+    ),
+    async run(args, rt) {
+      const res = await rt.backend.grep(str(args, "pattern"), (args.path as string | undefined) ?? "/", args.glob as string | undefined);
+      if (isBackendError(res)) return fail(res);
+      return formatGrep(res, (args.output_mode as GrepOutputMode | undefined) ?? "files_with_matches", chars);
     },
-    ["command"],
-  ),
-  async run(args, rt: ToolRuntime) {
-    if (!canExecute(rt.backend)) {
-      return {
-        content:
-          "Error: Execution not available. This agent's backend does not support command execution (SandboxBackendProtocol). To use the execute tool, provide a backend that implements SandboxBackendProtocol.",
-        status: "error",
-      };
-    }
-    const timeout = args.timeout as number | undefined;
-    if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
-      return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
-    }
-    // Output streams to the page as custom stream events while the command runs (when the sandbox can stream).
-    const writer = rt.config.writer;
-    const id = rt.toolCall.id;
-    const res = await rt.backend.execute(
-      str(args, "command"),
-      timeout,
-      writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
-    );
-    const parts = [res.output];
-    if (res.exitCode !== null) {
-      parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
-    } else {
-      parts.push("\n[Command timed out]");
-    }
-    if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
-    // A non-zero exit is still a successful tool invocation; the exit code is in the text.
-    return parts.join("");
-  },
-};
+  };
+}
 
-export const filesystemTools: readonly AgentTool[] = [
-  lsTool,
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  deleteTool,
-  globTool,
-  grepTool,
-  executeTool,
-];
+function executeTool(t: ToolTexts): AgentTool {
+  return {
+    name: "execute",
+    description: t.execute.description,
+    schema: object(
+      {
+        command: string("Shell command to execute in the sandbox environment."),
+        timeout: {
+          type: "integer",
+          description:
+            "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it.",
+        },
+      },
+      ["command"],
+    ),
+    async run(args, rt: ToolRuntime) {
+      if (!canExecute(rt.backend)) {
+        return {
+          content:
+            "Error: Execution not available. This agent's backend does not support command execution (SandboxBackendProtocol). To use the execute tool, provide a backend that implements SandboxBackendProtocol.",
+          status: "error",
+        };
+      }
+      const timeout = args.timeout as number | undefined;
+      if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
+        return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
+      }
+      // Output streams to the page as custom stream events while the command runs (when the sandbox can stream).
+      const writer = rt.config.writer;
+      const id = rt.toolCall.id;
+      const res = await rt.backend.execute(
+        str(args, "command"),
+        timeout,
+        writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
+      );
+      const parts = [res.output];
+      if (res.exitCode !== null) {
+        parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
+      } else {
+        parts.push("\n[Command timed out]");
+      }
+      if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
+      // A non-zero exit is still a successful tool invocation; the exit code is in the text.
+      return parts.join("");
+    },
+  };
+}
+
+/**
+ * The file tools for one agent. `outputChars` caps what read_file, ls, glob
+ * and grep return (the window's result budget); the compact profile has
+ * one-line descriptions for small context windows.
+ */
+export function createFilesystemTools(options: FileToolsOptions = {}): AgentTool[] {
+  const profile = options.profile ?? "default";
+  const t = describeTools(profile);
+  const read = Math.min(options.outputChars ?? READ_OUTPUT_CHAR_LIMIT, READ_OUTPUT_CHAR_LIMIT);
+  const list = Math.min(options.outputChars ?? LIST_OUTPUT_CHAR_LIMIT, LIST_OUTPUT_CHAR_LIMIT);
+  const tools = [
+    lsTool(t, list),
+    readFileTool(t, read),
+    writeFileTool(t),
+    editFileTool(t),
+    deleteTool(t),
+    globTool(t, list),
+    grepTool(t, list),
+    executeTool(t),
+  ];
+  return profile === "compact"
+    ? tools.map((tool) => ({ ...tool, schema: withParamTexts(tool.schema, t[tool.name]?.params ?? {}) }))
+    : tools;
+}
+
+/** A schema with its property descriptions replaced (compact profile); properties without a text lose theirs. */
+function withParamTexts(schema: AgentTool["schema"], texts: Readonly<Record<string, string>>): AgentTool["schema"] {
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const next: Record<string, Record<string, unknown>> = {};
+  for (const [key, prop] of Object.entries(props)) {
+    const { description: _long, default: _default, ...rest } = prop;
+    next[key] = texts[key] ? { ...rest, description: texts[key] } : rest;
+  }
+  return { ...schema, properties: next };
+}
+
+/** The default file tools (deepagents' texts and limits). */
+export const filesystemTools: readonly AgentTool[] = createFilesystemTools();
+
+/** One of the default tools by name (tests). */
+export function fileTool(name: string): AgentTool {
+  const found = filesystemTools.find((tool) => tool.name === name);
+  if (!found) throw new Error(`no file tool ${name}`);
+  return found;
+}

@@ -53,6 +53,8 @@ export interface SubagentMiddlewareOptions {
   /** Parent state fields (to know which are private). */
   stateFields: () => Readonly<Record<string, StateField>>;
   checkpointer?: BaseCheckpointSaver | undefined;
+  /** Short tool texts (the compact profile, for small context windows). */
+  compact?: boolean;
 }
 
 function lastAIText(messages: readonly BaseMessage[]): string {
@@ -89,7 +91,9 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
 
   const task: AgentTool = {
     name: "task",
-    description: taskDescription(options.subagents),
+    description: options.compact
+      ? `Delegate a self-contained task to a subagent (${options.subagents.map((s) => s.name).join(", ")}); it returns one report.`
+      : taskDescription(options.subagents),
     schema: {
       type: "object",
       properties: {

@@ -10,7 +10,7 @@
  * smaller request. It also provides the `compact_conversation` tool.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { historyPathFor } from "../context/history-file.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
@@ -22,6 +22,7 @@ import { renderView, viewIndexOf, type KeepPolicy, type SummarizationEvent } fro
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
+import { fitToWindow } from "./fit-window.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 export const EVENT_KEY = "_summarizationEvent";
@@ -42,6 +43,8 @@ export interface SummarizationOptions {
   maxInputTokens?: number;
   /** Model used to write summaries; defaults to `model`. */
   summaryModel?: BaseChatModel;
+  /** Offer the `compact_conversation` tool (default true; the compact profile leaves it out). */
+  compactTool?: boolean;
 }
 
 export interface ResolvedSettings {
@@ -92,28 +95,15 @@ export function resolveSummarizationSettings(
   return { triggerTokens, keep, window };
 }
 
-function requestTokens(request: ModelRequest, view: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
-  const fixed = estimateTextTokens(request.systemPrompt) + estimateToolsTokens(request.tools);
-  const trustFrom = event ? viewIndexOf(event.createdAtLength, event) : 0;
-  return countRequestTokens(view, fixed, trustFrom);
+/** Tokens of the request outside the messages: the system prompt and the tool schemas. */
+function fixedTokens(request: ModelRequest): number {
+  return estimateTextTokens(request.systemPrompt) + estimateToolsTokens(request.tools);
 }
 
-/** Replaces the trailing batch of tool results with short notes (request only). */
-export function trimTrailingToolResults(view: readonly BaseMessage[], historyPath: string): BaseMessage[] | undefined {
-  let start = view.length;
-  while (start > 0 && ToolMessage.isInstance(view[start - 1]!)) start--;
-  if (start === view.length) return undefined;
-  return view.map((m, i) =>
-    i < start
-      ? m
-      : new ToolMessage({
-          content: `[This tool result was too large for the model's context window and was removed from this request. If you need it, run the tool again with a narrower query; the conversation history is at ${historyPath}.]`,
-          tool_call_id: (m as ToolMessage).tool_call_id,
-          name: (m as ToolMessage).name,
-          status: "error",
-          id: m.id,
-        }),
-  );
+function requestTokens(request: ModelRequest, view: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
+  const fixed = fixedTokens(request);
+  const trustFrom = event ? viewIndexOf(event.createdAtLength, event) : 0;
+  return countRequestTokens(view, fixed, trustFrom);
 }
 
 export function summarizationMiddleware(options: SummarizationOptions): AgentMiddleware {
@@ -164,7 +154,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
 
   return {
     name: SUMMARIZATION,
-    tools: [compactTool],
+    tools: options.compactTool === false ? [] : [compactTool],
     stateSchema: stateSchema(SUMMARIZATION_EVENT),
     async wrapModelCall(request, next): Promise<ModelResponse> {
       let event = SUMMARIZATION_EVENT.get(request.state);
@@ -182,7 +172,21 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
         return true;
       };
 
-      if (requestTokens(request, view, event) >= settings.triggerTokens) await doSummarize();
+      const historyPath = historyPathFor(request.config.configurable?.thread_id);
+      /** Cuts the request to `target` tokens (see fit-window.ts); files it saves join this call's update. */
+      const fit = async (target: number) => {
+        const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+        view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
+        if (Object.keys(runtime.pendingFiles).length) {
+          update = { ...update, files: { ...((update.files as object | undefined) ?? {}), ...runtime.pendingFiles } };
+        }
+      };
+
+      if (requestTokens(request, view, event) >= settings.triggerTokens) {
+        await doSummarize();
+        // Still too large (a small window, a huge newest result): cut the request, never the unseen results' existence.
+        if (fixedTokens(request) + estimateMessagesTokens(view) >= settings.triggerTokens) await fit(settings.triggerTokens - 1);
+      }
       const withUpdate = (res: ModelResponse): ModelResponse =>
         Object.keys(update).length ? { ...res, update: { ...(res.update ?? {}), ...update } } : res;
 
@@ -192,10 +196,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
         if (!isContextOverflow(err)) throw err;
         const before = estimateMessagesTokens(view);
         if (!summarized) await doSummarize();
-        if (estimateMessagesTokens(view) >= before) {
-          const trimmed = trimTrailingToolResults(view, historyPathFor(request.config.configurable?.thread_id));
-          if (trimmed) view = trimmed;
-        }
+        if (estimateMessagesTokens(view) >= before) await fit(fixedTokens(request) + Math.floor(before * 0.7));
         if (estimateMessagesTokens(view) >= before) {
           throw new HarnessError(
             "context_overflow",

@@ -63,6 +63,8 @@ export type Script = readonly ScriptedTurn[] | ((ctx: ScriptContext) => Scripted
 export interface RecordedCall {
   messages: BaseMessage[];
   tools: string[];
+  /** The tool definitions as bound (what a provider would receive). */
+  toolDefinitions: BindToolsInput[];
 }
 
 interface Shared {
@@ -99,15 +101,18 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
   readonly #shared: Shared;
   readonly #tools: string[];
+  readonly #definitions: BindToolsInput[];
 
-  constructor(params: ScriptedChatModelParams | { shared: Shared; tools: string[] }) {
+  constructor(params: ScriptedChatModelParams | { shared: Shared; tools: BindToolsInput[] }) {
     super({});
     if ("shared" in params) {
       this.#shared = params.shared;
-      this.#tools = params.tools;
+      this.#tools = params.tools.map(toolName);
+      this.#definitions = params.tools;
     } else {
       this.#shared = { script: params.script, calls: [], idPrefix: `scripted-${crypto.randomUUID().slice(0, 8)}` };
       this.#tools = [];
+      this.#definitions = [];
     }
   }
 
@@ -125,12 +130,12 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
   }
 
   override bindTools(tools: BindToolsInput[]): ScriptedChatModel {
-    return new ScriptedChatModel({ shared: this.#shared, tools: tools.map(toolName) });
+    return new ScriptedChatModel({ shared: this.#shared, tools });
   }
 
   #nextTurn(messages: BaseMessage[]): { turn: ScriptedTurn; call: number } {
     const call = this.#shared.calls.length;
-    this.#shared.calls.push({ messages: [...messages], tools: [...this.#tools] });
+    this.#shared.calls.push({ messages: [...messages], tools: [...this.#tools], toolDefinitions: this.#definitions });
     const script = this.#shared.script;
     const turn = typeof script === "function" ? script({ call, messages, tools: this.#tools }) : script[call];
     if (!turn) throw new Error(`ScriptedChatModel: script exhausted after ${call} calls`);

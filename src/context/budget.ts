@@ -1,0 +1,42 @@
+/**
+ * Budgets that follow the model's context window, so the harness holds up
+ * in small windows (4k to 32k tokens: in-tab models, Ollama's defaults) as
+ * in large ones.
+ *
+ * - One tool result may take at most {@link resultTokenBudget} tokens: the
+ *   smaller of deepagents' 20,000 and a fixed share of the window. Larger
+ *   results are offloaded to /large_tool_results/ (or, for read_file and
+ *   listings, cut with a note on how to page on).
+ * - Below {@link COMPACT_PROFILE_BELOW} tokens the compact tool profile is
+ *   chosen: shorter tool descriptions and fewer tools, so the fixed prompt
+ *   leaves room to work.
+ */
+import { CHARS_PER_TOKEN } from "./tokens.ts";
+
+/** deepagents' limit for one tool result. */
+export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
+/** The share of the window one tool result may take. */
+export const RESULT_WINDOW_SHARE = 0.2;
+/** Never below this, so a small window still gets a useful page of a file. */
+export const MIN_RESULT_TOKENS = 400;
+/** Windows below this many tokens get the compact profile by default. */
+export const COMPACT_PROFILE_BELOW = 16_384;
+
+export type ToolProfile = "default" | "compact";
+
+/** Tokens one tool result may take in a window (20,000 when the window is unknown). */
+export function resultTokenBudget(window: number | undefined): number {
+  if (!window) return TOOL_RESULT_TOKEN_LIMIT;
+  return Math.max(MIN_RESULT_TOKENS, Math.min(TOOL_RESULT_TOKEN_LIMIT, Math.floor(window * RESULT_WINDOW_SHARE)));
+}
+
+/** The same budget in characters (the estimate is 4 characters per token). */
+export function resultCharBudget(window: number | undefined): number {
+  return resultTokenBudget(window) * CHARS_PER_TOKEN;
+}
+
+/** The profile for a window: compact below {@link COMPACT_PROFILE_BELOW}, unless overridden. */
+export function toolProfileFor(window: number | undefined, override?: ToolProfile): ToolProfile {
+  if (override) return override;
+  return window !== undefined && window < COMPACT_PROFILE_BELOW ? "compact" : "default";
+}
