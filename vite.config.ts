@@ -20,6 +20,10 @@ const workerDeps = [
   "@langchain/core/utils/json_schema",
   "comlink",
   "idb",
+  "just-bash/browser",
+  "@wllama/wllama",
+  "yaml",
+  "picomatch/posix.js",
   "zod",
 ];
 
@@ -48,6 +52,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["src/**/*.browser.test.ts"],
+          globalSetup: ["src/testing/browser-global-setup.ts"],
           browser: {
             enabled: true,
             headless: true,

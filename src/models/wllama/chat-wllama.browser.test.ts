@@ -1,0 +1,140 @@
+/**
+ * The in-tab model for real, in Chromium: a tiny GGUF the tests make,
+ * downloaded from a loopback server into OPFS (progress, cache, cancel and
+ * resume, quota), loaded into wllama (llama.cpp in WebAssembly) and driven
+ * through ChatWllama, the LangChain chat model.
+ */
+import { HumanMessage, type AIMessageChunk } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { ChatWllama } from "./chat-wllama.ts";
+import { loadWllamaModel, type LoadedModel } from "./engine.ts";
+import { ModelStore, type DownloadProgress } from "./model-store.ts";
+
+const server = inject("modelServer");
+
+async function stats(): Promise<Record<string, number>> {
+  return (await fetch(`${server}/stats`)).json() as Promise<Record<string, number>>;
+}
+
+/** A store in its own OPFS folder. */
+function store(options: ConstructorParameters<typeof ModelStore>[0] = {}) {
+  const name = `test-${crypto.randomUUID()}`;
+  return new ModelStore({
+    root: async () => (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true }),
+    ...options,
+  });
+}
+
+describe("model downloads (OPFS)", () => {
+  it("downloads with progress, keeps the file, and a second download makes no request", async () => {
+    const s = store();
+    const progress: DownloadProgress[] = [];
+    const source = { id: "tiny", name: "Tiny", urls: [`${server}/files/tiny.gguf`] };
+    const first = await s.download(source, { onProgress: (p) => progress.push(p) });
+    if (!first.ok) throw new Error(first.error.message);
+    expect(first.value.complete).toBe(true);
+    expect(first.value.bytes).toBe(first.value.totalBytes);
+    expect(progress.at(-1)!.loaded).toBe(first.value.bytes);
+    expect(progress.every((p) => p.total === first.value.bytes)).toBe(true);
+    expect((await s.list()).map((m) => [m.id, m.bytes])).toEqual([["tiny", first.value.bytes]]);
+    const before = await stats();
+    expect((await s.download(source)).ok).toBe(true);
+    expect(await stats()).toEqual(before);
+    const files = await s.files("tiny");
+    expect(files?.map((f) => f.size)).toEqual([first.value.bytes]);
+    await s.delete("tiny");
+    expect(await s.list()).toEqual([]);
+  });
+
+  it("is cancelled mid-way and resumes from where it stopped with a Range request", async () => {
+    const s = store();
+    const source = { id: "slow", name: "Slow", urls: [`${server}/slow/files/plain.gguf`] };
+    const controller = new AbortController();
+    const cancelled = await s.download(source, {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.loaded > 100_000) controller.abort();
+      },
+    });
+    expect(cancelled).toMatchObject({ ok: false, error: { code: "cancelled" } });
+    const [partial] = await s.list();
+    expect(partial!.complete).toBe(false);
+    expect(partial!.bytes).toBeGreaterThan(100_000);
+    expect(partial!.bytes).toBeLessThan(partial!.totalBytes!);
+    const resumed = await s.download(source);
+    if (!resumed.ok) throw new Error(resumed.error.message);
+    expect(resumed.value.bytes).toBe(partial!.totalBytes);
+    const counts = await stats();
+    expect(Object.keys(counts).some((k) => k.startsWith("GET /slow/files/plain.gguf bytes="))).toBe(true);
+  }, 30_000);
+
+  it("checks the quota first and says plainly when a model will not fit", async () => {
+    const s = store({ estimate: async () => ({ quota: 100_000, usage: 0 }) });
+    const result = await s.download({ id: "big", name: "Big", urls: [`${server}/files/tiny.gguf`] });
+    expect(result).toMatchObject({ ok: false, error: { code: "quota" } });
+    if (!result.ok) expect(result.error.message).toMatch(/^Not enough storage for this model: it needs .* GB more/);
+  });
+});
+
+describe("ChatWllama on real llama.cpp", () => {
+  let loaded: LoadedModel;
+
+  beforeAll(async () => {
+    const s = store();
+    const got = await s.download({ id: "tiny", name: "Tiny", urls: [`${server}/files/tiny.gguf`] });
+    if (!got.ok) throw new Error(got.error.message);
+    loaded = await loadWllamaModel((await s.files("tiny"))!, "tiny.gguf", { contextTokens: 4_096 });
+  }, 60_000);
+  afterAll(async () => {
+    await loaded?.unload();
+  });
+
+  it("streams tokens through the LangChain interface, with usage, and reports its window", async () => {
+    const model = new ChatWllama({ engine: loaded.engine, maxTokens: 12 });
+    expect(model.profile.maxInputTokens).toBe(4_096);
+    let whole: AIMessageChunk | undefined;
+    let pieces = 0;
+    for await (const chunk of await model.stream([new HumanMessage("say something")])) {
+      if (chunk.text) pieces++;
+      whole = whole ? whole.concat(chunk) : chunk;
+    }
+    expect(pieces).toBeGreaterThan(1);
+    expect(whole!.usage_metadata?.input_tokens).toBeGreaterThan(0);
+    expect(whole!.usage_metadata?.output_tokens).toBeGreaterThan(0);
+  });
+
+  it("makes a tool call that parses and fits its schema, with random weights (llama.cpp's grammar)", async () => {
+    const weather = tool(async () => "sunny", {
+      name: "get_weather",
+      description: "Weather of a city.",
+      schema: z.object({ city: z.enum(["Paris", "Tokyo"]), days: z.number().int() }),
+    });
+    const bound = new ChatWllama({ engine: loaded.engine, maxTokens: 512 }).bindTools([weather]);
+    // Three samples at temperature 0.7: each call parses and fits, whatever the random weights pick.
+    for (let i = 0; i < 3; i++) {
+      const out = await bound.invoke([new HumanMessage("weather?")]);
+      expect(out.response_metadata.finish_reason).toBe("tool_calls");
+      expect(out.tool_calls).toHaveLength(1);
+      const call = out.tool_calls![0]!;
+      expect(call.name).toBe("get_weather");
+      expect(["Paris", "Tokyo"]).toContain(call.args.city);
+      expect(Number.isInteger(call.args.days)).toBe(true);
+      expect(out.invalid_tool_calls ?? []).toEqual([]);
+    }
+  });
+
+  it("stops when the call's signal aborts, and answers again afterwards", async () => {
+    const model = new ChatWllama({ engine: loaded.engine, maxTokens: 2_000 });
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(model.invoke([new HumanMessage("go on forever")], { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const again = await new ChatWllama({ engine: loaded.engine, maxTokens: 4 }).invoke([new HumanMessage("hi")]);
+    expect(again.usage_metadata?.output_tokens).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * ChatWllama: llama.cpp in the tab (wllama) as a LangChain chat model.
+ *
+ * wllama 3 runs llama-server's inference loop in WebAssembly, so the GGUF's
+ * own Jinja chat template renders the prompt, llama.cpp derives a grammar
+ * from the bound tools' JSON schemas (a tool call always parses and its
+ * arguments fit the schema) and parses the model's tool-call format (Qwen
+ * `<tool_call>`, Llama 3.x, Hermes, …) into OpenAI-shaped deltas. This class
+ * maps LangChain messages to that API and the stream back to message chunks
+ * with tool-call chunks and usage.
+ *
+ * - `bindTools(tools, { tool_choice })`; `auto` by default.
+ * - Streaming (`.stream()`, and `invoke` through it), usage metadata.
+ * - Abort with the call's `signal`.
+ * - `profile.maxInputTokens` is the context the model was loaded with.
+ * - A prompt over the context is a LangChain ContextOverflowError (the
+ *   harness then summarizes and retries); a failed generation is an error
+ *   with a plain message, and the engine stays usable.
+ */
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { ContextOverflowError } from "@langchain/core/errors";
+import type { ModelProfile } from "@langchain/core/language_models/profile";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { Runnable } from "@langchain/core/runnables";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ChatCompletionTool } from "@wllama/wllama";
+
+/**
+ * What ChatWllama needs of an engine: a streamed chat completion and the
+ * loaded context size. A loaded `Wllama` fits (see `wllamaEngine`).
+ */
+export interface WllamaEngine {
+  /** Streams a completion; rejects (or the stream throws) on failure, with `AbortError` when aborted. */
+  streamChat(params: ChatCompletionParams & ServerExtras): Promise<AsyncIterable<ChatCompletionChunk>>;
+  /** Tokens the model was loaded with (n_ctx). */
+  contextSize(): number;
+  /** A name for the model (e.g. the GGUF file name). */
+  readonly modelName: string;
+}
+
+/** llama-server fields wllama passes through without typing them. */
+export interface ServerExtras {
+  stream_options?: { include_usage: boolean };
+  parallel_tool_calls?: boolean;
+  cache_prompt?: boolean;
+}
+
+export type ToolChoice = "auto" | "required" | "none";
+
+export interface ChatWllamaCallOptions extends BaseChatModelCallOptions {
+  tools?: ChatCompletionTool[];
+  tool_choice?: ToolChoice;
+}
+
+export interface ChatWllamaFields extends BaseChatModelParams {
+  engine: WllamaEngine;
+  /** Sampling temperature; default 0.7. */
+  temperature?: number;
+  /** Most tokens of one answer; default a quarter of the context. */
+  maxTokens?: number;
+}
+
+function textOf(message: BaseMessage): string {
+  return message.text;
+}
+
+/** LangChain messages as the OpenAI chat messages llama-server takes (system messages merged first). */
+export function toWllamaMessages(messages: readonly BaseMessage[]): ChatCompletionMessage[] {
+  const system = messages
+    .filter((m) => m.getType() === "system")
+    .map(textOf)
+    .filter(Boolean);
+  const out: ChatCompletionMessage[] = system.length ? [{ role: "system", content: system.join("\n\n") }] : [];
+  for (const m of messages) {
+    const type = m.getType();
+    if (type === "system") continue;
+    if (ToolMessage.isInstance(m)) out.push({ role: "tool", content: textOf(m), tool_call_id: m.tool_call_id });
+    else if (AIMessage.isInstance(m)) {
+      const calls = (m.tool_calls ?? []).map((c) => ({
+        id: c.id ?? "",
+        type: "function" as const,
+        function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
+      }));
+      out.push({ role: "assistant", content: textOf(m) || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    } else out.push({ role: "user", content: textOf(m) });
+  }
+  return out;
+}
+
+function isContextError(err: unknown): boolean {
+  return err instanceof Error && /exceeds the available context size|context size|kv cache/i.test(err.message);
+}
+
+export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageChunk> {
+  readonly engine: WllamaEngine;
+  readonly temperature: number;
+  readonly maxTokens: number | undefined;
+
+  constructor(fields: ChatWllamaFields) {
+    super(fields);
+    this.engine = fields.engine;
+    this.temperature = fields.temperature ?? 0.7;
+    this.maxTokens = fields.maxTokens;
+  }
+
+  static override lc_name(): string {
+    return "ChatWllama";
+  }
+
+  _llmType(): string {
+    return "wllama";
+  }
+
+  /** The model as loaded: its context window is what summarization and the budgets use. */
+  override get profile(): ModelProfile {
+    return { maxInputTokens: this.engine.contextSize(), toolCalling: true };
+  }
+
+  get model(): string {
+    return this.engine.modelName;
+  }
+
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<ChatWllamaCallOptions>,
+  ): Runnable<Parameters<this["invoke"]>[0], AIMessageChunk, ChatWllamaCallOptions> {
+    return this.withConfig({ tools: tools.map((t) => convertToOpenAITool(t) as ChatCompletionTool), ...kwargs });
+  }
+
+  override invocationParams(options?: this["ParsedCallOptions"]) {
+    const tools = options?.tools ?? [];
+    return {
+      temperature: this.temperature,
+      max_tokens: this.maxTokens ?? Math.max(256, Math.floor(this.engine.contextSize() / 4)),
+      ...(tools.length ? { tools, tool_choice: options?.tool_choice ?? "auto", parallel_tool_calls: true } : {}),
+    };
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    let stream: AsyncIterable<ChatCompletionChunk>;
+    const params: ChatCompletionParams & ServerExtras = {
+      ...this.invocationParams(options),
+      messages: toWllamaMessages(messages),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(options.signal ? { abortSignal: options.signal } : {}),
+    };
+    try {
+      stream = await this.engine.streamChat(params);
+    } catch (err) {
+      throw this.#wrap(err);
+    }
+    try {
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        const delta = choice?.delta;
+        const text = delta?.content ?? "";
+        const calls = (delta?.tool_calls ?? []).map((c) => ({
+          index: c.index,
+          ...(c.id ? { id: c.id } : {}),
+          ...(c.function?.name ? { name: c.function.name } : {}),
+          args: c.function?.arguments ?? "",
+          type: "tool_call_chunk" as const,
+        }));
+        const usage = chunk.usage
+          ? {
+              input_tokens: chunk.usage.prompt_tokens,
+              output_tokens: chunk.usage.completion_tokens,
+              total_tokens: chunk.usage.total_tokens,
+            }
+          : undefined;
+        if (!text && !calls.length && !usage && !choice?.finish_reason) continue;
+        const message = new AIMessageChunk({
+          content: text,
+          ...(calls.length ? { tool_call_chunks: calls } : {}),
+          ...(usage ? { usage_metadata: usage } : {}),
+          ...(choice?.finish_reason
+            ? { response_metadata: { finish_reason: choice.finish_reason, model_name: this.engine.modelName } }
+            : {}),
+        });
+        const generation = new ChatGenerationChunk({ text, message });
+        yield generation;
+        if (text) await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk: generation });
+      }
+    } catch (err) {
+      throw this.#wrap(err);
+    }
+  }
+
+  override async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    let whole: AIMessageChunk | undefined;
+    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
+      whole = whole ? whole.concat(chunk.message as AIMessageChunk) : (chunk.message as AIMessageChunk);
+    }
+    const message = whole ?? new AIMessageChunk({ content: "" });
+    return { generations: [{ text: message.text, message }] };
+  }
+
+  #wrap(err: unknown): unknown {
+    if (err instanceof Error && err.name === "AbortError") return err;
+    if (isContextError(err)) {
+      const overflow = new ContextOverflowError(
+        `The prompt is longer than the in-tab model's context of ${this.engine.contextSize()} tokens.`,
+      );
+      overflow.cause = err as Error;
+      return overflow;
+    }
+    const detail = err instanceof Error ? err.message : String(err);
+    return Object.assign(
+      new Error(`The in-tab model failed to answer (${detail}). Try again; a smaller model or a shorter message may help.`),
+      {
+        name: "WllamaGenerationError",
+        code: "model_failed",
+        cause: err,
+      },
+    );
+  }
+}

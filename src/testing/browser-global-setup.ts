@@ -1,0 +1,27 @@
+/**
+ * Vitest global setup of the browser project (runs in Node): the loopback
+ * servers browser tests talk to, their URLs handed over with `provide`.
+ */
+import type { TestProject } from "vitest/node";
+import { makeTinyGguf } from "./gguf.ts";
+import { startModelServer, type ModelServer } from "./model-server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    modelServer: string;
+  }
+}
+
+let server: ModelServer | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  server = await startModelServer({
+    "tiny.gguf": makeTinyGguf({ eagerToolCalls: true }),
+    "plain.gguf": makeTinyGguf(),
+  });
+  project.provide("modelServer", server.url);
+}
+
+export async function teardown(): Promise<void> {
+  await server?.close();
+}
