@@ -19,6 +19,7 @@ const usage = `usage: node --import tsx scripts/make-tiny-gguf.ts out.gguf [opti
   --tied           no output.weight (tied to token_embd; implies --no-printable)
   --no-printable   allow every byte token (random weights then emit broken UTF-8)
   --eager-tools    a model that answers every chat turn with a tool call
+  --answer TEXT    a model that answers a tool result with TEXT and ends the turn
   --no-template    no tokenizer.chat_template
   --splits N       write N split files`;
 
@@ -36,6 +37,7 @@ const { values, positionals } = parseArgs({
     tied: { type: "boolean" },
     "no-printable": { type: "boolean" },
     "eager-tools": { type: "boolean" },
+    answer: { type: "string" },
     "no-template": { type: "boolean" },
     splits: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -70,6 +72,7 @@ const options: TinyGgufOptions = {
   separateOutput: !values.tied,
   printableOnly: !values.tied && !values["no-printable"],
   eagerToolCalls: values["eager-tools"] ?? false,
+  answerAfterToolResult: values.answer,
   ...(values["no-template"] ? { chatTemplate: null } : {}),
 };
 

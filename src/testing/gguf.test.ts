@@ -9,7 +9,9 @@ import {
   makeTinyGguf,
   parseGguf,
   QWEN25_CHAT_TEMPLATE,
+  QWEN25_TOOL_RESULT_CHAT_TEMPLATE,
   tensorByteSize,
+  TOOL_RESULT_MARKER,
   tinyVocab,
   TokenType,
 } from "./gguf.ts";
@@ -222,6 +224,83 @@ describe("eagerToolCalls", () => {
 
   it("needs room for the channels", () => {
     expect(() => makeTinyGguf({ eagerToolCalls: true, embeddingLength: 4, headCount: 1 })).toThrow(/too small/);
+  });
+});
+
+describe("answerAfterToolResult", () => {
+  const answer = "Done.";
+  const bytes = makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: answer });
+  const gguf = parseGguf(bytes);
+  const base = tinyVocab();
+  const vocab = tinyVocab({ answerAfterToolResult: answer });
+  const read = (name: string, file = bytes) => {
+    const parsed = file === bytes ? gguf : parseGguf(file);
+    const t = parsed.tensors.find((x) => x.name === name)!;
+    const start = parsed.dataOffset + t.offset;
+    return new Float32Array(file.slice(start, start + tensorByteSize(t)!).buffer);
+  };
+  const row = (m: Float32Array, t: number) => [...m.subarray(t * 64, t * 64 + 6)];
+  const marker = vocab.special("</tool_response>");
+  const end = vocab.special("<|im_end|>");
+
+  it("is off by default: same vocabulary, template and bytes as before", () => {
+    expect(base.answerToken).toBeUndefined();
+    expect(parseGguf(makeTinyGguf()).metadata.get("tokenizer.chat_template")).toBe(QWEN25_CHAT_TEMPLATE);
+    const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+    expect(same(makeTinyGguf({ answerAfterToolResult: undefined }), makeTinyGguf())).toBe(true);
+  });
+
+  it("adds the answer as one NORMAL token after the special tokens, which no merge produces", () => {
+    expect(vocab.tokens).toEqual([...base.tokens, "Done."]);
+    expect(vocab.answerToken).toBe(base.tokens.length);
+    expect(vocab.tokenTypes[vocab.answerToken!]).toBe(TokenType.NORMAL);
+    expect(gguf.metadata.get("tokenizer.ggml.tokens")).toEqual(vocab.tokens);
+    expect(gguf.metadata.get("llama.vocab_size")).toBe(base.tokens.length + 1);
+    expect(gguf.metadata.get("tokenizer.ggml.merges")).toEqual(base.merges);
+    expect(vocab.special("<|im_end|>")).toBe(base.special("<|im_end|>"));
+    // byte-level form: a space is "Ġ"; a one-byte answer is that byte's own token
+    expect(tinyVocab({ answerAfterToolResult: "All done." }).tokens.at(-1)).toBe("AllĠdone.");
+    expect(tinyVocab({ answerAfterToolResult: "K" }).answerToken).toBe(base.byteToken(0x4b));
+    expect(tinyVocab({ answerAfterToolResult: "K" }).tokens).toEqual(base.tokens);
+  });
+
+  it("uses the template whose generation prompt ends with </tool_response> after a tool result", () => {
+    expect(TOOL_RESULT_MARKER).toBe("</tool_response>");
+    expect(gguf.metadata.get("tokenizer.chat_template")).toBe(QWEN25_TOOL_RESULT_CHAT_TEMPLATE);
+    const inserted = `    {%- if messages[messages|length - 1].role == "tool" %}\n        {{- '</tool_response>' }}\n    {%- endif %}\n`;
+    expect(QWEN25_TOOL_RESULT_CHAT_TEMPLATE).toContain(`{{- '<|im_start|>assistant\\n' }}\n${inserted}{%- endif %}\n`);
+    expect(QWEN25_TOOL_RESULT_CHAT_TEMPLATE.replace(inserted, "")).toBe(QWEN25_CHAT_TEMPLATE);
+    const own = parseGguf(makeTinyGguf({ answerAfterToolResult: answer, chatTemplate: "{{ messages }}" }));
+    expect(own.metadata.get("tokenizer.chat_template")).toBe("{{ messages }}");
+  });
+
+  it("wires </tool_response> to the answer and the answer to <|im_end|> on channels 4-5, after the eager channels", () => {
+    const embd = read("token_embd.weight");
+    const out = read("output.weight");
+    expect(row(embd, marker)).toEqual([8, 0, 0, 0, 4, 0]);
+    expect(row(embd, vocab.answerToken!)).toEqual([8, 0, 0, 0, 0, 4]);
+    expect(row(embd, vocab.byteToken(0x0a))).toEqual([8, 4, 0, 0, 0, 0]);
+    expect(row(out, vocab.answerToken!)).toEqual([0, 0, 0, 0, 10, 0]);
+    expect(row(out, end)).toEqual([0, 0, 0, 10, 0, 10]);
+    expect([...read("blk.0.attn_output.weight").subarray(0, 6 * 64)].every((v) => v === 0)).toBe(true);
+    expect([...read("blk.1.ffn_down.weight").subarray(0, 6 * 128)].every((v) => v === 0)).toBe(true);
+
+    // without eagerToolCalls the two channels are 1-2
+    const alone = makeTinyGguf({ answerAfterToolResult: answer });
+    const aloneEmbd = read("token_embd.weight", alone);
+    const aloneOut = read("output.weight", alone);
+    expect(row(aloneEmbd, marker).slice(0, 3)).toEqual([8, 4, 0]);
+    expect(row(aloneEmbd, vocab.answerToken!).slice(0, 3)).toEqual([8, 0, 4]);
+    expect(row(aloneOut, vocab.answerToken!).slice(0, 3)).toEqual([0, 10, 0]);
+    expect(row(aloneOut, end).slice(0, 3)).toEqual([0, 0, 10]);
+  });
+
+  it("rejects answers that are empty, not printable ASCII, could open a tool call or clash with the eager wiring", () => {
+    for (const bad of ["", "café", "tab\there", "<tool_call>", "a<b"]) {
+      expect(() => makeTinyGguf({ answerAfterToolResult: bad })).toThrow(/printable ASCII/);
+    }
+    expect(() => makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: "\n" })).toThrow(/clashes/);
+    expect(() => makeTinyGguf({ answerAfterToolResult: "ok", separateOutput: false, printableOnly: false })).toThrow(/separateOutput/);
   });
 });
 

@@ -7,9 +7,11 @@
  *
  * The output is nonsense (the weights are random), but every layer of the
  * runtime is real: GGUF parsing, tokenizer, chat template, sampling, grammar.
- * Two options shape the weights by hand: `printableOnly` (default) keeps the
+ * Three options shape the weights by hand: `printableOnly` (default) keeps the
  * output valid UTF-8, `eagerToolCalls` makes every chat turn with tools a
- * tool call. `makeTinyGgufSplits` writes llama-gguf-split shards.
+ * tool call, `answerAfterToolResult` makes a turn after a tool result a fixed
+ * text answer (together: a deterministic two-step agent turn).
+ * `makeTinyGgufSplits` writes llama-gguf-split shards.
  * Browser-safe: no `node:` imports. `parseGguf` reads a file back (header,
  * metadata, tensor table) for tests and for inspecting real models.
  * What wllama does with it: src/models/wllama/wllama.browser.test.ts.
@@ -135,6 +137,28 @@ export const QWEN25_CHAT_TEMPLATE = `{%- if tools %}
 {%- endif %}
 `;
 
+/**
+ * The token `QWEN25_TOOL_RESULT_CHAT_TEMPLATE` appends to the generation
+ * prompt when the last message is a tool result (see `answerAfterToolResult`).
+ */
+export const TOOL_RESULT_MARKER = "</tool_response>";
+
+/**
+ * `QWEN25_CHAT_TEMPLATE`, except that when the last message has role "tool"
+ * the generation prompt is `<|im_start|>assistant\n</tool_response>` instead
+ * of `<|im_start|>assistant\n`, so the prompt's last token tells the model
+ * that it is answering a tool result. Every other rendering is unchanged.
+ * The default template of `answerAfterToolResult` models.
+ */
+export const QWEN25_TOOL_RESULT_CHAT_TEMPLATE = QWEN25_CHAT_TEMPLATE.replace(
+  "{{- '<|im_start|>assistant\\n' }}\n{%- endif %}\n",
+  "{{- '<|im_start|>assistant\\n' }}\n" +
+    '    {%- if messages[messages|length - 1].role == "tool" %}\n' +
+    `        {{- '${TOOL_RESULT_MARKER}' }}\n` +
+    "    {%- endif %}\n" +
+    "{%- endif %}\n",
+);
+
 /** Special tokens appended after the byte and merge tokens, with their token type. */
 export const TINY_SPECIAL_TOKENS = [
   { text: "<|endoftext|>", type: TokenType.CONTROL },
@@ -216,7 +240,29 @@ export interface TinyGgufOptions {
    * turn that should answer in text.
    */
   eagerToolCalls?: boolean;
-  /** `tokenizer.chat_template` (default: QWEN25_CHAT_TEMPLATE); `null` writes none. */
+  /**
+   * Make the model answer a tool result with this fixed text and end the turn
+   * (default undefined: off; needs `separateOutput`). The text (non-empty,
+   * printable ASCII and "\n", without `<` so it can never start a tool call)
+   * becomes one extra vocabulary token, appended after the special tokens
+   * (existing ids do not move; the BPE merges never produce it, so prompts
+   * tokenize as before). The default chat template becomes
+   * `QWEN25_TOOL_RESULT_CHAT_TEMPLATE`, whose generation prompt ends with
+   * `</tool_response>` when the last message is a tool result, and two more
+   * "current token is X" channels wire `</tool_response>` → the answer token
+   * → `<|im_end|>`. So a chat completion whose last message has role "tool"
+   * returns exactly this text and `finish_reason: "stop"`, with or without
+   * `tools` (tool_choice "auto" or "none": the text never triggers
+   * llama.cpp's lazy tool-call grammar). Together with `eagerToolCalls` an
+   * agent turn is: user message → one tool call, tool result → this text.
+   * With an explicit `chatTemplate`, the template must emit
+   * `TOOL_RESULT_MARKER` itself.
+   */
+  answerAfterToolResult?: string;
+  /**
+   * `tokenizer.chat_template` (default: QWEN25_CHAT_TEMPLATE, or
+   * QWEN25_TOOL_RESULT_CHAT_TEMPLATE with `answerAfterToolResult`); `null` writes none.
+   */
   chatTemplate?: string | null;
   /** `general.name` (default "deeptab-tiny"). */
   name?: string;
@@ -232,6 +278,8 @@ export interface TinyVocab {
   byteToken: (byte: number) => number;
   /** Id of a special token by its text. */
   special: (text: (typeof TINY_SPECIAL_TOKENS)[number]["text"]) => number;
+  /** Id of the `answerAfterToolResult` token (undefined without that option). */
+  answerToken: number | undefined;
 }
 
 /** GPT-2 `bytes_to_unicode`: each byte maps to a printable unicode character. */
@@ -248,8 +296,11 @@ export function bytesToUnicode(): string[] {
   return table;
 }
 
-/** Builds the tiny byte-level BPE vocabulary: 256 byte tokens, merge results, then the special tokens. */
-export function tinyVocab(): TinyVocab {
+/**
+ * Builds the tiny byte-level BPE vocabulary: 256 byte tokens, merge results,
+ * the special tokens, then (with `answerAfterToolResult`) the answer token.
+ */
+export function tinyVocab(options: Pick<TinyGgufOptions, "answerAfterToolResult"> = {}): TinyVocab {
   const byteChars = bytesToUnicode();
   const tokens = [...byteChars];
   const tokenTypes: number[] = tokens.map(() => TokenType.NORMAL);
@@ -271,11 +322,29 @@ export function tinyVocab(): TinyVocab {
     tokenTypes.push(s.type);
     scores.push(0);
   }
+  let answerToken: number | undefined;
+  if (options.answerAfterToolResult !== undefined) {
+    const answer = options.answerAfterToolResult;
+    const answerBytes = new TextEncoder().encode(answer);
+    if (answerBytes.length === 0 || !answerBytes.every(isPrintable) || answer.includes("<")) {
+      throw new Error(`answerAfterToolResult must be non-empty printable ASCII without "<", got ${JSON.stringify(answer)}`);
+    }
+    // A NORMAL token in byte-level form (" " is "Ġ"); a one-byte answer is the byte token itself.
+    const text = [...answerBytes].map((b) => byteChars[b]!).join("");
+    answerToken = tokens.indexOf(text);
+    if (answerToken < 0) {
+      answerToken = tokens.length;
+      tokens.push(text);
+      tokenTypes.push(TokenType.NORMAL);
+      scores.push(0);
+    }
+  }
   return {
     tokens,
     scores,
     tokenTypes,
     merges,
+    answerToken,
     byteToken: (byte) => byte,
     special: (text) => {
       const id = specialIds.get(text);
@@ -498,8 +567,10 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
   if (nHead % nHeadKv !== 0) throw new Error(`headCountKv (${nHeadKv}) must divide headCount (${nHead})`);
   const matType = options.weightType === "f16" ? GgmlType.F16 : GgmlType.F32;
   const separateOutput = options.separateOutput ?? true;
-  const chatTemplate = options.chatTemplate === undefined ? QWEN25_CHAT_TEMPLATE : options.chatTemplate;
-  const vocab = tinyVocab();
+  const answer = options.answerAfterToolResult;
+  const defaultTemplate = answer === undefined ? QWEN25_CHAT_TEMPLATE : QWEN25_TOOL_RESULT_CHAT_TEMPLATE;
+  const chatTemplate = options.chatTemplate === undefined ? defaultTemplate : options.chatTemplate;
+  const vocab = tinyVocab({ answerAfterToolResult: answer });
   const nVocab = vocab.tokens.length;
   const eos = vocab.special("<|im_end|>");
   const eot = vocab.special("<|endoftext|>");
@@ -534,16 +605,27 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
 
   const printableOnly = options.printableOnly ?? separateOutput;
   const eager = options.eagerToolCalls ?? false;
-  if ((printableOnly || eager) && !separateOutput) throw new Error("printableOnly and eagerToolCalls need separateOutput");
-  const transitions: readonly (readonly [number, number])[] = eager
-    ? [
-        [vocab.byteToken(0x0a), vocab.special("<tool_call>")],
-        [vocab.special("<tool_call>"), vocab.byteToken(0x0a)],
-        [vocab.special("</tool_call>"), eos],
-      ]
-    : [];
+  const answerToken = vocab.answerToken;
+  if ((printableOnly || eager || answerToken !== undefined) && !separateOutput) {
+    throw new Error("printableOnly, eagerToolCalls and answerAfterToolResult need separateOutput");
+  }
+  const transitions: (readonly [number, number])[] = [];
+  if (eager) {
+    transitions.push(
+      [vocab.byteToken(0x0a), vocab.special("<tool_call>")],
+      [vocab.special("<tool_call>"), vocab.byteToken(0x0a)],
+      [vocab.special("</tool_call>"), eos],
+    );
+  }
+  if (answerToken !== undefined) {
+    transitions.push([vocab.special(TOOL_RESULT_MARKER), answerToken], [answerToken, eos]);
+  }
+  const froms = transitions.map(([from]) => from);
+  if (new Set(froms).size !== froms.length) {
+    throw new Error(`answerAfterToolResult ${JSON.stringify(answer)} clashes with the eagerToolCalls wiring`);
+  }
   // Channel 0 is the constant "bias" channel, channels 1..k carry "current token is X" features.
-  const reserved = printableOnly || eager ? 1 + transitions.length : 0;
+  const reserved = printableOnly || transitions.length > 0 ? 1 + transitions.length : 0;
   if (reserved * 2 > nEmbd) throw new Error(`embeddingLength ${nEmbd} is too small for the reserved channels`);
   const toolClose = vocab.special("</tool_call>");
   const rand = mulberry32(options.seed ?? 1);

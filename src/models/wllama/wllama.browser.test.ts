@@ -2,8 +2,9 @@
  * A real llama.cpp (wllama 3.13, WebAssembly) in real Chromium, on a tiny
  * model the test writes itself (src/testing/gguf.ts): loading from Blobs with
  * the self-hosted wasm, generation, streaming, abort, the GGUF's own Jinja
- * chat template, grammar-constrained decoding, tool calls, split files, a
- * module Web Worker and the OPFS model cache. The weights are random, so the
+ * chat template, grammar-constrained decoding, tool calls, a whole agent turn
+ * (tool call, then a text answer to the tool result), split files, a module
+ * Web Worker and the OPFS model cache. The weights are random, so the
  * assertions are about behaviour (shapes, grammars, protocol), not content.
  */
 import {
@@ -18,7 +19,7 @@ import {
   WllamaError,
 } from "@wllama/wllama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTinyGguf, makeTinyGgufSplits, QWEN25_CHAT_TEMPLATE, tinyVocab } from "../../testing/gguf.ts";
+import { makeTinyGguf, makeTinyGgufSplits, QWEN25_CHAT_TEMPLATE, QWEN25_TOOL_RESULT_CHAT_TEMPLATE, tinyVocab } from "../../testing/gguf.ts";
 import { createWllama, loadModelChecked, WLLAMA_ASSETS, wllamaSupported } from "./assets.ts";
 import type { ProbeRequest, ProbeResponse } from "./wllama-probe.worker.ts";
 
@@ -374,6 +375,122 @@ describe("tool calls (eagerToolCalls model)", () => {
     const res = await wllama.createChatCompletion({ ...ask, tool_choice: "none", max_tokens: 6 });
     expect(res.choices[0]!.message.tool_calls ?? []).toEqual([]);
     expect(res.choices[0]!.message.content).toContain("<tool_call>");
+  });
+});
+
+describe("a whole agent turn (eagerToolCalls + answerAfterToolResult model)", () => {
+  const answer = "Done.";
+  let wllama: Wllama;
+  beforeAll(async () => {
+    ({ wllama } = await load(makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: answer })));
+  }, 60_000);
+  afterAll(async () => {
+    await wllama?.exit();
+  });
+
+  type Message = ChatCompletionParams["messages"][number];
+  const user: Message = { role: "user", content: "What is the weather in Paris?" };
+  /** The history after the tool call `call` ran and returned `result`. */
+  const afterTool = (call: { id: string; name: string; arguments: string }, result = "sunny, 21 C"): Message[] => [
+    user,
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }],
+    },
+    { role: "tool", tool_call_id: call.id, content: result },
+  ];
+  const someCall = { id: "call_1", name: "add", arguments: '{"a":1,"b":2}' };
+
+  /** Streams one chat completion with both tools (tool_choice "auto") and adds the deltas up, as an agent harness does. */
+  async function streamTurn(messages: Message[], temperature: number, seed: number) {
+    const req: ChatStream = {
+      messages,
+      tools: [weatherTool, addTool],
+      tool_choice: "auto",
+      temperature,
+      seed,
+      max_tokens: 300,
+      stream: true,
+    };
+    let content = "";
+    let finish: string | null = null;
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    for await (const chunk of await wllama.createChatCompletion(req)) {
+      const choice = chunk.choices[0];
+      content += choice?.delta.content ?? "";
+      for (const delta of choice?.delta.tool_calls ?? []) {
+        const call = (calls[delta.index] ??= { id: "", name: "", arguments: "" });
+        call.id += delta.id ?? "";
+        call.name += delta.function?.name ?? "";
+        call.arguments += delta.function?.arguments ?? "";
+      }
+      finish = choice?.finish_reason ?? finish;
+    }
+    return { content, finish, calls };
+  }
+
+  it("ends the generation prompt with </tool_response> only when the last message is a tool result", async () => {
+    const prompt = async (messages: Message[], tools?: ChatCompletionTool[]) =>
+      verbosePrompt(await wllama.createChatCompletion({ messages, tools, max_tokens: 1, verbose: true } as Chat));
+    // exactly the plain Qwen2.5 rendering while the last message is not a tool result
+    expect(await prompt([user])).toBe(
+      "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n" +
+        "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n",
+    );
+    const first = await prompt([user], [weatherTool]);
+    expect(first.endsWith("<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
+    expect(await prompt(afterTool(someCall), [weatherTool])).toBe(
+      first +
+        '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call><|im_end|>\n' +
+        "<|im_start|>user\n<tool_response>\nsunny, 21 C\n</tool_response><|im_end|>\n<|im_start|>assistant\n</tool_response>",
+    );
+    expect(wllama.getChatTemplate()).toBe(QWEN25_TOOL_RESULT_CHAT_TEMPLATE);
+  });
+
+  it.each([0.7, 0])(
+    "user message → one tool call, tool result → the fixed answer (streamed, tool_choice auto, temperature %s)",
+    async (temperature) => {
+      for (const seed of [1, 2, 3, 4]) {
+        const first = await streamTurn([user], temperature, seed);
+        expect(first.finish).toBe("tool_calls");
+        expect(first.content).toBe("");
+        expect(first.calls).toHaveLength(1);
+        const call = first.calls[0]!;
+        expect(call.id).toMatch(/^\w{8,}$/);
+        expectValidCall(call.name, call.arguments);
+
+        const second = await streamTurn(afterTool(call), temperature, seed);
+        expect(second).toEqual({ content: answer, finish: "stop", calls: [] });
+      }
+    },
+  );
+
+  it("answers a tool result the same way without tools, with tool_choice none, non-streamed and at high temperature", async () => {
+    const history = afterTool(someCall, "3");
+    const variants: Chat[] = [
+      { messages: history, max_tokens: 20 },
+      { messages: history, tools: [weatherTool], tool_choice: "none", max_tokens: 20 },
+      { messages: history, tools: [weatherTool, addTool], tool_choice: "auto", max_tokens: 20, temperature: 2, seed: 7 },
+    ];
+    for (const req of variants) {
+      const choice = (await wllama.createChatCompletion(req)).choices[0]!;
+      expect(choice.finish_reason).toBe("stop");
+      expect(choice.message.content).toBe(answer);
+      expect(choice.message.tool_calls ?? []).toEqual([]);
+    }
+  });
+
+  it("calls a tool again when the user follows up after the answer", async () => {
+    const messages: Message[] = [
+      ...afterTool(someCall, "3"),
+      { role: "assistant", content: answer },
+      { role: "user", content: "And Tokyo?" },
+    ];
+    const next = await streamTurn(messages, 0.7, 5);
+    expect(next.finish).toBe("tool_calls");
+    expect(next.calls).toHaveLength(1);
+    expectValidCall(next.calls[0]!.name, next.calls[0]!.arguments);
   });
 });
 
