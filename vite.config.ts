@@ -2,6 +2,7 @@ import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
+import { appShell } from "./scripts/shell/plugin.ts";
 
 /** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
 const isolation = {
@@ -25,11 +26,23 @@ const workerDeps = [
   "yaml",
   "picomatch/posix.js",
   "zod",
+  "fflate",
+  "@langchain/core/callbacks/base",
+  "@langchain/openai",
+  "@langchain/anthropic",
+  "marked",
+  "dompurify",
+  "diff",
+  "highlight.js/lib/core",
 ];
 
+/** Where the app is served: "./" (any folder) by default; the Pages workflow sets "/<repo>/". */
+const base = process.env.DEEPTAB_BASE || "./";
+
 export default defineConfig({
-  base: "./",
-  plugins: [svelte()],
+  base,
+  // appShell (build only): CSP meta, service worker (isolation without server headers, offline shell).
+  plugins: [svelte(), appShell()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: "es" },

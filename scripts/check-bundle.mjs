@@ -6,11 +6,15 @@
 // `@langchain/core/context` or `callbacks/dispatch`, which pull
 // `node:async_hooks`; import `@langchain/langgraph/web` instead).
 //
-// Also checks that the cross-origin isolation service worker in dist/ is the
-// one the `coi-serviceworker` dependency ships.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// Also checks the page for static hosting under its Content-Security-Policy:
+// dist/index.html has no inline <script> (one without src, or a data:/blob:
+// src), no inline event handler attribute, no script or link to another
+// origin, and the CSP meta tag before every script and stylesheet; and
+// dist/sw.js precaches every file of the build but source maps (its first
+// line is the manifest the app-shell plugin writes, scripts/shell/plugin.ts).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { parseAst } from "rolldown/parseAst";
 
 /** The build output; a different folder may be named as the first argument. */
@@ -132,26 +136,91 @@ for (const file of files) {
   }
 }
 
-const coiShipped = resolve("node_modules/coi-serviceworker/coi-serviceworker.js");
-let coiProblem = "";
-try {
-  if (readFileSync(join(dist, "coi-serviceworker.js"), "utf8") !== readFileSync(coiShipped, "utf8")) {
-    coiProblem =
-      "dist/coi-serviceworker.js differs from the coi-serviceworker package; run `cp node_modules/coi-serviceworker/coi-serviceworker.js public/`.";
+/** Attributes of a start tag's text (`<script src="…" defer>`), names lower-cased. */
+function attributes(tag) {
+  const attrs = new Map();
+  const body = tag.replace(/^<[a-z]+/i, "").replace(/\/?>$/, "");
+  for (const m of body.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+    attrs.set(m[1].toLowerCase(), m[2] ?? m[3] ?? m[4] ?? "");
   }
-} catch (err) {
-  coiProblem = `coi-serviceworker check failed: ${err.message}`;
+  return attrs;
 }
 
+/** A URL that leaves the page's origin: scheme-qualified (http:, https:, …) or protocol-relative (//host). */
+const otherOrigin = (url) => /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\//i.test(url);
+
+/** Problems of dist/index.html for the CSP and static hosting. */
+function checkPage(html) {
+  const out = [];
+  const page = html.replace(/<!--[\s\S]*?-->/g, "");
+  const csp = page.search(/<meta\s[^>]*http-equiv=["']?Content-Security-Policy/i);
+  if (csp < 0) out.push('no <meta http-equiv="Content-Security-Policy"> (is the app-shell plugin in vite.config.ts?)');
+  for (const m of page.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script\s*>/gi)) {
+    const tag = m[0].slice(0, m[0].indexOf(">") + 1);
+    const src = attributes(tag).get("src");
+    if (src === undefined || src.trim() === "") out.push(`inline <script> (no src): ${m[0].slice(0, 80).replace(/\s+/g, " ")}…`);
+    else if (/^\s*(?:data|blob|javascript):/i.test(src)) out.push(`<script src="${src.slice(0, 40)}…"> is inline code`);
+    else if (otherOrigin(src)) out.push(`<script src="${src}"> loads from another origin`);
+    else if (m[1].trim()) out.push(`<script src="${src}"> also has inline content`);
+    if (csp >= 0 && m.index < csp) out.push(`<script src="${src}"> comes before the CSP meta tag, which does not govern it`);
+  }
+  for (const m of page.matchAll(/<link\b[^>]*>/gi)) {
+    const attrs = attributes(m[0]);
+    const href = attrs.get("href") ?? "";
+    if (otherOrigin(href)) out.push(`<link rel="${attrs.get("rel") ?? ""}" href="${href}"> points to another origin`);
+    if (csp >= 0 && m.index < csp) out.push(`<link href="${href}"> comes before the CSP meta tag`);
+  }
+  for (const m of page.matchAll(/<[a-z][^>]*\son[a-z]+\s*=[^>]*>/gi)) out.push(`inline event handler: ${m[0].slice(0, 80)}`);
+  return out;
+}
+
+/** Problems of dist/sw.js: its manifest must list every file of the build but source maps and itself. */
+function checkServiceWorker(allFiles) {
+  const sw = join(dist, "sw.js");
+  if (!existsSync(sw)) return ["no dist/sw.js (the app-shell plugin writes it after the build)"];
+  const first = readFileSync(sw, "utf8").split("\n", 1)[0];
+  const match = /^const SHELL = (\{.*\});$/.exec(first);
+  if (!match) return ["dist/sw.js does not start with its precache manifest (`const SHELL = {…};`)"];
+  const listed = new Set(JSON.parse(match[1]).files);
+  const out = [];
+  for (const file of allFiles) {
+    const rel = relative(dist, file).split(sep).join("/");
+    if (rel === "sw.js" || rel.endsWith(".map")) continue;
+    if (!listed.has(rel)) out.push(`dist/${rel} is not precached by sw.js (the app would not load it offline)`);
+  }
+  for (const rel of listed) if (!existsSync(join(dist, rel))) out.push(`sw.js precaches ${rel}, which is not in dist/`);
+  if (!listed.has("index.html")) out.push("sw.js does not precache index.html");
+  return out;
+}
+
+/** Every file under dir. */
+function walkAll(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walkAll(p) : [p];
+  });
+}
+
+const indexHtml = join(dist, "index.html");
+const hostingProblems = [
+  ...(existsSync(indexHtml) ? checkPage(readFileSync(indexHtml, "utf8")) : ["no dist/index.html"]),
+  ...checkServiceWorker(walkAll(dist)),
+];
+
 const kb = (bytes / 1024).toFixed(1);
-if (problems.length || coiProblem) {
+if (problems.length || hostingProblems.length) {
   if (problems.length) {
     console.error(`check-bundle: ${problems.length} Node built-in import(s) in the browser bundle:\n${problems.join("\n")}`);
     console.error("Import browser-safe entries (@langchain/langgraph/web; never @langchain/core/context or callbacks/dispatch).");
   }
-  if (coiProblem) console.error(`check-bundle: ${coiProblem}`);
+  if (hostingProblems.length) {
+    console.error(
+      `check-bundle: ${hostingProblems.length} problem(s) for static hosting:\n${hostingProblems.map((p) => `  ${p}`).join("\n")}`,
+    );
+  }
   process.exit(1);
 }
 console.log(
-  `check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports.`,
+  `check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports; ` +
+    "index.html: CSP first, no inline or other-origin scripts; sw.js precaches every file.",
 );

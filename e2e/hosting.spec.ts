@@ -1,0 +1,242 @@
+/**
+ * The built app on a plain static host, as on GitHub Pages: dist/ served
+ * under /deeptab/ by scripts/static-server.ts with no COOP/COEP headers (and
+ * `no-store`, so nothing comes from the HTTP cache). Shows that the service
+ * worker isolates the page after exactly one reload, that the demo agent runs
+ * there, that after the first visit the app loads and answers with the
+ * network off, that where the server sends the headers nothing reloads, and
+ * that the Content-Security-Policy is enforced without a single violation
+ * from the app. Needs a build: `npm run build` (npm test runs it first);
+ * DEEPTAB_DIST names another build folder.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { cspContent } from "../scripts/shell/csp.ts";
+import { ISOLATION_HEADERS } from "../scripts/shell/isolation.ts";
+import { manifestOf, type ShellManifest } from "../scripts/shell/precache.ts";
+import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
+import { demoAnswer } from "../src/models/demo.ts";
+
+const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
+const BASE = "/deeptab/";
+
+let plain: StaticServer;
+let withHeaders: StaticServer;
+let manifest: ShellManifest;
+
+test.beforeAll(async () => {
+  const sw = join(dist, "sw.js");
+  if (!existsSync(join(dist, "index.html")) || !existsSync(sw)) {
+    throw new Error(`e2e/hosting.spec.ts needs a production build with its service worker in ${dist}: run \`npm run build\` first.`);
+  }
+  const found = manifestOf(readFileSync(sw, "utf8"));
+  if (!found) throw new Error(`${sw} has no precache manifest on its first line; rebuild with \`npm run build\`.`);
+  manifest = found;
+  plain = await startStaticServer({ root: dist, base: BASE });
+  withHeaders = await startStaticServer({ root: dist, base: BASE, headers: { ...ISOLATION_HEADERS } });
+});
+
+test.afterAll(async () => {
+  await Promise.all([plain?.close(), withHeaders?.close()]);
+});
+
+/** What a page did: each document's state at creation, main-frame navigations, and errors / CSP reports. */
+interface Watch {
+  loads: { isolated: boolean; controlled: boolean }[];
+  navigations: string[];
+  problems: string[];
+}
+
+const LOAD_MARK = "[hosting-test] load ";
+
+async function watch(page: Page): Promise<Watch> {
+  const w: Watch = { loads: [], navigations: [], problems: [] };
+  await page.addInitScript((mark) => {
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`),
+    );
+    const state = { isolated: crossOriginIsolated, controlled: Boolean(navigator.serviceWorker?.controller) };
+    console.info(mark + JSON.stringify(state));
+  }, LOAD_MARK);
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) w.navigations.push(frame.url());
+  });
+  page.on("console", (msg) => {
+    const text = msg.text();
+    if (text.startsWith(LOAD_MARK)) w.loads.push(JSON.parse(text.slice(LOAD_MARK.length)) as Watch["loads"][number]);
+    else if (msg.type() === "error" || /content security policy/i.test(text)) w.problems.push(`page: ${text}`);
+  });
+  page.on("pageerror", (err) => w.problems.push(`page error: ${err.message}`));
+  page.on("worker", (worker) =>
+    worker.on("console", (msg) => {
+      if (msg.type() === "error" || /content security policy/i.test(msg.text())) w.problems.push(`worker: ${msg.text()}`);
+    }),
+  );
+  return w;
+}
+
+/**
+ * Waits in the page until its service worker is active, then a moment more:
+ * register-sw.js decides about a reload right when `ready` resolves, so a
+ * reload it wanted would destroy this evaluation (and fail the test).
+ */
+async function settle(page: Page): Promise<string | undefined> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    await new Promise((ok) => setTimeout(ok, 500));
+    return registration.scope;
+  });
+}
+
+async function runDemoTurn(page: Page): Promise<void> {
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.fill("hello");
+  await composer.press("Enter");
+  await expect(page.getByText(demoAnswer(1)).first()).toBeVisible({ timeout: 20_000 });
+}
+
+test("without server headers: one reload isolates the page, and nothing reloads after that", async ({ page }) => {
+  const w = await watch(page);
+  await page.goto(plain.url);
+  // The service worker's registration reloads the page by itself, once.
+  await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
+  expect(w.loads).toEqual([
+    { isolated: false, controlled: false },
+    { isolated: true, controlled: true },
+  ]);
+  expect(await settle(page)).toBe(plain.url);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe("function");
+  await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute("content", cspContent());
+
+  await runDemoTurn(page);
+  expect(w.navigations).toHaveLength(2);
+
+  // The user reloads: still isolated, and no second automatic reload.
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await settle(page);
+  expect(w.loads).toHaveLength(3);
+  expect(w.loads[2]).toEqual({ isolated: true, controlled: true });
+  expect(w.navigations).toHaveLength(3);
+  expect(w.problems).toEqual([]);
+});
+
+test("after the first visit the app loads and runs with the network off, from the precache", async ({ page, context }) => {
+  const w = await watch(page);
+  await page.goto(plain.url);
+  await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
+  await settle(page);
+
+  // The whole build is in one cache named by the build hash.
+  const cached = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const keys = names.length === 1 ? await (await caches.open(names[0] ?? "")).keys() : [];
+    return { names, urls: keys.map((r) => r.url) };
+  });
+  expect(cached.names).toEqual([`deeptab-shell-${manifest.version}`]);
+  const precached = manifest.files.map((f) => new URL(f, plain.url).href);
+  expect(cached.urls).toEqual(expect.arrayContaining(precached));
+  expect(manifest.files).toContain("index.html");
+  expect(manifest.files.some((f) => f.endsWith(".js"))).toBe(true);
+  expect(manifest.files.some((f) => f.endsWith(".map") || f === "sw.js")).toBe(false);
+
+  await context.setOffline(true);
+  const seen = plain.requests.length;
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  expect(w.loads.at(-1)).toEqual({ isolated: true, controlled: true });
+  await runDemoTurn(page);
+
+  // Every precached file answers offline; a wasm compiles from it (content type kept, CSP allows wasm).
+  const offline = await page.evaluate(async (urls) => {
+    const out: { url: string; status: number; bytes: number; compiled?: boolean }[] = [];
+    for (const url of urls) {
+      const response = await fetch(url);
+      const entry = { url, status: response.status, bytes: (await response.clone().arrayBuffer()).byteLength };
+      out.push(
+        url.endsWith(".wasm")
+          ? { ...entry, compiled: (await WebAssembly.compileStreaming(response)) instanceof WebAssembly.Module }
+          : entry,
+      );
+    }
+    return out;
+  }, precached);
+  for (const file of offline) {
+    expect(file.status, file.url).toBe(200);
+    expect(file.bytes, file.url).toBeGreaterThan(0);
+    if (file.url.endsWith(".wasm")) expect(file.compiled, file.url).toBe(true);
+  }
+  const wasm = offline.filter((f) => f.url.endsWith(".wasm"));
+  test.info().annotations.push({
+    type: "precache",
+    description: `${offline.length} files, ${(offline.reduce((s, f) => s + f.bytes, 0) / 1024).toFixed(1)} KiB, ${wasm.length} wasm`,
+  });
+
+  // Nothing reached the server while offline.
+  expect(plain.requests.slice(seen)).toEqual([]);
+  await context.setOffline(false);
+  expect(w.problems).toEqual([]);
+});
+
+test("when the reload does not isolate the page (a worker that adds no headers), it happens once and never loops", async ({ page }) => {
+  // A stand-in sw.js that takes control but leaves responses as they are.
+  const body = `self.addEventListener("install", () => self.skipWaiting());
+    self.addEventListener("activate", (e) => e.waitUntil(self.clients.claim()));
+    self.addEventListener("fetch", (e) => e.respondWith(fetch(e.request)));`;
+  const server = await startStaticServer({ root: dist, base: BASE, overrides: { [`${BASE}sw.js`]: { type: "text/javascript", body } } });
+  try {
+    const w = await watch(page);
+    const warnings: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "warning") warnings.push(msg.text());
+    });
+    await page.goto(server.url);
+    await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
+    await settle(page);
+    expect(w.loads).toEqual([
+      { isolated: false, controlled: false },
+      { isolated: false, controlled: true },
+    ]);
+    expect(w.navigations).toHaveLength(2);
+    expect(warnings).toEqual([expect.stringContaining("still not cross-origin isolated")]);
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  } finally {
+    await server.close();
+  }
+});
+
+test("where the server sends COOP/COEP the page is isolated at once and never reloads", async ({ page }) => {
+  const w = await watch(page);
+  await page.goto(withHeaders.url);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  // The worker is still registered (for the offline shell), without a reload.
+  expect(await settle(page)).toBe(withHeaders.url);
+  expect(w.loads).toEqual([{ isolated: true, controlled: false }]);
+  expect(w.navigations).toHaveLength(1);
+  await runDemoTurn(page);
+  expect(w.navigations).toHaveLength(1);
+  expect(w.problems).toEqual([]);
+});
+
+test("the Content-Security-Policy is enforced: an injected inline script does not run", async ({ page }) => {
+  const w = await watch(page);
+  await page.goto(withHeaders.url);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  const ran = await page.evaluate(async () => {
+    const script = document.createElement("script");
+    script.textContent = "document.documentElement.dataset.inlineRan = 'yes'";
+    document.head.append(script);
+    await new Promise((ok) => setTimeout(ok, 100));
+    return document.documentElement.dataset.inlineRan ?? "no";
+  });
+  expect(ran).toBe("no");
+  // Reported twice: Chromium's own console error and the securitypolicyviolation event; nothing else.
+  await expect
+    .poll(() => [...w.problems].sort())
+    .toEqual([
+      expect.stringMatching(/^page: CSP violation: script-src-elem blocked inline/),
+      expect.stringMatching(/^page: Executing inline script violates the following Content Security Policy directive 'script-src 'self'/),
+    ]);
+});

@@ -1,0 +1,59 @@
+/**
+ * The pure half of deeptab's service worker (sw.ts) and of its registration
+ * (register.ts): which requests the worker answers, the headers that make the
+ * page cross-origin isolated on a host that sends none, and when the page
+ * reloads to get them. Bundled into dist/sw.js and dist/register-sw.js;
+ * unit-tested in Node.
+ */
+
+/** What coi-serviceworker adds to same-origin responses (its `require-corp` mode). */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+};
+
+/** The fields of a Request the router reads. */
+export interface RequestInfo {
+  readonly url: string;
+  readonly method: string;
+  readonly mode: RequestMode;
+  readonly cache: RequestCache;
+}
+
+/**
+ * How the worker handles a request:
+ * - `pass`: not answered at all (other origins, non-GET): the browser fetches it untouched;
+ * - `navigate`: network first, the cached page when offline;
+ * - `precached`: cache first (an app-shell file of this build);
+ * - `network`: any other same-origin GET, fetched and given the isolation headers.
+ */
+export type Route = "pass" | "navigate" | "precached" | "network";
+
+/** The route of a request seen by the worker at `origin`, given the absolute URLs of the precached files. */
+export function routeOf(request: RequestInfo, origin: string, precached: ReadonlySet<string>): Route {
+  if (request.method !== "GET") return "pass";
+  // Chromium throws on these when they are answered (a DevTools quirk coi-serviceworker also skips).
+  if (request.cache === "only-if-cached" && request.mode !== "same-origin") return "pass";
+  const url = new URL(request.url);
+  if (url.origin !== origin) return "pass";
+  if (request.mode === "navigate") return "navigate";
+  url.hash = "";
+  return precached.has(url.href) ? "precached" : "network";
+}
+
+/** The response's headers plus the isolation headers; null for an opaque response (status 0), which cannot be rewritten. */
+export function isolatedHeaders(status: number, headers: Headers): Headers | null {
+  if (status === 0) return null;
+  const out = new Headers(headers);
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) out.set(name, value);
+  return out;
+}
+
+/** The sessionStorage key marking "reloaded once for isolation" in this tab. */
+export const RELOAD_MARK = "deeptab:isolation-reload";
+
+/** Whether the page reloads once the worker is active: only if not isolated and not already reloaded for it. */
+export function shouldReload(isolated: boolean, alreadyReloaded: boolean): boolean {
+  return !isolated && !alreadyReloaded;
+}

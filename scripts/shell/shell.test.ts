@@ -1,0 +1,179 @@
+/**
+ * The app shell's pure logic in Node (routing, isolation headers, the reload
+ * rule, the precache list, the build hash, the CSP and where it goes), and
+ * the plugin in a real `vite build` of a small fixture whose worker imports a
+ * .wasm, built under the sub-path /deeptab/.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
+import { ISOLATION_HEADERS, isolatedHeaders, routeOf, shouldReload, type RequestInfo } from "./isolation.ts";
+import { REGISTER_FILE, appShell, withSecurityMeta } from "./plugin.ts";
+import { manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
+
+const origin = "https://user.github.io";
+const precached = new Set([`${origin}/deeptab/assets/index-abc.js`, `${origin}/deeptab/index.html`]);
+const get = (url: string, extra: Partial<RequestInfo> = {}): RequestInfo => ({
+  url,
+  method: "GET",
+  mode: "cors",
+  cache: "default",
+  ...extra,
+});
+
+describe("routeOf", () => {
+  it("answers same-origin GETs: navigations network first, precached files cache first, the rest from the network", () => {
+    expect(routeOf(get(`${origin}/deeptab/`, { mode: "navigate" }), origin, precached)).toBe("navigate");
+    expect(routeOf(get(`${origin}/deeptab/?thread=1`, { mode: "navigate" }), origin, precached)).toBe("navigate");
+    expect(routeOf(get(`${origin}/deeptab/assets/index-abc.js`), origin, precached)).toBe("precached");
+    expect(routeOf(get(`${origin}/deeptab/assets/index-abc.js#x`), origin, precached)).toBe("precached");
+    expect(routeOf(get(`${origin}/deeptab/models/tiny.gguf`), origin, precached)).toBe("network");
+  });
+
+  it("leaves other origins and non-GET requests to the browser, untouched", () => {
+    expect(routeOf(get("https://api.openai.com/v1/chat/completions"), origin, precached)).toBe("pass");
+    expect(routeOf(get("http://localhost:11434/api/chat"), origin, precached)).toBe("pass");
+    expect(routeOf(get("https://huggingface.co/x/resolve/main/m.gguf"), origin, precached)).toBe("pass");
+    expect(routeOf(get(`${origin}/deeptab/index.html`, { method: "POST" }), origin, precached)).toBe("pass");
+    expect(routeOf(get(`${origin}/deeptab/index.html`, { method: "HEAD" }), origin, precached)).toBe("pass");
+  });
+
+  it("skips only-if-cached requests that are not same-origin mode (Chromium rejects answers to them)", () => {
+    expect(routeOf(get(`${origin}/deeptab/index.html`, { cache: "only-if-cached", mode: "no-cors" }), origin, precached)).toBe("pass");
+    expect(routeOf(get(`${origin}/deeptab/index.html`, { cache: "only-if-cached", mode: "same-origin" }), origin, precached)).toBe(
+      "precached",
+    );
+  });
+});
+
+describe("isolatedHeaders", () => {
+  it("sets COOP, COEP and CORP and keeps every other header", () => {
+    const headers = isolatedHeaders(
+      200,
+      new Headers({ "Content-Type": "application/wasm", "Cross-Origin-Embedder-Policy": "unsafe-none" }),
+    );
+    expect(headers && Object.fromEntries(headers)).toEqual({
+      "content-type": "application/wasm",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+      "cross-origin-resource-policy": "cross-origin",
+    });
+    expect(Object.keys(ISOLATION_HEADERS)).toHaveLength(3);
+  });
+
+  it("leaves an opaque response (status 0) alone", () => {
+    expect(isolatedHeaders(0, new Headers())).toBeNull();
+  });
+});
+
+describe("shouldReload", () => {
+  it("reloads once when not isolated, never when isolated or already reloaded", () => {
+    expect(shouldReload(false, false)).toBe(true);
+    expect(shouldReload(false, true)).toBe(false);
+    expect(shouldReload(true, false)).toBe(false);
+    expect(shouldReload(true, true)).toBe(false);
+  });
+});
+
+describe("precache list and build hash", () => {
+  it("keeps every file of the build but source maps, dotfiles and the worker itself, sorted", () => {
+    const files = [
+      "sw.js",
+      "index.html",
+      "assets\\wllama-x.wasm",
+      "assets/index-a.js",
+      "assets/index-a.js.map",
+      ".nojekyll",
+      "register-sw.js",
+    ];
+    expect(precacheFiles(files)).toEqual(["assets/index-a.js", "assets/wllama-x.wasm", "index.html", "register-sw.js"]);
+  });
+
+  it("hashes paths and bytes: stable under order, different for any change", () => {
+    const a = { path: "index.html", content: new TextEncoder().encode("<html>") };
+    const b = { path: "assets/a.js", content: new Uint8Array([1, 2, 3]) };
+    expect(shellVersion([a, b])).toBe(shellVersion([b, a]));
+    expect(shellVersion([a, b])).toMatch(/^[0-9a-f]{16}$/);
+    expect(shellVersion([a, { ...b, content: new Uint8Array([1, 2, 4]) }])).not.toBe(shellVersion([a, b]));
+    expect(shellVersion([a, { ...b, path: "assets/b.js" }])).not.toBe(shellVersion([a, b]));
+  });
+
+  it("writes the manifest as sw.js's first line and reads it back", () => {
+    const manifest = { version: "0123456789abcdef", files: ["index.html", "assets/a.js"] };
+    const text = swSource("(function() {})();\n", manifest);
+    expect(text.split("\n")[0]).toBe(`const SHELL = ${JSON.stringify(manifest)};`);
+    expect(manifestOf(text)).toEqual(manifest);
+    expect(manifestOf("self.addEventListener('fetch', () => {});")).toBeUndefined();
+  });
+});
+
+describe("the Content-Security-Policy", () => {
+  it("allows scripts from the page's origin and wasm only: no inline, no eval, no third party", () => {
+    expect(CSP_DIRECTIVES["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(cspContent()).toBe(
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
+        "img-src 'self' data: blob:; connect-src 'self' https: http://localhost:* http://127.0.0.1:* ws://localhost:*; " +
+        "frame-src https://*.webcontainer.io https://*.stackblitz.com https://*.webcontainer-api.io; " +
+        "object-src 'none'; base-uri 'self'; form-action 'none'",
+    );
+  });
+
+  it("goes right after <meta charset>, before anything else in the head", () => {
+    const html = withSecurityMeta('<html><head><meta charset="UTF-8" /><script src="./a.js"></script></head></html>');
+    expect(html.indexOf("Content-Security-Policy")).toBeGreaterThan(html.indexOf("charset"));
+    expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<script"));
+    expect(html).toContain('<meta name="referrer" content="no-referrer" />');
+    expect(() => withSecurityMeta("<html><head></head></html>")).toThrow(/meta charset/);
+  });
+});
+
+describe("appShell in a real vite build under /deeptab/", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "deeptab-shell-"));
+    await writeFile(
+      join(root, "index.html"),
+      '<!doctype html><html><head><meta charset="UTF-8" /></head><body><script type="module" src="./main.js"></script></body></html>',
+    );
+    await writeFile(join(root, "main.js"), 'new Worker(new URL("./work.js", import.meta.url), { type: "module" });\n');
+    await writeFile(join(root, "work.js"), 'import wasm from "./tiny.wasm?url";\nfetch(wasm);\n');
+    await writeFile(join(root, "tiny.wasm"), new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    await build({
+      root,
+      configFile: false,
+      logLevel: "silent",
+      base: "/deeptab/",
+      plugins: [appShell()],
+      worker: { format: "es" },
+      build: { outDir: "dist", assetsInlineLimit: 0, sourcemap: true },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("precaches the page, both chunks and the worker's wasm (no maps), relative to sw.js", async () => {
+    const manifest = manifestOf(await readFile(join(root, "dist", "sw.js"), "utf8"));
+    expect(manifest?.version).toMatch(/^[0-9a-f]{16}$/);
+    const files = manifest?.files ?? [];
+    expect(files).toContain("index.html");
+    expect(files).toContain(REGISTER_FILE);
+    expect(files.filter((f) => /^assets\/index-[\w-]+\.js$/.test(f))).toHaveLength(1);
+    expect(files.filter((f) => /^assets\/work-[\w-]+\.js$/.test(f))).toHaveLength(1);
+    expect(files.filter((f) => /^assets\/tiny-[\w-]+\.wasm$/.test(f))).toHaveLength(1);
+    expect(files.some((f) => f.endsWith(".map") || f === "sw.js" || f.startsWith("/"))).toBe(false);
+  });
+
+  it("writes the CSP first and registers the worker from an external script under the base", async () => {
+    const html = await readFile(join(root, "dist", "index.html"), "utf8");
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${cspContent()}" />`);
+    expect(html).toContain(`<script src="/deeptab/${REGISTER_FILE}"></script>`);
+    expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<script"));
+    expect(html.match(/<script\b[^>]*>/g)?.every((tag) => /\ssrc="\/deeptab\//.test(tag))).toBe(true);
+    const register = await readFile(join(root, "dist", REGISTER_FILE), "utf8");
+    expect(register).toContain('new URL("sw.js"');
+  });
+});
