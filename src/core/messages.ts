@@ -56,3 +56,6 @@ export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[]
   }
   return [];
 }
+
+/** `response_metadata` key of a ToolMessage: how long its call ran, in ms (set by the loop). */
+export const TOOL_DURATION_KEY = "deeptab_duration_ms";

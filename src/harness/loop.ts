@@ -29,7 +29,7 @@ import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
-import { copyAIMessage, pendingToolCalls } from "../core/messages.ts";
+import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { executeTool } from "./execute-tool.ts";
@@ -101,6 +101,14 @@ function freshId(message: AIMessage, history: readonly BaseMessage[]): AIMessage
   return copyAIMessage(message, { id: crypto.randomUUID() });
 }
 
+/** The result with how long its call ran in `response_metadata.deeptab_duration_ms` (the UI shows it). */
+function withDuration(result: ToolCallResult, ms: number): ToolCallResult {
+  const m = result.message;
+  if (m.response_metadata?.[TOOL_DURATION_KEY] !== undefined) return result;
+  m.response_metadata = { ...m.response_metadata, [TOOL_DURATION_KEY]: Math.round(ms) };
+  return result;
+}
+
 /** Node results: a state update, or several Commands (LangGraph merges them in order). */
 type NodeResult = StateUpdate | Command[];
 
@@ -169,7 +177,11 @@ export function buildAgentLoop(spec: LoopSpec) {
         const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now);
         const backend = resolveBackend(spec.backend, backendRuntime);
         const runtime = { toolCall: call, state, config: callConfig, backend, backendRuntime };
-        const result = await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames });
+        const started = performance.now();
+        const result = withDuration(
+          await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames }),
+          performance.now() - started,
+        );
         const pending = backendRuntime.pendingFiles;
         if (Object.keys(pending).length === 0) return result;
         const files = { ...pending, ...((result.update?.files as FilesUpdate | undefined) ?? {}) };

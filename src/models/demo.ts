@@ -30,9 +30,12 @@ const lastHumanText = (messages: readonly BaseMessage[]) => [...messages].revers
  * The scripted turn for a model call: write the note first, then answer.
  * A message mentioning "delete" makes it delete the first note (an approval
  * in demo mode); "research" delegates to the general-purpose subagent, which
- * writes /research.md and reports back.
+ * writes /research.md and reports back; "$ <command>" runs the command with
+ * `execute` and reads the file it redirected to (`> /path`), if any.
  */
 export function demoTurn(ctx: ScriptContext): ScriptedTurn {
+  const shell = shellTurn(ctx);
+  if (shell) return shell;
   const turn = userTurns(ctx.messages);
   const last = ctx.messages[ctx.messages.length - 1];
   const asked = lastHumanText(ctx.messages).toLowerCase();
@@ -56,6 +59,23 @@ export function demoTurn(ctx: ScriptContext): ScriptedTurn {
     return { toolCalls: [{ name: "write_file", args: { file_path: demoNotePath(turn), content } }] };
   }
   return { text: demoAnswer(turn), chunkDelayMs: DEMO_CHUNK_DELAY_MS };
+}
+
+/** The "$ <command>" turns: execute, then read_file of the redirect target, then a short answer. */
+function shellTurn(ctx: ScriptContext): ScriptedTurn | undefined {
+  const asked = lastHumanText(ctx.messages).trim();
+  if (!asked.startsWith("$ ") || ctx.tools.includes("task") === false) return undefined;
+  const command = asked.slice(2);
+  const last = ctx.messages[ctx.messages.length - 1];
+  if (last && HumanMessage.isInstance(last)) {
+    if (!ctx.tools.includes("execute")) return { text: "There is no sandbox to run commands in (choose one in Settings)." };
+    return { toolCalls: [{ name: "execute", args: { command } }] };
+  }
+  const target = />\s*(\/[^\s;&|]+)/.exec(command)?.[1];
+  if (last?.getType() === "tool" && (last as { name?: string }).name === "execute" && target) {
+    return { toolCalls: [{ name: "read_file", args: { file_path: target } }] };
+  }
+  return { text: `Done. ${last?.text.split("\n").find((l) => l.trim()) ?? ""}`.trim(), chunkDelayMs: DEMO_CHUNK_DELAY_MS };
 }
 
 /** A fresh demo model (each has its own message-id prefix). */

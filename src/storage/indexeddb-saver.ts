@@ -424,6 +424,24 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
     this.heads.clear();
   }
 
+  /**
+   * The checkpoint tree of a thread's namespace without reading any channel
+   * value: each checkpoint's id and parent, oldest first (ids sort by time).
+   * Branches (edits, retries) are the leaves of this tree.
+   */
+  async checkpointTree(threadId: string, ns = ""): Promise<Array<{ id: string; parentId?: string }>> {
+    return this.withTx(["checkpoints"], "readonly", "checkpointTree", async (tx) => {
+      const out: Array<{ id: string; parentId?: string }> = [];
+      let cursor = await tx.objectStore("checkpoints").openCursor(prefixRange([threadId, ns]));
+      while (cursor) {
+        const rec = cursor.value;
+        out.push(rec.parent_checkpoint_id ? { id: rec.checkpoint_id, parentId: rec.parent_checkpoint_id } : { id: rec.checkpoint_id });
+        cursor = await cursor.continue();
+      }
+      return out;
+    });
+  }
+
   /** Thread ids that have at least one checkpoint, in key order. */
   async listThreads(): Promise<string[]> {
     return this.withTx(["checkpoints"], "readonly", "listThreads", (tx) =>

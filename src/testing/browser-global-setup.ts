@@ -18,6 +18,8 @@ export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer({
     "tiny.gguf": makeTinyGguf({ eagerToolCalls: true }),
     "plain.gguf": makeTinyGguf(),
+    // A whole agent turn: a tool call for the user's message, then "Done." after the tool result.
+    "agent.gguf": makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: "Done.", contextLength: 16_384 }),
   });
   project.provide("modelServer", server.url);
 }

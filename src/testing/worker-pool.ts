@@ -22,3 +22,24 @@ export function workerPool(db?: string): { spawn(): AgentClient } {
     },
   };
 }
+
+/** A thread's messages, as the client's view has them. */
+export async function messagesOf(client: AgentClient, threadId: string) {
+  return (await client.getThread(threadId)).messages;
+}
+
+/** The approval a thread waits for, or null. */
+export async function pendingOf(client: AgentClient, threadId: string) {
+  return (await client.getThread(threadId)).approval;
+}
+
+/** A thread's files (workspace and memories) with their text, by path. */
+export async function filesOf(client: AgentClient, threadId: string): Promise<Record<string, { content: string }>> {
+  const out: Record<string, { content: string }> = {};
+  for (const entry of await client.listFiles(threadId)) {
+    if (entry.isDir) continue;
+    const page = await client.readFile(threadId, entry.path, 0, 5_000);
+    out[entry.path] = { content: page.ok ? page.value.lines.join("\n") : "" };
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  * reload) and is answered by the next worker.
  */
 import { describe, expect, it } from "vitest";
-import { workerPool } from "../testing/worker-pool.ts";
+import { filesOf, messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "./client.ts";
 import type { AgentEvent } from "./protocol.ts";
 
@@ -23,33 +23,33 @@ describe("approvals and subagents in the worker", () => {
 
   it("pauses for approval, survives a reload while pending, and resumes in the next worker", async () => {
     const first = spawn();
-    await finish(await first.run("t-approve", "write a note"));
-    expect(Object.keys(await first.getFiles("t-approve"))).toEqual(["/hello.md"]);
+    await finish(await first.run("t-approve", { text: "write a note" }));
+    expect(Object.keys(await filesOf(first, "t-approve"))).toEqual(["/hello.md"]);
 
     const events: AgentEvent[] = [];
-    const { end } = await finish(await first.run("t-approve", "now delete it", (e) => events.push(e)), events);
+    const { end } = await finish(await first.run("t-approve", { text: "now delete it" }, (e) => events.push(e)), events);
     expect(end).toMatchObject({ type: "done", status: "interrupted" });
     const interrupt = events.find((e) => e.type === "interrupt");
     expect(interrupt).toBeDefined();
-    const pending = await first.getPendingApproval("t-approve");
-    expect(pending?.interrupts[0]!.value).toMatchObject({
-      actionRequests: [{ name: "delete", args: { file_path: "/hello.md" } }],
-      reviewConfigs: [{ actionName: "delete", allowedDecisions: ["approve", "edit", "reject", "respond"] }],
+    const pending = await pendingOf(first, "t-approve");
+    expect(pending).toMatchObject({
+      actions: [{ name: "delete", args: { file_path: "/hello.md" }, allowedDecisions: ["approve", "edit", "reject", "respond"] }],
     });
-    expect(Object.keys(await first.getFiles("t-approve"))).toEqual(["/hello.md"]);
+    expect(Object.keys(await filesOf(first, "t-approve"))).toEqual(["/hello.md"]);
 
     // Reload: the worker goes away; a new one finds the pending approval in IndexedDB.
     first.close();
     const second = spawn();
-    const restored = await second.getPendingApproval("t-approve");
+    const restored = await pendingOf(second, "t-approve");
     expect(restored).toEqual(pending);
     const resumed: AgentEvent[] = [];
     const done = await finish(await second.resume("t-approve", [{ type: "approve" }], (e) => resumed.push(e)), resumed);
     expect(done.end).toMatchObject({ type: "done", status: "complete" });
-    expect(resumed.find((e) => e.type === "tool_end")).toMatchObject({ name: "delete", status: "success", content: "Deleted /hello.md" });
-    expect(await second.getPendingApproval("t-approve")).toBeNull();
-    expect(await second.getFiles("t-approve")).toEqual({});
-    const history = await second.getMessages("t-approve");
+    const results = resumed.flatMap((e) => (e.type === "messages" ? e.messages : [])).filter((m) => m.role === "tool");
+    expect(results[0]).toMatchObject({ name: "delete", status: "success", content: "Deleted /hello.md" });
+    expect(await pendingOf(second, "t-approve")).toBeNull();
+    expect(await filesOf(second, "t-approve")).toEqual({});
+    const history = await messagesOf(second, "t-approve");
     expect(history.filter((m) => m.role === "tool").map((m) => m.name)).toEqual(["write_file", "delete"]);
     // A thread that is not paused cannot be resumed.
     const again = await second.resume("t-approve", [{ type: "approve" }]);
@@ -58,27 +58,27 @@ describe("approvals and subagents in the worker", () => {
 
   it("rejects in the worker: the model sees the rejection and nothing is deleted", async () => {
     const client = spawn();
-    await finish(await client.run("t-reject", "write"));
-    await finish(await client.run("t-reject", "delete please"));
+    await finish(await client.run("t-reject", { text: "write" }));
+    await finish(await client.run("t-reject", { text: "delete please" }));
     const events: AgentEvent[] = [];
     await finish(await client.resume("t-reject", [{ type: "reject", message: "keep it" }], (e) => events.push(e)), events);
-    expect(Object.keys(await client.getFiles("t-reject"))).toEqual(["/hello.md"]);
-    const history = await client.getMessages("t-reject");
+    expect(Object.keys(await filesOf(client, "t-reject"))).toEqual(["/hello.md"]);
+    const history = await messagesOf(client, "t-reject");
     expect(history.find((m) => m.role === "tool" && m.name === "delete")).toMatchObject({ content: "keep it", status: "error" });
   });
 
   it("runs a subagent: its tokens are tagged and its file reaches the parent", async () => {
     const client = spawn();
     const events: AgentEvent[] = [];
-    const { end } = await finish(await client.run("t-sub", "research cats", (e) => events.push(e)), events);
+    const { end } = await finish(await client.run("t-sub", { text: "research cats" }, (e) => events.push(e)), events);
     expect(end).toMatchObject({ status: "complete" });
-    expect(events.find((e) => e.type === "tool_start")).toMatchObject({
-      toolCall: { name: "task", args: { subagent_type: "general-purpose" } },
-    });
-    const childTokens = events.filter((e) => e.type === "token" && e.subagent === "general-purpose");
+    const top = events.flatMap((e) => (e.type === "messages" && !e.taskId ? e.messages : []));
+    const task = top.flatMap((m) => m.toolCalls ?? []).find((c) => c.name === "task");
+    expect(task).toMatchObject({ name: "task", args: { subagent_type: "general-purpose" } });
+    const childTokens = events.filter((e) => e.type === "token" && e.taskId === task!.id);
     expect(childTokens.map((e) => (e.type === "token" ? e.text : "")).join("")).toBe("Research saved to /research.md.");
-    expect(events.find((e) => e.type === "tool_end")).toMatchObject({ name: "task", content: "Research saved to /research.md." });
-    const files = await client.getFiles("t-sub");
+    expect(top.find((m) => m.role === "tool")).toMatchObject({ name: "task", content: "Research saved to /research.md." });
+    const files = await filesOf(client, "t-sub");
     expect(files["/research.md"]!.content).toContain("Research: research cats");
   });
 });

@@ -5,7 +5,7 @@
  * worker has failed (a script that did not load, an uncaught error), instead
  * of hanging.
  */
-import { proxy, releaseProxy, wrap, type Remote } from "comlink";
+import { proxy, releaseProxy, transfer, wrap, type Remote } from "comlink";
 import type { ErrorInfo } from "../core/errors.ts";
 import { ok, type Result } from "../core/result.ts";
 import {
@@ -14,18 +14,15 @@ import {
   type AgentEvent,
   type AgentWorkerApi,
   type ApprovalDecision,
+  type ContainerPort,
+  type DownloadProgress,
   type EventCallback,
-  type PendingApproval,
-  type FileData,
-  type MessageInfo,
+  type PromptApiRemote,
+  type SandboxStatus,
   type StartResult,
   type TerminalEvent,
-  type ThreadApi,
   type ThreadEvent,
-  type ThreadExport,
-  type ThreadInfo,
-  type ThreadResult,
-  type WorkerInfo,
+  type UserInput,
 } from "./protocol.ts";
 
 /** A started run: its id, and its terminal event once it ends. */
@@ -35,22 +32,31 @@ export interface RunHandle {
 }
 
 export type RunStart = Result<RunHandle, Extract<StartResult, { ok: false }>["error"]>;
+type OnEvent = (event: AgentEvent) => void;
 
-/** The client: run calls wrapped for streaming, and the thread calls of {@link ThreadApi} as they are. */
-export interface AgentClient extends ThreadApi {
-  ping(): Promise<WorkerInfo>;
+type RunCalls = "startRun" | "resume" | "continueRun" | "editAndRerun" | "retry";
+type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi";
+
+/** The worker calls that take no callback, as they are. */
+export type PlainCalls = Omit<AgentWorkerApi, CallbackCalls>;
+
+/** The client: plain calls as they are, run calls wrapped for streaming. */
+export interface AgentClient extends PlainCalls {
   /** Starts a turn; `onEvent` sees every event, the terminal one included. */
-  run(threadId: string, text: string, onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
-  /** Answers a paused thread's approval and continues; events as for `run`. */
-  resume(threadId: string, decisions: ApprovalDecision[], onEvent?: (event: AgentEvent) => void): Promise<RunStart>;
-  getPendingApproval(threadId: string): Promise<PendingApproval | null>;
-  cancel(runId: string): Promise<boolean>;
-  getMessages(threadId: string): Promise<MessageInfo[]>;
-  getFiles(threadId: string): Promise<Record<string, FileData>>;
-  /**
-   * Listens to every tab's thread updates ({@link ThreadEvent}, one
-   * BroadcastChannel per client, closed by `close`). Returns the unsubscribe.
-   */
+  run(threadId: string, input: UserInput, onEvent?: OnEvent): Promise<RunStart>;
+  /** Answers a paused thread's approval and continues. */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent?: OnEvent): Promise<RunStart>;
+  continueRun(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
+  editAndRerun(threadId: string, messageIndex: number, text: string, onEvent?: OnEvent): Promise<RunStart>;
+  retry(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
+  downloadModel: (
+    source: Parameters<AgentWorkerApi["downloadModel"]>[0],
+    onProgress: (p: DownloadProgress) => void,
+  ) => ReturnType<AgentWorkerApi["downloadModel"]>;
+  /** Hands the page's WebContainer to the worker (null: none). */
+  attachContainer(port: ContainerPort | null, status: SandboxStatus["webcontainer"], reason: string): Promise<SandboxStatus>;
+  attachPromptApi(remote: PromptApiRemote | null): Promise<void>;
+  /** Listens to every tab's thread updates (one BroadcastChannel per client, closed by `close`). Returns the unsubscribe. */
   onThreadEvent(listener: (event: ThreadEvent) => void): () => void;
   /** Resolves with the worker's first fatal error; never rejects. */
   readonly failure: Promise<ErrorInfo>;
@@ -59,17 +65,8 @@ export interface AgentClient extends ThreadApi {
 }
 
 /** The app's agent worker. Vite bundles the entry as a separate module chunk. */
-export function spawnAgentWorker(): Worker {
-  return new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: "deeptab-agent" });
-}
-
-/** Thrown by client calls after the worker failed. */
-export class WorkerFailedError extends Error {
-  readonly code = "worker_failed";
-  constructor(info: ErrorInfo) {
-    super(info.message);
-    this.name = "WorkerFailedError";
-  }
+export function spawnAgentWorker(name = "deeptab-agent"): Worker {
+  return new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name });
 }
 
 function failureInfo(event: Event): ErrorInfo {
@@ -77,35 +74,72 @@ function failureInfo(event: Event): ErrorInfo {
   return { name: "WorkerFailedError", message, code: "worker_failed" };
 }
 
+const PLAIN: ReadonlyArray<keyof PlainCalls> = [
+  "ping",
+  "getSettings",
+  "updateSettings",
+  "setKey",
+  "forgetKey",
+  "keyStatus",
+  "listProviderModels",
+  "defaultWindow",
+  "setThreadModel",
+  "requestLog",
+  "forgetEverything",
+  "listLocalModels",
+  "cancelDownload",
+  "deleteLocalModel",
+  "useLocalFile",
+  "sandboxStatus",
+  "switchBranch",
+  "cancel",
+  "checkArgs",
+  "getThread",
+  "listFiles",
+  "readFile",
+  "fileBytes",
+  "writeFile",
+  "deleteFile",
+  "workspaceZip",
+  "listThreads",
+  "renameThread",
+  "deleteThread",
+  "exportThread",
+  "importThread",
+  "getThreadStatus",
+];
+
+/** Wraps the page's Prompt API for the worker: the reply stream is transferred, not copied. */
+function promptRemote(remote: PromptApiRemote): PromptApiRemote {
+  return {
+    prompt: async (request) => {
+      const stream = await remote.prompt(request);
+      return transfer(stream, [stream as unknown as Transferable]);
+    },
+    contextWindow: () => remote.contextWindow(),
+  };
+}
+
 export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
-  const api: Remote<AgentWorkerApi> = wrap<AgentWorkerApi>(worker);
+  const remote: Remote<AgentWorkerApi> = wrap<AgentWorkerApi>(worker);
+  const api = remote as unknown as AgentWorkerApi;
   const failure = new Promise<ErrorInfo>((resolve) => {
     const fail = (event: Event) => resolve(failureInfo(event));
     worker.addEventListener("error", fail, { once: true });
     worker.addEventListener("messageerror", fail, { once: true });
   });
   const failed = failure.then((info): never => {
-    throw new WorkerFailedError(info);
+    const error = new Error(info.message);
+    error.name = "WorkerFailedError";
+    throw Object.assign(error, { code: "worker_failed" });
   });
   failed.catch(() => undefined);
   const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, failed]);
   let closed = false;
   const listeners = new Set<(event: ThreadEvent) => void>();
   let channel: BroadcastChannel | undefined;
-  const onThreadEvent = (listener: (event: ThreadEvent) => void) => {
-    if (!channel && typeof BroadcastChannel !== "undefined" && !closed) {
-      channel = new BroadcastChannel(THREADS_CHANNEL);
-      channel.onmessage = (e: MessageEvent<ThreadEvent>) => {
-        if (e.data?.type === "thread_updated") for (const l of [...listeners]) l(e.data);
-      };
-    }
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  };
 
-  async function start(call: (callback: EventCallback) => Promise<StartResult>, onEvent?: (event: AgentEvent) => void): Promise<RunStart> {
+  async function start(call: (callback: EventCallback) => Promise<StartResult>, onEvent?: OnEvent): Promise<RunStart> {
     let finish: (event: TerminalEvent) => void = () => undefined;
     const done = new Promise<TerminalEvent>((resolve) => (finish = resolve));
     const callback = proxy((event: AgentEvent) => {
@@ -119,21 +153,32 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     return ok({ runId, done: Promise.race([done, lost]) });
   }
 
+  const plain = Object.fromEntries(
+    PLAIN.map((name) => [name, (...args: unknown[]) => guard((api[name] as (...a: unknown[]) => Promise<unknown>)(...args))]),
+  ) as unknown as PlainCalls;
+
   return {
-    ping: () => guard(api.ping()),
-    run: (threadId, text, onEvent) => start((cb) => api.startRun(threadId, text, cb), onEvent),
+    ...plain,
+    run: (threadId, input, onEvent) => start((cb) => api.startRun(threadId, input, cb), onEvent),
     resume: (threadId, decisions, onEvent) => start((cb) => api.resume(threadId, decisions, cb), onEvent),
-    getPendingApproval: (threadId) => guard(api.getPendingApproval(threadId)),
-    cancel: (runId) => guard(api.cancel(runId)),
-    getMessages: (threadId) => guard(api.getMessages(threadId)),
-    getFiles: (threadId) => guard(api.getFiles(threadId)),
-    listThreads: () => guard(api.listThreads()),
-    renameThread: (threadId, title) => guard<ThreadResult<ThreadInfo>>(api.renameThread(threadId, title)),
-    deleteThread: (threadId) => guard<ThreadResult<null>>(api.deleteThread(threadId)),
-    exportThread: (threadId) => guard<ThreadResult<ThreadExport>>(api.exportThread(threadId)),
-    importThread: (data) => guard<ThreadResult<string>>(api.importThread(data)),
-    getThreadStatus: (threadId) => guard(api.getThreadStatus(threadId)),
-    onThreadEvent,
+    continueRun: (threadId, onEvent) => start((cb) => api.continueRun(threadId, cb), onEvent),
+    editAndRerun: (threadId, index, text, onEvent) => start((cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
+    retry: (threadId, onEvent) => start((cb) => api.retry(threadId, cb), onEvent),
+    downloadModel: (source, onProgress) => guard(api.downloadModel(source, proxy(onProgress))),
+    attachContainer: (port, status, reason) => guard(api.attachContainer(port ? proxy(port) : null, status, reason)),
+    attachPromptApi: (remoteApi) => guard(api.attachPromptApi(remoteApi ? proxy(promptRemote(remoteApi)) : null)),
+    onThreadEvent(listener) {
+      if (!channel && typeof BroadcastChannel !== "undefined" && !closed) {
+        channel = new BroadcastChannel(THREADS_CHANNEL);
+        channel.onmessage = (e: MessageEvent<ThreadEvent>) => {
+          if (e.data?.type === "thread_updated") for (const l of [...listeners]) l(e.data);
+        };
+      }
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     failure,
     close() {
       if (closed) return;
@@ -141,7 +186,7 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
       listeners.clear();
       channel?.close();
       channel = undefined;
-      api[releaseProxy]();
+      remote[releaseProxy]();
       worker.terminate();
     },
   };

@@ -1,68 +1,143 @@
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { createTranslator, mergeTokens, textOf, toMessageInfo } from "./events.ts";
-
-describe("textOf", () => {
-  it("reads strings and the text blocks of block lists", () => {
-    expect(textOf("hi")).toBe("hi");
-    expect(textOf([{ type: "text", text: "a" }, { type: "image_url", image_url: "x" }, "b"])).toBe("ab");
-    expect(textOf(undefined)).toBe("");
-  });
-});
+import { TOOL_DURATION_KEY } from "../core/messages.ts";
+import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
+import { RETRY_EVENT } from "../middleware/provider-retry.ts";
+import { createTranslator, mergeTokens } from "./events.ts";
+import { STOPPED_KEY, toMessageInfo, toPendingApproval } from "./messages.ts";
 
 describe("toMessageInfo", () => {
-  it("flattens messages to plain, cloneable data", () => {
-    const ai = new AIMessage({ content: "ok", id: "m1", tool_calls: [{ id: "c1", name: "ls", args: { path: "/" } }] });
-    const tool = new ToolMessage({ content: "x", tool_call_id: "c1", name: "ls", status: "error" });
-    const infos = [toMessageInfo(new HumanMessage("q")), toMessageInfo(ai), toMessageInfo(tool)];
+  it("flattens messages to plain, cloneable data with usage, stop marks, offloads and durations", () => {
+    const ai = new AIMessage({
+      content: "ok",
+      id: "m1",
+      tool_calls: [{ id: "c1", name: "ls", args: { path: "/" } }],
+      usage_metadata: { input_tokens: 10, output_tokens: 2, total_tokens: 12, input_token_details: { cache_read: 4 } },
+    });
+    const stopped = new AIMessage({ content: "half", response_metadata: { [STOPPED_KEY]: true } });
+    const tool = new ToolMessage({
+      content: "x",
+      tool_call_id: "c1",
+      name: "ls",
+      status: "error",
+      response_metadata: { evicted_to: "/large_tool_results/c1", [TOOL_DURATION_KEY]: 12 },
+    });
+    const infos = [toMessageInfo(new HumanMessage("q")), toMessageInfo(ai), toMessageInfo(stopped), toMessageInfo(tool)];
     expect(infos).toEqual([
       { role: "user", content: "q" },
-      { role: "assistant", content: "ok", id: "m1", toolCalls: [{ id: "c1", name: "ls", args: { path: "/" } }] },
-      { role: "tool", content: "x", toolCallId: "c1", name: "ls", status: "error" },
+      {
+        role: "assistant",
+        content: "ok",
+        id: "m1",
+        toolCalls: [{ id: "c1", name: "ls", args: { path: "/" } }],
+        usage: { input: 10, output: 2, cacheRead: 4 },
+      },
+      { role: "assistant", content: "half", stopped: true },
+      { role: "tool", content: "x", toolCallId: "c1", name: "ls", status: "error", offloadedTo: "/large_tool_results/c1", durationMs: 12 },
     ]);
     expect(structuredClone(infos)).toEqual(infos);
   });
 });
 
+describe("toPendingApproval", () => {
+  it("reads deepagents' interrupt value, the subagent that paused, and defaults missing decisions to all", () => {
+    const value = {
+      actionRequests: [
+        { name: "execute", args: { command: "ls" }, description: "run" },
+        { name: "delete", args: { file_path: "/a" } },
+      ],
+      reviewConfigs: [{ actionName: "execute", allowedDecisions: ["approve", "reject", "bogus"] }],
+      subagent: "general-purpose",
+      taskId: "t1",
+    };
+    expect(toPendingApproval(value)).toEqual({
+      actions: [
+        { name: "execute", args: { command: "ls" }, description: "run", allowedDecisions: ["approve", "reject"] },
+        { name: "delete", args: { file_path: "/a" }, description: "", allowedDecisions: ["approve", "edit", "reject", "respond"] },
+      ],
+      subagent: { type: "general-purpose", taskId: "t1" },
+    });
+    expect(toPendingApproval({ something: 1 })).toBeUndefined();
+    expect(toPendingApproval({ actionRequests: [] })).toBeUndefined();
+  });
+});
+
 describe("createTranslator", () => {
-  it("turns message chunks into tokens and updates into messages and tool events", () => {
+  it("turns updates into messages, todos and summaries, and chunks into tokens", () => {
     const t = createTranslator("r");
     const call = { id: "c1", name: "write_file", args: { file_path: "/a" } };
     const ai = new AIMessage({ content: "", id: "m0", tool_calls: [call] });
     expect(t.translate(["updates", { model: { messages: [ai] } }])).toEqual([
-      { type: "message", runId: "r", message: { role: "assistant", content: "", id: "m0", toolCalls: [call] } },
-      { type: "tool_start", runId: "r", toolCall: call },
+      { type: "messages", runId: "r", messages: [{ role: "assistant", content: "", id: "m0", toolCalls: [call] }] },
     ]);
     const result = new ToolMessage({ content: "done", tool_call_id: "c1", name: "write_file" });
-    expect(t.translate(["updates", { tools: { messages: [result], files: {} } }])).toEqual([
-      { type: "tool_end", runId: "r", toolCallId: "c1", name: "write_file", content: "done", status: "success" },
+    const todos = [{ content: "plan", status: "in_progress" }];
+    expect(t.translate(["updates", { tools: [{ messages: [result], files: {}, todos }] }])).toEqual([
+      {
+        type: "messages",
+        runId: "r",
+        messages: [{ role: "tool", content: "done", toolCallId: "c1", name: "write_file", status: "success" }],
+      },
+      { type: "todos", runId: "r", todos },
+    ]);
+    const summary = { cutoffIndex: 4, filePath: "/conversation_history/t.md", summaryMessage: new HumanMessage("s"), createdAtLength: 6 };
+    expect(t.translate(["updates", { model: { _summarizationEvent: summary } }])).toEqual([
+      { type: "summarized", runId: "r", historyPath: "/conversation_history/t.md", cutoff: 4 },
     ]);
     expect(t.translate(["messages", [new AIMessageChunk({ content: "He", id: "m1" }), { langgraph_node: "model" }]])).toEqual([
       { type: "token", runId: "r", messageId: "m1", text: "He", chunks: 1 },
     ]);
-    expect(t.translate(["messages", [new AIMessageChunk({ content: "x" }), { deeptab_subagent: "helper" }]])).toEqual([
-      { type: "token", runId: "r", text: "x", chunks: 1, subagent: "helper" },
+    expect(t.partial).toBe("He");
+    expect(t.translate(["messages", [new AIMessageChunk({ content: "x" }), { deeptab_task_id: "task1" }]])).toEqual([
+      { type: "token", runId: "r", text: "x", chunks: 1, taskId: "task1" },
     ]);
+    expect(t.partial).toBe("He");
     expect(t.translate(["messages", [result, {}]])).toEqual([]);
+    expect(t.translate(["messages", [result, { deeptab_task_id: "task1" }]])).toEqual([
+      {
+        type: "messages",
+        runId: "r",
+        taskId: "task1",
+        messages: [{ role: "tool", content: "done", toolCallId: "c1", name: "write_file", status: "success" }],
+      },
+    ]);
     expect(t.translate(["updates", { before_agent: {} }])).toEqual([]);
+    t.translate(["updates", { model: { messages: [new AIMessage({ content: "Hello", id: "m1" })] } }]);
+    expect(t.partial).toBe("");
     expect(t.interrupted).toBe(false);
   });
 
-  it("does not start a tool call twice when its AI message is re-emitted", () => {
+  it("reports command output and retries from custom events", () => {
     const t = createTranslator("r");
-    const ai = new AIMessage({ content: "", id: "m0", tool_calls: [{ id: "c1", name: "ls", args: {} }] });
-    t.translate(["updates", { model: { messages: [ai] } }]);
-    const again = t.translate(["updates", { after_model: { messages: [ai] } }]);
-    expect(again.map((e) => e.type)).toEqual(["message"]);
+    expect(t.translate(["custom", { type: EXECUTE_OUTPUT, toolCallId: "c1", chunk: "hi\n" }])).toEqual([
+      { type: "tool_output", runId: "r", toolCallId: "c1", chunk: "hi\n" },
+    ]);
+    expect(
+      t.translate(["custom", { type: RETRY_EVENT, attempt: 1, maxAttempts: 4, waitMs: 1000, kind: "rate_limit", status: 429 }]),
+    ).toEqual([{ type: "retry", runId: "r", attempt: 1, maxAttempts: 4, waitMs: 1000, kind: "rate_limit", status: 429 }]);
+    expect(t.translate(["custom", { type: "other" }])).toEqual([]);
   });
 
-  it("reports interrupts as JSON and remembers them", () => {
+  it("reports an approval interrupt and remembers it; a subagent's finished model call becomes its message", () => {
     const t = createTranslator("r");
-    const events = t.translate(["updates", { __interrupt__: [{ id: "i1", value: { actionRequests: [{ name: "write_file" }] } }] }]);
+    const events = t.translate([
+      "updates",
+      { __interrupt__: [{ id: "i1", value: { actionRequests: [{ name: "write_file", args: {} }] } }] },
+    ]);
     expect(events).toEqual([
-      { type: "interrupt", runId: "r", interrupts: [{ id: "i1", value: { actionRequests: [{ name: "write_file" }] } }] },
+      {
+        type: "interrupt",
+        runId: "r",
+        approval: {
+          actions: [{ name: "write_file", args: {}, description: "", allowedDecisions: ["approve", "edit", "reject", "respond"] }],
+        },
+      },
     ]);
     expect(t.interrupted).toBe(true);
+    expect(t.approval?.actions[0]?.name).toBe("write_file");
+    expect(t.childMessage("task1", new AIMessage({ content: "found it" }))).toEqual([
+      { type: "messages", runId: "r", taskId: "task1", messages: [{ role: "assistant", content: "found it" }] },
+    ]);
   });
 });
 
@@ -71,6 +146,6 @@ describe("mergeTokens", () => {
     const a = { type: "token" as const, runId: "r", messageId: "m", text: "a", chunks: 1 };
     expect(mergeTokens(a, { ...a, text: "b" })).toEqual({ ...a, text: "ab", chunks: 2 });
     expect(mergeTokens(a, { ...a, messageId: "n" })).toBeUndefined();
-    expect(mergeTokens(a, { ...a, subagent: "s" })).toBeUndefined();
+    expect(mergeTokens(a, { ...a, taskId: "s" })).toBeUndefined();
   });
 });

@@ -1,68 +1,44 @@
 /**
- * Pure translation from LangGraph stream chunks and LangChain messages to the
- * plain protocol values of protocol.ts. No I/O, no timers: the host feeds
- * chunks in and sends what comes out.
+ * Pure translation from one run's LangGraph stream chunks
+ * (`streamMode: ["messages", "updates", "custom"]`) to protocol events.
+ * No I/O, no timers: the host feeds chunks in and sends what comes out.
+ *
+ * - `updates`: complete new messages of the thread (AI and tool messages,
+ *   as nodes return them), todos, summarization, the approval interrupt.
+ * - `messages`: streamed assistant tokens; a subagent's (its metadata names
+ *   the `task` call) become tokens and tool results of that task.
+ * - `custom`: a command's output as it runs, and provider retries.
+ * A subagent's complete AI messages come from `childMessage` (the host's
+ * callback handler sees each model call end).
  */
 import { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { AgentEvent, MessageInfo, Role, TokenEvent, ToolCallInfo } from "./protocol.ts";
+import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
+import { RETRY_EVENT } from "../middleware/provider-retry.ts";
+import { EVENT_KEY } from "../middleware/summarization.ts";
+import { plain, toMessageInfo, toPendingApproval } from "./messages.ts";
+import type { AgentEvent, MessageInfo, PendingApproval, TokenEvent, Todo } from "./protocol.ts";
 
-/** The text of a message content: a string, or the text blocks of a block list. */
-export function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const block of content) {
-    if (typeof block === "string") text += block;
-    else if (isRecord(block) && block.type === "text" && typeof block.text === "string") text += block.text;
-  }
-  return text;
-}
-
-const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
-
-export function toToolCallInfo(call: { id?: string | undefined; name: string; args: Record<string, unknown> }): ToolCallInfo {
-  return { id: call.id ?? "", name: call.name, args: plain(call.args) as Record<string, unknown> };
-}
-
-/** A message as plain data. Unknown message types are reported as `user`. */
-export function toMessageInfo(msg: BaseMessage): MessageInfo {
-  const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: textOf(msg.content) };
-  if (msg.id) info.id = msg.id;
-  if (AIMessage.isInstance(msg) && msg.tool_calls?.length) info.toolCalls = msg.tool_calls.map(toToolCallInfo);
-  if (ToolMessage.isInstance(msg)) {
-    info.toolCallId = msg.tool_call_id;
-    if (msg.name) info.name = msg.name;
-    info.status = msg.status === "error" ? "error" : "success";
-  }
-  return info;
-}
-
-/** Turns one run's stream chunks (`streamMode: ["messages", "updates"]`) into events. */
 export interface Translator {
   translate(chunk: unknown): AgentEvent[];
-  /** True once an update carried `__interrupt__`. */
+  /** A subagent's model call ended with `message`. */
+  childMessage(taskId: string, message: BaseMessage): AgentEvent[];
+  /** True once an update carried an interrupt. */
   readonly interrupted: boolean;
+  /** The approval the run paused for, if any. */
+  readonly approval: PendingApproval | null;
+  /** Text of the assistant message streaming now (top level), for saving a partial answer. */
+  readonly partial: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 export function createTranslator(runId: string): Translator {
-  const started = new Set<string>();
   let interrupted = false;
-
-  function fromMessage(msg: BaseMessage): AgentEvent[] {
-    if (ToolMessage.isInstance(msg)) {
-      const status = msg.status === "error" ? "error" : "success";
-      return [{ type: "tool_end", runId, toolCallId: msg.tool_call_id, name: msg.name ?? "", content: textOf(msg.content), status }];
-    }
-    if (msg.getType() !== "ai") return [];
-    const message = toMessageInfo(msg);
-    const events: AgentEvent[] = [{ type: "message", runId, message }];
-    for (const toolCall of message.toolCalls ?? []) {
-      if (started.has(toolCall.id)) continue;
-      started.add(toolCall.id);
-      events.push({ type: "tool_start", runId, toolCall });
-    }
-    return events;
-  }
+  let approval: PendingApproval | null = null;
+  let partial = "";
+  let partialId: string | undefined;
 
   function fromUpdates(payload: unknown): AgentEvent[] {
     if (!isRecord(payload)) return [];
@@ -70,14 +46,32 @@ export function createTranslator(runId: string): Translator {
     for (const [node, update] of Object.entries(payload)) {
       if (node === "__interrupt__") {
         interrupted = true;
-        const list = Array.isArray(update) ? update : [update];
-        events.push({ type: "interrupt", runId, interrupts: list.map(toInterrupt) });
+        const first = (Array.isArray(update) ? update : [update])[0] as { value?: unknown } | undefined;
+        const found = toPendingApproval(first?.value);
+        if (found) {
+          approval = found;
+          events.push({ type: "interrupt", runId, approval: found });
+        }
         continue;
       }
       for (const part of Array.isArray(update) ? update : [update]) {
-        if (!isRecord(part) || part.messages === undefined) continue;
-        const messages: unknown[] = Array.isArray(part.messages) ? part.messages : [part.messages];
-        for (const m of messages) if (BaseMessage.isInstance(m)) events.push(...fromMessage(m));
+        if (!isRecord(part)) continue;
+        const messages: MessageInfo[] = [];
+        const raw: unknown[] = Array.isArray(part.messages) ? part.messages : part.messages === undefined ? [] : [part.messages];
+        for (const m of raw) {
+          if (!BaseMessage.isInstance(m) || !(AIMessage.isInstance(m) || ToolMessage.isInstance(m))) continue;
+          messages.push(toMessageInfo(m));
+          if (AIMessage.isInstance(m)) {
+            partial = "";
+            partialId = undefined;
+          }
+        }
+        if (messages.length) events.push({ type: "messages", runId, messages });
+        if (Array.isArray(part.todos)) events.push({ type: "todos", runId, todos: plain(part.todos) as Todo[] });
+        const summary = part[EVENT_KEY];
+        if (isRecord(summary) && typeof summary.filePath === "string" && typeof summary.cutoffIndex === "number") {
+          events.push({ type: "summarized", runId, historyPath: summary.filePath, cutoff: summary.cutoffIndex });
+        }
       }
     }
     return events;
@@ -86,14 +80,42 @@ export function createTranslator(runId: string): Translator {
   function fromMessages(payload: unknown): AgentEvent[] {
     if (!Array.isArray(payload)) return [];
     const [msg, meta] = payload as [unknown, unknown];
-    if (!BaseMessage.isInstance(msg) || msg.getType() !== "ai") return [];
-    const text = textOf(msg.content);
+    if (!BaseMessage.isInstance(msg)) return [];
+    const taskId = isRecord(meta) && typeof meta.deeptab_task_id === "string" ? meta.deeptab_task_id : undefined;
+    if (ToolMessage.isInstance(msg)) return taskId ? [{ type: "messages", runId, taskId, messages: [toMessageInfo(msg)] }] : [];
+    if (msg.getType() !== "ai") return [];
+    const text = msg.text;
     if (!text) return [];
     const event: TokenEvent = { type: "token", runId, text, chunks: 1 };
     if (msg.id) event.messageId = msg.id;
-    const subagent = isRecord(meta) ? meta.deeptab_subagent : undefined;
-    if (typeof subagent === "string") event.subagent = subagent;
+    if (taskId) event.taskId = taskId;
+    else {
+      if (msg.id !== partialId) partial = "";
+      partialId = msg.id;
+      partial += text;
+    }
     return [event];
+  }
+
+  function fromCustom(payload: unknown): AgentEvent[] {
+    if (!isRecord(payload)) return [];
+    if (payload.type === EXECUTE_OUTPUT && typeof payload.toolCallId === "string" && typeof payload.chunk === "string") {
+      return [{ type: "tool_output", runId, toolCallId: payload.toolCallId, chunk: payload.chunk }];
+    }
+    if (payload.type === RETRY_EVENT) {
+      return [
+        {
+          type: "retry",
+          runId,
+          attempt: Number(payload.attempt) || 1,
+          maxAttempts: Number(payload.maxAttempts) || 1,
+          waitMs: Number(payload.waitMs) || 0,
+          kind: String(payload.kind ?? "unknown"),
+          ...(typeof payload.status === "number" ? { status: payload.status } : {}),
+        },
+      ];
+    }
+    return [];
   }
 
   return {
@@ -102,30 +124,27 @@ export function createTranslator(runId: string): Translator {
       const [mode, payload] = chunk as [unknown, unknown];
       if (mode === "messages") return fromMessages(payload);
       if (mode === "updates") return fromUpdates(payload);
+      if (mode === "custom") return fromCustom(payload);
       return [];
+    },
+    childMessage(taskId, message) {
+      if (!AIMessage.isInstance(message)) return [];
+      return [{ type: "messages", runId, taskId, messages: [toMessageInfo(message)] }];
     },
     get interrupted() {
       return interrupted;
+    },
+    get approval() {
+      return approval;
+    },
+    get partial() {
+      return partial;
     },
   };
 }
 
 /** Two token events as one, when they continue the same message; otherwise undefined. */
 export function mergeTokens(a: TokenEvent, b: TokenEvent): TokenEvent | undefined {
-  if (a.runId !== b.runId || a.messageId !== b.messageId || a.subagent !== b.subagent) return undefined;
+  if (a.runId !== b.runId || a.messageId !== b.messageId || a.taskId !== b.taskId) return undefined;
   return { ...a, text: a.text + b.text, chunks: a.chunks + b.chunks };
-}
-
-function toInterrupt(raw: unknown): { id?: string; value: unknown } {
-  if (!isRecord(raw)) return { value: plain(raw) };
-  return typeof raw.id === "string" ? { id: raw.id, value: plain(raw.value) } : { value: plain(raw.value) };
-}
-
-/** A JSON copy: guarantees a value is structured-cloneable (class instances become plain objects). */
-function plain(value: unknown): unknown {
-  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

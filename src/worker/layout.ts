@@ -3,24 +3,34 @@
  *
  * | path                                             | backend                     | lifetime     |
  * |--------------------------------------------------|-----------------------------|--------------|
- * | `/` workspace, incl. `/large_tool_results/`,     | IndexedDB files, scoped to  | the thread   |
- * | `/conversation_history/`                         | the thread                  |              |
+ * | `/` workspace, incl. `/uploads/`,                | IndexedDB files scoped to   | the thread   |
+ * | `/large_tool_results/`, `/conversation_history/` | the thread (+ the sandbox)  |              |
  * | `/memories/`                                     | IndexedDB store             | all threads  |
+ * | `/skills/`                                       | IndexedDB store             | all threads  |
+ *
+ * The workspace route is the active sandbox's backend (the offline shell or
+ * WebContainer over the same IndexedDB files), so commands see the files.
  */
 import { compositeBackend } from "../backends/composite.ts";
-import { fileDataFromBytes, fileDataToBytes } from "../backends/file-ops.ts";
-import { indexedDBBackend } from "../backends/indexeddb.ts";
-import { isBackendError, type FileData } from "../backends/protocol.ts";
+import { fileDataToBytes } from "../backends/file-ops.ts";
+import { indexedDBBackend, type IndexedDBBackendFactory } from "../backends/indexeddb.ts";
+import type { FileData } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendFactory } from "../backends/runtime.ts";
 import { StoreBackend } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
+import { readAllFiles } from "./files.ts";
+
+/** Paths under these prefixes are shared by every thread (not part of a thread's workspace or export). */
+export const SHARED_ROUTES = ["/memories/", "/skills/"] as const;
 
 export interface Layout {
-  backend: BackendFactory;
+  workspace: IndexedDBBackendFactory;
   store: IndexedDBStore;
-  /** Every file a thread sees (workspace and memories), by path. */
+  /** The whole filesystem with `workspaceRoute` (a sandbox over `workspace`, or `workspace` itself) at `/`. */
+  backend(workspaceRoute: BackendFactory): BackendFactory;
+  /** Every file a thread sees (workspace and shared routes), by path. */
   files(threadId: string): Promise<Record<string, FileData>>;
-  /** Removes a thread's workspace files (memories stay). */
+  /** Removes a thread's workspace files (memories and skills stay). */
   deleteThreadFiles(threadId: string): Promise<number>;
   /** Writes files into a thread's workspace, keeping each file's `modifiedAt` (one transaction per timestamp). */
   uploadThreadFiles(threadId: string, files: Record<string, FileData>): Promise<void>;
@@ -29,21 +39,17 @@ export interface Layout {
 export function createLayout(prefix = "deeptab"): Layout {
   const workspace = indexedDBBackend({ dbName: `${prefix}-files` });
   const store = new IndexedDBStore({ dbName: `${prefix}-store` });
-  const backend = compositeBackend(workspace, { "/memories/": () => new StoreBackend(store, ["memories"]) });
+  const routes = {
+    "/memories/": () => new StoreBackend(store, ["memories"]),
+    "/skills/": () => new StoreBackend(store, ["skills"]),
+  };
+  const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
+  const plain = backend(workspace);
   return {
-    backend,
+    workspace,
     store,
-    async files(threadId) {
-      const b = resolveBackend(backend, createBackendRuntime({}, { configurable: { thread_id: threadId } }));
-      const listed = await b.glob("**/*", "/");
-      if (isBackendError(listed)) return {};
-      const downloads = await b.downloadFiles!(listed.map((f) => f.path));
-      const out: Record<string, FileData> = {};
-      for (const [i, d] of downloads.entries()) {
-        if (d.content) out[d.path] = fileDataFromBytes(d.content, listed[i]!.modifiedAt ?? new Date(0).toISOString());
-      }
-      return out;
-    },
+    backend,
+    files: (threadId) => readAllFiles(resolveBackend(plain, createBackendRuntime({}, { configurable: { thread_id: threadId } }))),
     deleteThreadFiles: (threadId) => workspace.deleteScope(threadId),
     async uploadThreadFiles(threadId, files) {
       const byTime = new Map<string, Array<{ path: string; content: Uint8Array }>>();

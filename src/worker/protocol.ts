@@ -4,19 +4,26 @@
  *
  * Rules for everything in this file:
  * - Values are plain, structured-cloneable data: no class instances (no
- *   LangChain messages, no Error objects), no functions except the event
- *   callback, which the page wraps in `Comlink.proxy`.
- * - Expected failures are values ({@link StartResult}, {@link RunErrorEvent});
- *   a rejected call means the worker itself is broken.
+ *   LangChain messages, no Error objects), no functions except callbacks the
+ *   page wraps in `Comlink.proxy`, and `File`/`Blob`/`Uint8Array` values.
+ * - Expected failures are values (`Result`); a rejected call means the
+ *   worker itself is broken.
  * - Events of one run arrive in order and end with exactly one terminal
- *   event ({@link DoneEvent} or {@link RunErrorEvent}).
+ *   event (`done` or `error`).
+ * - API keys go in through `setKey` and never come back out: no call
+ *   returns a key, and no event, log or error message holds one.
  */
 import type { FileData } from "../backends/protocol.ts";
+import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { Decision } from "../middleware/hitl.ts";
+import type { Todo } from "../middleware/todos.ts";
+import type { PromptRequest } from "../models/chrome-ai.ts";
+import type { ModelChoice, ProviderId } from "../models/providers.ts";
+import type { CachedModel, DownloadError, DownloadProgress, ModelSource } from "../models/wllama/model-store.ts";
 
-export type { ErrorInfo, FileData };
+export type { CachedModel, DownloadError, DownloadProgress, ErrorInfo, FileData, ModelChoice, ModelSource, ProviderId, Todo };
 
 /** Who wrote a message, in UI terms. */
 export type Role = "user" | "assistant" | "tool" | "system";
@@ -26,90 +33,117 @@ export interface ToolCallInfo {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** For `task`: what the subagent did (its own messages), when known. */
+  children?: MessageInfo[];
 }
 
-/** A message of the thread's history, flattened to text. */
+/** Provider-reported token usage of one model call. */
+export interface UsageInfo {
+  input: number;
+  output: number;
+  /** Prompt tokens served from the provider's cache. */
+  cacheRead?: number;
+}
+
+/** A message of a thread, flattened to text. Lists of these are keyed by position, never by id. */
 export interface MessageInfo {
-  /** The message id, when the model or harness gave one. */
-  id?: string;
   role: Role;
-  /** The text content (content blocks other than text are dropped). */
+  /** The text content (non-text blocks are not shown). */
   content: string;
+  id?: string;
   /** Assistant messages: the tools it called. */
   toolCalls?: ToolCallInfo[];
+  /** Assistant messages: what the provider reported. */
+  usage?: UsageInfo;
+  /** Assistant messages: the answer was stopped by the user (this is the part that arrived). */
+  stopped?: boolean;
   /** Tool messages: the call this answers. */
   toolCallId?: string;
   /** Tool messages: the tool's name. */
   name?: string;
-  /** Tool messages: whether the tool succeeded. */
   status?: "success" | "error";
+  /** Tool messages: the full result was offloaded to this file. */
+  offloadedTo?: string;
+  /** Tool messages: how long the call ran. */
+  durationMs?: number;
 }
 
-/**
- * Streamed assistant text. Consecutive model chunks of one message may be
- * batched into one event; `chunks` says how many model chunks it carries.
- */
+/** Streamed assistant text; consecutive chunks may be batched (`chunks` counts them). */
 export interface TokenEvent {
   type: "token";
   runId: string;
-  /** The id of the assistant message being streamed (matches the later {@link RunMessageEvent}). */
   messageId?: string;
   text: string;
   chunks: number;
-  /** Set when a subagent (the `task` tool) produced the text. */
-  subagent?: string;
+  /** Set when a subagent produced it: the `task` call it belongs to. */
+  taskId?: string;
 }
 
-/** A complete message added to the thread (assistant answers; the user's own input is not echoed). */
-export interface RunMessageEvent {
-  type: "message";
+/** Complete new messages of the thread (or, with `taskId`, of a subagent's run). */
+export interface MessagesEvent {
+  type: "messages";
   runId: string;
-  message: MessageInfo;
+  messages: MessageInfo[];
+  taskId?: string;
 }
 
-/** A tool call is about to run. */
-export interface ToolStartEvent {
-  type: "tool_start";
-  runId: string;
-  toolCall: ToolCallInfo;
-}
-
-/** A tool call finished; `content` is what the model will see. */
-export interface ToolEndEvent {
-  type: "tool_end";
+/** Output of a running command (`execute`), as it arrives. */
+export interface ToolOutputEvent {
+  type: "tool_output";
   runId: string;
   toolCallId: string;
-  name: string;
-  content: string;
-  status: "success" | "error";
+  chunk: string;
+  taskId?: string;
 }
 
-/** The run paused for a human decision (approvals). `value` is the interrupt payload as JSON. */
+export interface TodosEvent {
+  type: "todos";
+  runId: string;
+  todos: Todo[];
+}
+
+/** Earlier messages were summarized; the full text is in `historyPath`. */
+export interface SummarizedEvent {
+  type: "summarized";
+  runId: string;
+  historyPath: string;
+  /** Index of the first message still sent verbatim. */
+  cutoff: number;
+}
+
+/** A provider call failed and is retried after `waitMs`. */
+export interface RetryEvent {
+  type: "retry";
+  runId: string;
+  attempt: number;
+  maxAttempts: number;
+  waitMs: number;
+  kind: string;
+  status?: number;
+}
+
 export interface InterruptEvent {
   type: "interrupt";
   runId: string;
-  interrupts: Array<{ id?: string; value: unknown }>;
+  approval: PendingApproval;
 }
 
-/** Terminal: the run ended without error. */
 export interface DoneEvent {
   type: "done";
   runId: string;
-  /** `complete`: the agent answered; `cancelled`: {@link AgentWorkerApi.cancel}; `interrupted`: see {@link InterruptEvent}. */
   status: "complete" | "cancelled" | "interrupted";
 }
 
-/** Terminal: the run failed. `error.code` is set for harness and provider errors that have one. */
+/** Terminal: the run failed. `error.message` is written for people (what happened, what to do). */
 export interface RunErrorEvent {
   type: "error";
   runId: string;
   error: ErrorInfo;
 }
 
-/** Everything a run reports to the page. */
-export type AgentEvent = TokenEvent | RunMessageEvent | ToolStartEvent | ToolEndEvent | InterruptEvent | DoneEvent | RunErrorEvent;
+export type AgentEvent =
+  TokenEvent | MessagesEvent | ToolOutputEvent | TodosEvent | SummarizedEvent | RetryEvent | InterruptEvent | DoneEvent | RunErrorEvent;
 
-/** The events that end a run. */
 export type TerminalEvent = DoneEvent | RunErrorEvent;
 
 export function isTerminal(event: AgentEvent): event is TerminalEvent {
@@ -119,76 +153,183 @@ export function isTerminal(event: AgentEvent): event is TerminalEvent {
 /** The page's event callback. The worker awaits it, so a slow page slows the stream rather than queueing without bound. */
 export type EventCallback = (event: AgentEvent) => void | Promise<void>;
 
-/** What {@link AgentWorkerApi.ping} tells about the worker. */
+/** One tool call waiting for a decision. */
+export interface ApprovalAction {
+  name: string;
+  args: Record<string, unknown>;
+  description: string;
+  allowedDecisions: Array<Decision["type"]>;
+  /** The tool's argument schema (to check edited arguments). */
+  schema?: Record<string, unknown>;
+  /** For edits and overwrites: the file before and after (for a diff). */
+  change?: { path: string; before: string; after: string };
+}
+
+/** What a paused thread waits for, and where the pause comes from. */
+export interface PendingApproval {
+  actions: ApprovalAction[];
+  /** Set when a subagent paused: its type and the `task` call that runs it. */
+  subagent?: { type: string; taskId: string };
+}
+
+export type ApprovalDecision = Decision;
+
+/** How a thread's turn can go on after a reload or an interruption. */
+export interface InterruptedRun {
+  /** The text that had streamed before the page went away, if any. */
+  partial?: string;
+}
+
+/** Where a message sits among branches (edits create them). */
+export interface BranchInfo {
+  /** Index of the user message where branches differ. */
+  messageIndex: number;
+  /** 1-based position of the shown branch, and how many there are. */
+  current: number;
+  count: number;
+  /** Checkpoint ids (leaves) of every branch at this point, in order. */
+  heads: string[];
+}
+
+/** A thread as the page shows it. */
+export interface ThreadView {
+  threadId: string;
+  messages: MessageInfo[];
+  todos: Todo[];
+  /** The latest summarization: messages before `cutoff` are summarized in `historyPath`. */
+  summary?: { cutoff: number; historyPath: string };
+  approval: PendingApproval | null;
+  /** The last run did not finish (a reload or a crash): it can be continued. */
+  interrupted?: InterruptedRun;
+  model: ModelChoice;
+  /** Totals of provider usage over the thread. */
+  usage: UsageInfo;
+  /** Tokens of the latest request (provider-reported, else estimated). */
+  lastRequestTokens?: number;
+  /** The model's window and the summarization trigger, in tokens. */
+  window?: number;
+  trigger?: number;
+  branches: BranchInfo[];
+  /** The branch shown when it is not the newest one. */
+  head?: string;
+}
+
+/** A file or folder of the tree the agent sees. */
+export interface FileEntry {
+  path: string;
+  isDir: boolean;
+  size: number;
+  modifiedAt?: string;
+}
+
+/** A page of a file (lines), for the viewer. */
+export interface FilePage {
+  path: string;
+  lines: string[];
+  offset: number;
+  totalLines: number;
+  binary: boolean;
+  size: number;
+}
+
+export type SandboxKind = "webcontainer" | "shell" | "none";
+export type SandboxChoice = SandboxKind | "auto";
+
+export interface SandboxStatus {
+  choice: SandboxChoice;
+  /** The sandbox commands run in now. */
+  active: SandboxKind;
+  /** Why it is the active one ("no WebContainer: boot did not finish within 20 s …"). */
+  reason: string;
+  webcontainer: "unavailable" | "booting" | "ready";
+}
+
+export interface Settings {
+  /** The model of new threads. */
+  defaultModel: ModelChoice;
+  sandbox: SandboxChoice;
+  /** Ask before `execute` (on by default). */
+  approveExecute: boolean;
+}
+
+export interface KeyStatus {
+  provider: ProviderId;
+  set: boolean;
+  remembered: boolean;
+}
+
+/** One request the worker made to a model provider (the request log). */
+export interface RequestLogEntry {
+  at: string;
+  method: string;
+  host: string;
+  path: string;
+  status?: number;
+}
+
+/**
+ * The page's WebContainer as the worker reaches it (a `Comlink.proxy`).
+ * Callbacks are top-level arguments: Comlink proxies only those.
+ */
+export interface ContainerPort {
+  workspace(): Promise<string | undefined>;
+  mount(workspace: string, files: ContainerFile[]): Promise<void>;
+  writeFile(path: string, content: Uint8Array): Promise<void>;
+  remove(path: string): Promise<void>;
+  run(command: string, timeoutMs: number, maxOutputBytes: number, onOutput?: (chunk: string) => void): Promise<ContainerRun>;
+  files(skip: string[]): Promise<ContainerFile[]>;
+}
+
+/**
+ * The page's Prompt API (Chrome's built-in model; Window-only) as the worker
+ * reaches it. The reply stream is transferred; cancelling it stops the model.
+ */
+export interface PromptApiRemote {
+  prompt(request: PromptRequest): Promise<ReadableStream<string>>;
+  contextWindow(): Promise<number>;
+}
+
+/** What `ping` tells about the worker. */
 export interface WorkerInfo {
-  /** True when the code runs in a WorkerGlobalScope (never on the page's main thread). */
   inWorker: boolean;
   crossOriginIsolated: boolean;
-  /** The chat model's type, e.g. "scripted". */
-  model: string;
-  /** True when the model is the scripted demo model (no API key). */
-  demo: boolean;
-  /** Where threads are kept: IndexedDB, or memory when IndexedDB cannot open (private mode). */
   storage: "indexeddb" | "memory";
 }
 
-/** Error codes {@link AgentWorkerApi.startRun} may return. */
-export type StartErrorCode = "thread_busy" | "empty_input" | "not_paused";
-
-/** The answer to {@link AgentWorkerApi.startRun}: the run's id as the value, or why it did not start. */
+export type StartErrorCode =
+  | "thread_busy"
+  | "empty_input"
+  | "not_paused"
+  | "model_unavailable"
+  | "not_interrupted"
+  | "not_found"
+  | "awaiting_approval"
+  | "invalid_decision"
+  | "attachment_failed";
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
-/** One decision per pending action request, in order (deepagents' HITL format; see middleware/hitl.ts). */
-export type ApprovalDecision = Decision;
-
-/** What a paused thread waits for: the interrupt values, as JSON. */
-export interface PendingApproval {
-  interrupts: Array<{ id?: string; value: unknown }>;
+/** What the user sends: text, and files attached to the message. */
+export interface UserInput {
+  text: string;
+  attachments?: Array<{ name: string; content: Uint8Array }>;
 }
 
-/** The API the worker exposes with `Comlink.expose`; the page holds a `Comlink.Remote` of it. */
-export interface AgentWorkerApi extends ThreadApi {
-  /** Cheap liveness and environment check. */
-  ping(): Promise<WorkerInfo>;
-  /**
-   * Starts one agent turn on `threadId` with the user's `text`, and resolves
-   * as soon as it started. Events follow through `onEvent` (a `Comlink.proxy`
-   * on the page), ending with a terminal event. One run per thread at a time,
-   * across tabs too: the run holds the thread's Web Lock ({@link threadLockName}),
-   * and `thread_busy` means another run (in this or another tab) holds it.
-   */
-  startRun(threadId: string, text: string, onEvent: EventCallback): Promise<StartResult>;
-  /**
-   * Answers a paused thread's approval and continues the run; events follow as
-   * for {@link startRun}. `not_paused` when the thread waits for nothing.
-   */
-  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
-  /** The approval a thread is paused on (restored from the checkpoint after a reload), or null. */
-  getPendingApproval(threadId: string): Promise<PendingApproval | null>;
-  /** Aborts a run; its terminal event is `done` with status `cancelled`. False when no such run is active. */
-  cancel(runId: string): Promise<boolean>;
-  /** The thread's history from the checkpointer (empty for an unknown thread). */
-  getMessages(threadId: string): Promise<MessageInfo[]>;
-  /** The thread's files (graph state), by absolute path. */
-  getFiles(threadId: string): Promise<Record<string, FileData>>;
-}
-
-/** A thread in the registry, as the thread list shows it. */
 export interface ThreadInfo {
   id: string;
   /** The first user message (at most 60 characters) unless renamed. */
   title: string;
-  /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;
-  /** Messages in the thread's history when its last run ended. */
+  /** Messages the user and the agent wrote (what the list shows; tool results not counted). */
   messageCount: number;
+  /** A run of the thread is in progress (in this tab or another). */
+  running?: boolean;
+  /** A run started and did not end (a reload or a crash mid-run): it can be continued. */
+  interrupted?: boolean;
+  model?: ModelChoice;
 }
 
-/** Error codes of the thread calls. */
 export type ThreadErrorCode = "invalid_export" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
-
-/** The answer of a thread call: a value, or why nothing was done. */
 export type ThreadResult<T> = Result<T, ErrorInfo & { code: ThreadErrorCode }>;
 
 /** One checkpoint of an export: where it goes, and its data serialized by the saver's serde. */
@@ -198,61 +339,98 @@ export interface ExportedCheckpoint {
   checkpointNs: string;
   checkpointId: string;
   parentCheckpointId?: string;
-  /** The serde type tag of `data`. */
   type: string;
   /** base64 of `serde.dumpsTyped({ checkpoint, metadata, pendingWrites })`. */
   data: string;
 }
 
-/** What {@link AgentWorkerApi.exportThread} produces: plain JSON, no secrets. */
+/** What `exportThread` produces: plain JSON, no secrets. */
 export interface ThreadExport {
   format: "deeptab-thread";
   version: 1;
   thread: ThreadInfo;
-  /** Every checkpoint of the thread and its subagent threads, oldest first. */
   checkpoints: ExportedCheckpoint[];
-  /** The thread's workspace files (not `/memories/`, which all threads share). */
   files: Record<string, FileData>;
 }
 
-/**
- * Sent on `BroadcastChannel(THREADS_CHANNEL)` by every tab's worker when a
- * run starts (`running: true`) or ends, and on rename, delete and import
- * (`running: false`). Pages open their own channel to refresh (the UI's
- * Threads and Chat classes); no callback crosses Comlink for it.
- */
+/** Sent on `BroadcastChannel(THREADS_CHANNEL)` by every tab's worker when a thread changes. */
 export interface ThreadEvent {
   type: "thread_updated";
   threadId: string;
   running: boolean;
 }
 
-/** The BroadcastChannel name of {@link ThreadEvent}s. */
 export const THREADS_CHANNEL = "deeptab-threads";
 
-/** The Web Lock a worker holds for the whole of a run on `threadId`. */
 export function threadLockName(threadId: string): string {
   return `deeptab-thread:${threadId}`;
 }
 
-/** The thread calls of {@link AgentWorkerApi}; in memory mode they answer `unavailable` (or an empty list). */
+/** The thread calls; in memory mode they answer `unavailable` (or an empty list). */
 export interface ThreadApi {
-  /** Registered threads, most recently updated first. */
   listThreads(): Promise<ThreadInfo[]>;
-  /** Sets a thread's title (trimmed, at most 60 characters); `not_found` for an unknown thread. */
   renameThread(threadId: string, title: string): Promise<ThreadResult<ThreadInfo>>;
-  /**
-   * Deletes a thread: its checkpoints, those of its subagent threads, its
-   * workspace files and its registry entry. `thread_busy` while a run holds it.
-   */
   deleteThread(threadId: string): Promise<ThreadResult<null>>;
-  /** The thread as one JSON-serializable object (see {@link ThreadExport}). */
   exportThread(threadId: string): Promise<ThreadResult<ThreadExport>>;
-  /**
-   * Restores an export as a new thread and returns its id. Input that is not
-   * a valid export answers `invalid_export` and writes nothing.
-   */
   importThread(data: unknown): Promise<ThreadResult<string>>;
-  /** `busy`: another tab's worker runs the thread right now (its Web Lock is held elsewhere). */
   getThreadStatus(threadId: string): Promise<{ busy: boolean }>;
+}
+
+/** The API the worker exposes with `Comlink.expose`. */
+export interface AgentWorkerApi extends ThreadApi {
+  ping(): Promise<WorkerInfo>;
+
+  // Settings, keys, models.
+  getSettings(): Promise<Settings>;
+  updateSettings(patch: Partial<Settings>): Promise<Settings>;
+  setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus>;
+  forgetKey(provider: ProviderId): Promise<KeyStatus>;
+  keyStatus(): Promise<KeyStatus[]>;
+  /** Model ids the provider lists (`/v1/models`), or why it cannot. */
+  listProviderModels(choice: ModelChoice): Promise<Result<string[], string>>;
+  /** The window deeptab assumes for a model (its profile or table), when known. */
+  defaultWindow(choice: ModelChoice): Promise<number | undefined>;
+  setThreadModel(threadId: string, choice: ModelChoice): Promise<void>;
+  requestLog(): Promise<RequestLogEntry[]>;
+  /** Deletes keys, threads, files, memories, skills and settings (the page confirms first). */
+  forgetEverything(): Promise<void>;
+
+  // In-tab models (llama.cpp).
+  listLocalModels(): Promise<CachedModel[]>;
+  downloadModel(source: ModelSource, onProgress: (p: DownloadProgress) => void): Promise<Result<CachedModel, DownloadError>>;
+  cancelDownload(id: string): Promise<void>;
+  deleteLocalModel(id: string): Promise<void>;
+  /** Uses a .gguf file from the user's disk for this session (read in place, never copied or uploaded). */
+  useLocalFile(files: File[]): Promise<Result<string, string>>;
+
+  // Sandboxes and the page's services.
+  attachContainer(port: ContainerPort | null, status: SandboxStatus["webcontainer"], reason: string): Promise<SandboxStatus>;
+  sandboxStatus(): Promise<SandboxStatus>;
+  attachPromptApi(port: PromptApiRemote | null): Promise<void>;
+
+  // Runs.
+  startRun(threadId: string, input: UserInput, onEvent: EventCallback): Promise<StartResult>;
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
+  /** Continues an interrupted run from its last checkpoint. */
+  continueRun(threadId: string, onEvent: EventCallback): Promise<StartResult>;
+  /** Replaces the user message at `messageIndex` and runs from there (a new branch; the old one stays). */
+  editAndRerun(threadId: string, messageIndex: number, text: string, onEvent: EventCallback): Promise<StartResult>;
+  /** Runs the last user message again (a new branch). */
+  retry(threadId: string, onEvent: EventCallback): Promise<StartResult>;
+  /** Shows another branch (`head`: a checkpoint id from `BranchInfo.heads`). */
+  switchBranch(threadId: string, head: string): Promise<ThreadView>;
+  cancel(runId: string): Promise<boolean>;
+  /** Checks edited approval arguments against the tool's schema: a problem, or null. */
+  checkArgs(schema: Record<string, unknown>, args: unknown): Promise<string | null>;
+
+  // Reading and editing a thread.
+  getThread(threadId: string): Promise<ThreadView>;
+  listFiles(threadId: string): Promise<FileEntry[]>;
+  readFile(threadId: string, path: string, offset: number, limit: number): Promise<Result<FilePage, string>>;
+  /** The whole file as bytes (download). */
+  fileBytes(threadId: string, path: string): Promise<Result<Uint8Array, string>>;
+  writeFile(threadId: string, path: string, content: string): Promise<Result<null, string>>;
+  deleteFile(threadId: string, path: string): Promise<Result<null, string>>;
+  /** The workspace as a zip (memories not included). */
+  workspaceZip(threadId: string): Promise<Uint8Array>;
 }

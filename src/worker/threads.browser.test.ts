@@ -4,7 +4,7 @@
  * per-thread Web Lock across two workers on one database.
  */
 import { describe, expect, it } from "vitest";
-import { workerPool } from "../testing/worker-pool.ts";
+import { filesOf, messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "./client.ts";
 import { THREADS_CHANNEL, type ThreadEvent, type ThreadExport } from "./protocol.ts";
 
@@ -12,7 +12,7 @@ const db = `deeptab-test-${crypto.randomUUID()}`;
 const { spawn } = workerPool(db);
 
 async function turn(client: AgentClient, threadId: string, text: string) {
-  const start = await client.run(threadId, text);
+  const start = await client.run(threadId, { text: text });
   if (!start.ok) throw new Error(start.error.message);
   return start.value.done;
 }
@@ -36,18 +36,19 @@ describe("threads in the worker", () => {
     expect(list.map((t) => t.id)).toEqual(["t-b", "t-a"]);
     expect(list[1]!.title.length).toBeLessThanOrEqual(60);
     expect(list[1]!.title.startsWith("First thread about cats")).toBe(true);
-    expect(list[0]).toMatchObject({ title: "Second", messageCount: 4 });
+    // Counts what people wrote (user messages and answers with text), not tool traffic: 2 after one turn.
+    expect(list[0]).toMatchObject({ title: "Second", messageCount: 2 });
 
     expect(await client.renameThread("t-a", "Cats")).toMatchObject({ ok: true, value: { title: "Cats" } });
     expect((await client.listThreads()).find((t) => t.id === "t-a")?.title).toBe("Cats");
     expect(await client.renameThread("nope", "x")).toMatchObject({ ok: false, error: { code: "not_found" } });
 
-    expect(Object.keys(await client.getFiles("t-a"))).toEqual(["/hello.md"]);
+    expect(Object.keys(await filesOf(client, "t-a"))).toEqual(["/hello.md"]);
     expect(await client.deleteThread("t-a")).toEqual({ ok: true, value: null });
     expect((await client.listThreads()).map((t) => t.id)).toEqual(["t-b"]);
-    expect(await client.getMessages("t-a")).toEqual([]);
-    expect(await client.getFiles("t-a")).toEqual({});
-    expect((await client.getMessages("t-b")).length).toBe(4);
+    expect(await messagesOf(client, "t-a")).toEqual([]);
+    expect(await filesOf(client, "t-a")).toEqual({});
+    expect((await messagesOf(client, "t-b")).length).toBe(4);
   });
 
   it("deletes a thread's subagent threads too", async () => {
@@ -76,16 +77,16 @@ describe("threads in the worker", () => {
     if (!imported.ok) throw new Error(imported.error.message);
     const id = imported.value;
     expect(id).not.toBe("t-x");
-    expect(await client.getMessages(id)).toEqual(await client.getMessages("t-x"));
-    expect(await client.getFiles(id)).toEqual(await client.getFiles("t-x"));
-    expect(await client.getPendingApproval(id)).toEqual(await client.getPendingApproval("t-x"));
+    expect(await messagesOf(client, id)).toEqual(await messagesOf(client, "t-x"));
+    expect(await filesOf(client, id)).toEqual(await filesOf(client, "t-x"));
+    expect(await pendingOf(client, id)).toEqual(await pendingOf(client, "t-x"));
     expect((await client.listThreads()).find((t) => t.id === id)?.title).toBe("write a note");
     // The imported thread runs on: approve the pending delete.
     const resumed = await client.resume(id, [{ type: "approve" }]);
     if (!resumed.ok) throw new Error(resumed.error.message);
     expect(await resumed.value.done).toMatchObject({ type: "done", status: "complete" });
-    expect(Object.keys(await client.getFiles(id))).toEqual(["/research.md"]);
-    expect(Object.keys(await client.getFiles("t-x")).sort()).toEqual(["/hello.md", "/research.md"]);
+    expect(Object.keys(await filesOf(client, id))).toEqual(["/research.md"]);
+    expect(Object.keys(await filesOf(client, "t-x")).sort()).toEqual(["/hello.md", "/research.md"]);
   });
 
   it("rejects bad imports with invalid_export and writes nothing", async () => {
@@ -110,9 +111,9 @@ describe("threads in the worker", () => {
     const channel = new BroadcastChannel(THREADS_CHANNEL);
     channel.onmessage = (e: MessageEvent<ThreadEvent>) => events.push(e.data);
     try {
-      const start = await first.run("t-lock", "hello");
+      const start = await first.run("t-lock", { text: "hello" });
       if (!start.ok) throw new Error(start.error.message);
-      expect(await second.run("t-lock", "me too")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
+      expect(await second.run("t-lock", { text: "me too" })).toMatchObject({ ok: false, error: { code: "thread_busy" } });
       expect(await second.getThreadStatus("t-lock")).toEqual({ busy: true });
       expect(await first.getThreadStatus("t-lock")).toEqual({ busy: false });
       expect(await second.deleteThread("t-lock")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
@@ -120,7 +121,7 @@ describe("threads in the worker", () => {
       await expect.poll(() => events.filter((e) => e.threadId === "t-lock").map((e) => e.running)).toEqual([true, false]);
       expect(await second.getThreadStatus("t-lock")).toEqual({ busy: false });
       await turn(second, "t-lock", "my turn");
-      expect((await first.getMessages("t-lock")).filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hello", "my turn"]);
+      expect((await messagesOf(first, "t-lock")).filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hello", "my turn"]);
     } finally {
       channel.close();
     }

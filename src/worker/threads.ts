@@ -7,11 +7,13 @@ import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWri
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
 import { toErrorInfo } from "../core/errors.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ModelChoice } from "../models/providers.ts";
 import type { Layout } from "./layout.ts";
+import type { RunRegistry } from "./runs.ts";
 import {
   threadLockName,
   type ExportedCheckpoint,
-  type MessageInfo,
   type ThreadApi,
   type ThreadErrorCode,
   type ThreadEvent,
@@ -22,23 +24,46 @@ import {
 import { ownedThreadIds, parseThreadExport, sortThreads, threadSuffix, threadTitle } from "./thread-export.ts";
 
 const NS = ["threads"];
+const PARTIALS = ["partials"];
 
-/** The run hooks the host calls (see host.ts). */
-export interface RunHooks {
-  /** A run got the thread's lock; `text` is the user's message (absent on resume). */
-  runStarted(threadId: string, text?: string): Promise<void>;
-  /** The run ended (still holding the lock). */
-  runEnded(threadId: string): Promise<void>;
+/** A registry entry: what the list shows, plus the run state kept for reloads. */
+interface Entry extends ThreadInfo {
+  /** A run started and has not ended (left set when a worker goes away mid-run). */
+  wasRunning?: boolean;
+  /** The branch shown when it is not the newest. */
+  head?: string;
 }
 
 export interface ThreadServiceOptions {
   saver: IndexedDBSaver;
   layout: Layout;
-  /** The thread's history (the host's getMessages). */
-  messages(threadId: string): Promise<MessageInfo[]>;
+  /** The thread's history. */
+  messages(threadId: string): Promise<BaseMessage[]>;
   notify(event: ThreadEvent): void;
   /** True when this worker runs the thread. */
   runningHere(threadId: string): boolean;
+  /** The model of a thread that has none yet. */
+  defaultModel(): Promise<ModelChoice>;
+}
+
+/** Per-thread model choice. */
+export interface ThreadModels {
+  setModel(threadId: string, model: ModelChoice): Promise<void>;
+}
+
+/** Messages the user and the agent wrote: user messages and assistant messages with text (not tool traffic). */
+export function visibleCount(messages: readonly BaseMessage[]): number {
+  let n = 0;
+  for (const m of messages) {
+    const type = m.getType();
+    if (type === "human" || (type === "ai" && m.text.trim())) n++;
+  }
+  return n;
+}
+
+function publicInfo(entry: Entry): ThreadInfo {
+  const { wasRunning: _r, head: _h, ...info } = entry;
+  return { ...info };
 }
 
 interface Decoded {
@@ -71,15 +96,28 @@ export async function lockHeld(threadId: string): Promise<boolean> {
   return held.some((l) => l.name === threadLockName(threadId));
 }
 
-export function createThreadService(options: ThreadServiceOptions): ThreadApi & RunHooks {
+export function createThreadService(options: ThreadServiceOptions): ThreadApi & RunRegistry & ThreadModels {
   const { saver, layout, notify } = options;
   const store = layout.store;
   const serde = saver.serde;
 
-  async function entry(threadId: string): Promise<ThreadInfo | undefined> {
-    return (await store.get(NS, threadId))?.value as ThreadInfo | undefined;
+  async function entry(threadId: string): Promise<Entry | undefined> {
+    return (await store.get(NS, threadId))?.value as Entry | undefined;
   }
-  const save = (info: ThreadInfo) => store.put(NS, info.id, { ...info });
+  const save = (info: Entry) => store.put(NS, info.id, { ...info });
+  /** The entry, created when missing (a thread exists once something happened in it). */
+  async function ensure(threadId: string): Promise<Entry> {
+    const found = await entry(threadId);
+    if (found) return found;
+    const now = new Date().toISOString();
+    return { id: threadId, title: threadTitle(""), createdAt: now, updatedAt: now, messageCount: 0 };
+  }
+  async function patch(threadId: string, change: Partial<Entry>): Promise<Entry> {
+    const next = { ...(await ensure(threadId)), ...change };
+    for (const key of Object.keys(change) as Array<keyof Entry>) if (change[key] === undefined) delete next[key];
+    await save(next);
+    return next;
+  }
 
   async function encode(savedId: string, threadId: string): Promise<ExportedCheckpoint[]> {
     const out: ExportedCheckpoint[] = [];
@@ -114,23 +152,51 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
   }
 
   return {
-    async runStarted(threadId, text) {
-      if (await entry(threadId)) return;
-      const now = new Date().toISOString();
-      await save({ id: threadId, title: threadTitle(text ?? ""), createdAt: now, updatedAt: now, messageCount: 0 });
+    async runStarted(threadId, text, model) {
+      const found = await ensure(threadId);
+      const title = found.messageCount === 0 && found.title === threadTitle("") && text ? threadTitle(text) : found.title;
+      await save({ ...found, title, model, wasRunning: true, updatedAt: new Date().toISOString() });
     },
 
-    async runEnded(threadId) {
-      const messages = await options.messages(threadId);
-      const now = new Date().toISOString();
-      const found = await entry(threadId);
-      const title = found?.title ?? threadTitle(messages.find((m) => m.role === "user")?.content ?? "");
-      await save({ id: threadId, title, createdAt: found?.createdAt ?? now, updatedAt: now, messageCount: messages.length });
+    async runEnded(threadId, messages) {
+      const found = await ensure(threadId);
+      const first = messages.find((m) => m.getType() === "human")?.text ?? "";
+      const title = found.title === threadTitle("") ? threadTitle(first) : found.title;
+      const { wasRunning: _was, ...rest } = found;
+      await save({ ...rest, title, updatedAt: new Date().toISOString(), messageCount: visibleCount(messages) });
+    },
+
+    async savePartial(threadId, text) {
+      if (text === undefined) await store.delete(PARTIALS, threadId);
+      else await store.put(PARTIALS, threadId, { text });
+    },
+
+    async partial(threadId) {
+      const value = (await store.get(PARTIALS, threadId))?.value as { text?: unknown } | undefined;
+      return typeof value?.text === "string" ? value.text : undefined;
+    },
+
+    head: async (threadId) => (await entry(threadId))?.head,
+    setHead: async (threadId, head) => void (await patch(threadId, { head })),
+    wasRunning: async (threadId) => (await entry(threadId))?.wasRunning === true,
+    model: async (threadId) => (await entry(threadId))?.model ?? (await options.defaultModel()),
+
+    async setModel(threadId, model) {
+      await patch(threadId, { model });
+      notify({ type: "thread_updated", threadId, running: options.runningHere(threadId) });
     },
 
     async listThreads() {
       const items = await store.search(NS, { limit: 10_000 });
-      return sortThreads(items.map((i) => i.value as ThreadInfo));
+      const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
+      const locked = new Set(held.map((l) => l.name));
+      return sortThreads(
+        items.map((i) => {
+          const e = i.value as Entry;
+          const running = locked.has(threadLockName(e.id));
+          return { ...publicInfo(e), ...(running ? { running } : {}), ...(e.wasRunning && !running ? { interrupted: true } : {}) };
+        }),
+      );
     },
 
     async renameThread(threadId, title) {
@@ -139,7 +205,7 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const info = { ...found, title: threadTitle(title) };
       await save(info);
       notify({ type: "thread_updated", threadId, running: false });
-      return { ok: true, value: info };
+      return { ok: true, value: publicInfo(info) };
     },
 
     async deleteThread(threadId) {
@@ -148,6 +214,7 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
         for (const id of ownedThreadIds(threadId, await saver.listThreads())) await saver.deleteThread(id);
         await layout.deleteThreadFiles(threadId);
         await store.delete(NS, threadId);
+        await store.delete(PARTIALS, threadId);
       });
       if (!done) return fail("thread_busy", `Thread ${threadId} has a run in progress in another tab.`);
       notify({ type: "thread_updated", threadId, running: false });
@@ -163,8 +230,10 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const all = await layout.files(threadId);
       const files = Object.fromEntries(Object.entries(all).filter(([path]) => !path.startsWith("/memories/")));
       const now = new Date().toISOString();
-      const messageCount = (await options.messages(threadId)).length;
-      const thread: ThreadInfo = found ?? { id: threadId, title: threadTitle(""), createdAt: now, updatedAt: now, messageCount };
+      const messageCount = visibleCount(await options.messages(threadId));
+      const thread: ThreadInfo = found
+        ? { id: found.id, title: found.title, createdAt: found.createdAt, updatedAt: found.updatedAt, messageCount }
+        : { id: threadId, title: threadTitle(""), createdAt: now, updatedAt: now, messageCount };
       return {
         ok: true,
         value: { format: "deeptab-thread", version: 1, thread: { ...thread }, checkpoints, files } satisfies ThreadExport,
@@ -227,3 +296,24 @@ export const unavailableThreads: ThreadApi = {
   importThread: async () => fail("unavailable", "Threads need IndexedDB."),
   getThreadStatus: async () => ({ busy: false }),
 };
+
+/** The run registry when storage is memory only: the same calls, kept for the session. */
+export function memoryRegistry(defaultModel: () => Promise<ModelChoice>): RunRegistry & ThreadModels {
+  const entries = new Map<string, { model?: ModelChoice; head?: string; wasRunning?: boolean; partial?: string }>();
+  const get = (id: string) => {
+    let e = entries.get(id);
+    if (!e) entries.set(id, (e = {}));
+    return e;
+  };
+  return {
+    runStarted: async (id, _text, model) => void Object.assign(get(id), { model, wasRunning: true }),
+    runEnded: async (id) => void (get(id).wasRunning = false),
+    savePartial: async (id, text) => void (get(id).partial = text),
+    partial: async (id) => get(id).partial,
+    head: async (id) => get(id).head,
+    setHead: async (id, head) => void (get(id).head = head),
+    wasRunning: async (id) => get(id).wasRunning === true,
+    model: async (id) => get(id).model ?? (await defaultModel()),
+    setModel: async (id, model) => void (get(id).model = model),
+  };
+}

@@ -184,7 +184,10 @@ export async function bootWebContainer(
 ): Promise<Result<WebContainerLike, BootFailure>> {
   if (typeof window === "undefined") return err({ reason: "WebContainer boots only on a page's main thread" });
   if (!globalThis.crossOriginIsolated)
-    return err({ reason: "the page is not cross-origin isolated (COOP/COEP headers or coi-serviceworker are missing)" });
+    return err({
+      reason:
+        "the page is not cross-origin isolated (no COOP/COEP headers, and deeptab's service worker has not isolated it yet: reload once)",
+    });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
   try {

@@ -4,8 +4,8 @@
  * page-side client over Comlink.
  */
 import { describe, expect, it } from "vitest";
-import { workerPool } from "../testing/worker-pool.ts";
-import { connectAgent, WorkerFailedError, type AgentClient } from "./client.ts";
+import { filesOf, messagesOf, workerPool } from "../testing/worker-pool.ts";
+import { connectAgent, type AgentClient } from "./client.ts";
 import { demoAnswer, demoNotePath } from "./demo.ts";
 import type { AgentEvent, TokenEvent } from "./protocol.ts";
 
@@ -13,7 +13,7 @@ const { spawn } = workerPool();
 
 async function turn(client: AgentClient, threadId: string, text: string) {
   const events: AgentEvent[] = [];
-  const start = await client.run(threadId, text, (e) => events.push(e));
+  const start = await client.run(threadId, { text: text }, (e) => events.push(e));
   if (!start.ok) throw new Error(start.error.message);
   const end = await start.value.done;
   return { events, end, runId: start.value.runId };
@@ -22,7 +22,7 @@ async function turn(client: AgentClient, threadId: string, text: string) {
 describe("agent worker", () => {
   it("runs in a WorkerGlobalScope, not on the page", async () => {
     const info = await spawn().ping();
-    expect(info).toMatchObject({ inWorker: true, model: "scripted", demo: true });
+    expect(info).toMatchObject({ inWorker: true });
     expect(typeof window).toBe("object");
   });
 
@@ -37,17 +37,15 @@ describe("agent worker", () => {
     expect(tokens.map((t) => t.text).join("")).toBe(demoAnswer(1));
 
     const types = events.map((e) => e.type);
-    expect(types.indexOf("tool_start")).toBeLessThan(types.indexOf("tool_end"));
-    expect(types.indexOf("tool_end")).toBeLessThan(types.indexOf("token"));
     expect(types[types.length - 1]).toBe("done");
-    const start = events.find((e) => e.type === "tool_start");
-    expect(start).toMatchObject({ toolCall: { name: "write_file", args: { file_path: "/hello.md" } } });
-    expect(events.find((e) => e.type === "tool_end")).toMatchObject({ name: "write_file", status: "success" });
+    const messages = events.flatMap((e) => (e.type === "messages" ? e.messages : []));
+    expect(messages.map((m) => m.role)).toEqual(["assistant", "tool", "assistant"]);
+    expect(messages[0]!.toolCalls![0]).toMatchObject({ name: "write_file", args: { file_path: "/hello.md" } });
+    expect(messages[1]).toMatchObject({ name: "write_file", status: "success" });
+    expect(types.indexOf("token")).toBeGreaterThan(types.indexOf("messages"));
+    expect(messages[2]).toMatchObject({ role: "assistant", content: demoAnswer(1) });
 
-    const last = events.filter((e) => e.type === "message").at(-1);
-    expect(last).toMatchObject({ message: { role: "assistant", content: demoAnswer(1) } });
-
-    const files = await client.getFiles("t1");
+    const files = await filesOf(client, "t1");
     expect(Object.keys(files)).toEqual([demoNotePath(1)]);
     expect(files["/hello.md"]!.content).toContain("You said: hi there");
   });
@@ -57,19 +55,19 @@ describe("agent worker", () => {
     await turn(client, "t2", "first");
     const second = await turn(client, "t2", "second");
     expect(second.end.type).toBe("done");
-    const messages = await client.getMessages("t2");
+    const messages = await messagesOf(client, "t2");
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant"]);
     expect(messages.at(-1)!.content).toBe(demoAnswer(2));
     expect(messages[1]!.toolCalls![0]).toMatchObject({ name: "write_file" });
-    expect(Object.keys(await client.getFiles("t2")).sort()).toEqual([demoNotePath(1), demoNotePath(2)].sort());
+    expect(Object.keys(await filesOf(client, "t2")).sort()).toEqual([demoNotePath(1), demoNotePath(2)].sort());
   });
 
   it("refuses a second run on a busy thread and empty input, as values", async () => {
     const client = spawn();
-    const first = await client.run("t3", "go");
-    const again = await client.run("t3", "go again");
+    const first = await client.run("t3", { text: "go" });
+    const again = await client.run("t3", { text: "go again" });
     expect(again).toMatchObject({ ok: false, error: { code: "thread_busy" } });
-    expect(await client.run("t4", "   ")).toMatchObject({ ok: false, error: { code: "empty_input" } });
+    expect(await client.run("t4", { text: "   " })).toMatchObject({ ok: false, error: { code: "empty_input" } });
     if (first.ok) await first.value.done;
   });
 
@@ -78,7 +76,7 @@ describe("agent worker", () => {
     const events: AgentEvent[] = [];
     let firstToken: () => void = () => undefined;
     const streaming = new Promise<void>((resolve) => (firstToken = resolve));
-    const start = await client.run("t5", "go", (e) => {
+    const start = await client.run("t5", { text: "go" }, (e) => {
       events.push(e);
       if (e.type === "token") firstToken();
     });
@@ -96,10 +94,31 @@ describe("agent worker", () => {
     expect((await turn(client, "t5", "again")).end).toMatchObject({ status: "complete" });
   });
 
+  it("runs execute in the offline shell and read_file on the file the command wrote (IndexedDB workspace)", async () => {
+    const client = spawn();
+    await client.updateSettings({ sandbox: "shell", approveExecute: false });
+    expect(await client.sandboxStatus()).toMatchObject({ active: "shell" });
+    const { events, end } = await turn(client, "t-shell", "$ seq 3 | sort -r && echo from-shell > /out.txt");
+    expect(end).toMatchObject({ status: "complete" });
+    expect(events.filter((e) => e.type === "tool_output").map((e) => (e.type === "tool_output" ? e.chunk : ""))).toEqual(["3\n2\n1\n"]);
+    const messages = await messagesOf(client, "t-shell");
+    const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.name);
+    expect(calls).toEqual(["execute", "read_file"]);
+    const results = messages.filter((m) => m.role === "tool");
+    expect(results[0]!.content).toContain("[Command succeeded with exit code 0]");
+    expect(results[1]!.content).toContain("from-shell");
+    expect((await filesOf(client, "t-shell"))["/out.txt"]).toEqual({ content: "from-shell" });
+    // With approvals on (the default), execute waits and shows the command.
+    await client.updateSettings({ approveExecute: true });
+    const paused = await turn(client, "t-shell", "$ echo again");
+    expect(paused.end).toMatchObject({ status: "interrupted" });
+    expect((await client.getThread("t-shell")).approval?.actions[0]).toMatchObject({ name: "execute", args: { command: "echo again" } });
+  });
+
   it("rejects calls instead of hanging when the worker script fails to load", async () => {
     const client = connectAgent(new Worker("/no-such-agent.worker.js", { type: "module" }));
     try {
-      await expect(client.ping()).rejects.toBeInstanceOf(WorkerFailedError);
+      await expect(client.ping()).rejects.toMatchObject({ name: "WorkerFailedError", code: "worker_failed" });
       expect(await client.failure).toMatchObject({ code: "worker_failed" });
     } finally {
       client.close();

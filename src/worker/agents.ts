@@ -1,0 +1,119 @@
+/**
+ * Builds the agent a run uses, from the thread's model choice and the
+ * settings: the chat model (a provider client with the session's key, the
+ * demo, llama.cpp in the tab, or Chrome's built-in model), the filesystem
+ * layout with the active sandbox, approvals for `execute`, todos, memory,
+ * skills, visible retries. Built per run (cheap: the heavy parts, the
+ * checkpointer, storage and a loaded model, are shared).
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
+import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
+import type { BackendFactory } from "../backends/runtime.ts";
+import { err, ok, type Result } from "../core/result.ts";
+import type { InterruptOnConfig } from "../middleware/hitl.ts";
+import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
+import { ChatChromeAI, type PromptApiPort } from "../models/chrome-ai.ts";
+import { createDemoModel } from "../models/demo.ts";
+import { contextWindowOf, createRemoteModel, LOCAL_SERVER_WINDOW, type ModelChoice } from "../models/providers.ts";
+import { ChatWllama } from "../models/wllama/chat-wllama.ts";
+import type { LocalModels } from "./local-models.ts";
+import type { SandboxKind } from "./protocol.ts";
+
+export const MEMORY_FILE = "/memories/AGENTS.md";
+export const SKILLS_DIR = "/skills/";
+
+export interface AgentDeps {
+  checkpointer: BaseCheckpointSaver;
+  store?: BaseStore | undefined;
+  /** The whole filesystem (workspace with the sandbox, plus the shared routes) for a sandbox kind. */
+  backend(kind: SandboxKind): BackendFactory;
+  key(provider: ModelChoice["provider"]): Promise<string | undefined>;
+  local: LocalModels;
+  promptApi(): PromptApiPort | undefined;
+  /** The fetch provider clients use (the request log). */
+  fetch: typeof fetch;
+  /** The window of an OpenAI-compatible server's loaded model, when it tells (cached by the caller). */
+  serverWindow(choice: ModelChoice): Promise<number | undefined>;
+}
+
+export interface AgentSpec {
+  choice: ModelChoice;
+  sandbox: SandboxKind;
+  approveExecute: boolean;
+}
+
+export interface BuiltAgent {
+  agent: DeepAgent;
+  /** The window the agent works in (summarization is sized to it), when known. */
+  window: number | undefined;
+}
+
+function systemPrompt(sandbox: SandboxKind): string {
+  const shell =
+    sandbox === "webcontainer"
+      ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python."
+      : sandbox === "shell"
+        ? "Commands (`execute`) run in an offline bash interpreter over the same files: coreutils, grep, sed, awk, jq, find; no node, npm, python, git or network."
+        : "You cannot run commands.";
+  return `You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), and skills at ${SKILLS_DIR}. ${shell} Be concise; use Markdown.`;
+}
+
+async function chatModel(
+  choice: ModelChoice,
+  deps: AgentDeps,
+): Promise<Result<{ model: BaseChatModel; window: number | undefined }, string>> {
+  if (choice.provider === "wllama") {
+    if (!choice.model) return err("Choose or download a model for this tab in Settings.");
+    const engine = await deps.local.engine(choice.model, choice.contextWindow);
+    if (!engine.ok) return engine;
+    return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize() });
+  }
+  if (choice.provider === "chrome") {
+    const port = deps.promptApi();
+    if (!port) return err("Chrome's built-in model is not available in this browser.");
+    const window = choice.contextWindow ?? (await port.contextWindow());
+    return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window });
+  }
+  const model = await createRemoteModel(choice, await deps.key(choice.provider), deps.fetch);
+  if (!model.ok) return model;
+  let window = contextWindowOf(choice);
+  if (choice.provider === "openai-compatible" && !choice.contextWindow) window = (await deps.serverWindow(choice)) ?? LOCAL_SERVER_WINDOW;
+  return ok({ model: model.value, window });
+}
+
+export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Result<BuiltAgent, string>> {
+  const built = await chatModel(spec.choice, deps);
+  if (!built.ok) return built;
+  const interruptOn: InterruptOnConfig = {};
+  if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
+  if (spec.choice.provider === "demo") interruptOn.delete = true;
+  const agent = createDeepAgent({
+    model: built.value.model,
+    checkpointer: deps.checkpointer,
+    store: deps.store,
+    backend: deps.backend(spec.sandbox),
+    systemPrompt: systemPrompt(spec.sandbox),
+    interruptOn,
+    todos: true,
+    memory: [MEMORY_FILE],
+    skills: [SKILLS_DIR],
+    middleware: [providerRetryMiddleware()],
+    ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
+  });
+  return ok({ agent, window: built.value.window });
+}
+
+/** An agent over the same checkpointer for reading and editing state (its model is never called). */
+export function readerAgent(deps: Pick<AgentDeps, "checkpointer" | "store" | "backend">): DeepAgent {
+  return createDeepAgent({
+    model: createDemoModel(),
+    checkpointer: deps.checkpointer,
+    store: deps.store,
+    backend: deps.backend("none"),
+    interruptOn: { execute: true, delete: true },
+    todos: true,
+    memory: [MEMORY_FILE],
+    skills: [SKILLS_DIR],
+  });
+}

@@ -1,0 +1,253 @@
+/**
+ * The worker's API (AgentWorkerApi) assembled from its services: settings
+ * and keys, the request log, sandboxes, models in the tab, runs, thread
+ * views, files and the thread registry. agent.worker.ts exposes it over
+ * Comlink; browser tests call it directly in a page.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph/web";
+import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
+import { err } from "../core/result.ts";
+import { describeProviderFailure } from "../middleware/provider-retry.ts";
+import { checkArgs } from "../harness/validate-args.ts";
+import type { PromptApiPort } from "../models/chrome-ai.ts";
+import { contextWindowOf, endpointOf, listModels, probeServerWindow, type ModelChoice } from "../models/providers.ts";
+import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { buildAgent, readerAgent } from "./agents.ts";
+import { enrichApproval } from "./approvals.ts";
+import { createFilesService } from "./files.ts";
+import type { CheckpointReader } from "./history.ts";
+import type { Layout } from "./layout.ts";
+import { createLocalModels, type LocalModels } from "./local-models.ts";
+import type { AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
+import { createRequestLog } from "./request-log.ts";
+import { createRunService, type RunRegistry } from "./runs.ts";
+import { createSandboxService } from "./sandbox.ts";
+import { createSettingsService } from "./settings.ts";
+import { threadView } from "./thread-view.ts";
+import { createThreadService, memoryRegistry, unavailableThreads, type ThreadModels } from "./threads.ts";
+
+export interface WorkerAppOptions {
+  /** IndexedDB storage; without it, everything lives in memory for the session. */
+  storage?: { saver: IndexedDBSaver; layout: Layout } | undefined;
+  notify(event: ThreadEvent): void;
+  /** The fetch every provider request goes through (tests pass a loopback one). */
+  fetch?: typeof fetch;
+  local?: LocalModels;
+  tokenBatchMs?: number;
+}
+
+/** The Prompt API as ChatChromeAI wants it, over the page's remote (the reply stream is cancelled on abort). */
+function promptPort(remote: PromptApiRemote): PromptApiPort {
+  return {
+    async prompt(request, signal) {
+      const stream = await remote.prompt(request);
+      if (!signal) return stream;
+      const reader = stream.getReader();
+      const onAbort = () => void reader.cancel().catch(() => undefined);
+      signal.addEventListener("abort", onAbort, { once: true });
+      // A pass-through that drops the abort listener once the reply ends.
+      return new ReadableStream<string>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) {
+            signal.removeEventListener("abort", onAbort);
+            controller.close();
+          } else controller.enqueue(value);
+        },
+        cancel: () => {
+          signal.removeEventListener("abort", onAbort);
+          return reader.cancel();
+        },
+      });
+    },
+    contextWindow: () => remote.contextWindow(),
+  };
+}
+
+export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { runningHere(threadId: string): boolean } {
+  const storage = options.storage;
+  const log = createRequestLog(500, options.fetch);
+  const settings = createSettingsService(storage?.layout.store);
+  const sandbox = createSandboxService(storage?.layout.workspace);
+  const local = options.local ?? createLocalModels(log.fetch);
+  const files = createFilesService();
+  const checkpointer: BaseCheckpointSaver = storage?.saver ?? new MemorySaver();
+  const backendFor = (kind: Parameters<typeof sandbox.workspaceFor>[0]) => {
+    const route = sandbox.workspaceFor(kind);
+    return storage ? storage.layout.backend(route) : route;
+  };
+  let promptApi: PromptApiPort | undefined;
+  const windows = new Map<string, Promise<number | undefined>>();
+  const serverWindow = (choice: ModelChoice) => {
+    const key = `${choice.baseUrl}|${choice.model}`;
+    let hit = windows.get(key);
+    if (!hit) windows.set(key, (hit = probeServerWindow(choice, log.fetch)));
+    return hit;
+  };
+  async function windowOf(choice: ModelChoice): Promise<number | undefined> {
+    if (choice.provider === "openai-compatible" && !choice.contextWindow) return serverWindow(choice);
+    if (choice.provider === "wllama") return choice.contextWindow ?? 8_192;
+    return contextWindowOf(choice);
+  }
+
+  const reader = readerAgent({ checkpointer, store: storage?.layout.store, backend: backendFor });
+  /** Bound once the run service exists (the registry it uses needs this first). */
+  const bound: { runs?: ReturnType<typeof createRunService> } = {};
+  const runningHere = (id: string) => bound.runs?.runningHere(id) ?? false;
+  const messagesOf = async (id: string) =>
+    ((await reader.getState({ configurable: { thread_id: id } })).values as { messages?: BaseMessage[] }).messages ?? [];
+
+  const threads: ThreadApi & RunRegistry & ThreadModels = storage
+    ? createThreadService({
+        saver: storage.saver,
+        layout: storage.layout,
+        notify: options.notify,
+        messages: messagesOf,
+        runningHere,
+        defaultModel: async () => (await settings.get()).defaultModel,
+      })
+    : { ...unavailableThreads, ...memoryRegistry(async () => (await settings.get()).defaultModel) };
+
+  const history: CheckpointReader | undefined = storage && {
+    tree: (threadId) => storage.saver.checkpointTree(threadId),
+    async at(threadId, checkpointId) {
+      const tuple = await storage.saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+      const messages = tuple?.checkpoint.channel_values.messages;
+      return {
+        count: Array.isArray(messages) ? messages.length : 0,
+        ...(tuple?.metadata?.source ? { source: tuple.metadata.source } : {}),
+      };
+    },
+  };
+
+  /** The thread's files as the agent sees them (through the active sandbox). */
+  async function fsOf(threadId: string) {
+    const kind = sandbox.active((await settings.get()).sandbox);
+    return resolveBackend(backendFor(kind), createBackendRuntime({}, { configurable: { thread_id: threadId } }));
+  }
+
+  const runs = createRunService({
+    reader,
+    registry: threads,
+    history,
+    notify: options.notify,
+    redact: (text) => settings.redact(text),
+    describe: (error, choice) => describeProviderFailure(error, endpointOf(choice)),
+    attach: async (threadId, list) => files.attach(await fsOf(threadId), list),
+    enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
+    ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),
+    async agent(choice) {
+      const s = await settings.get();
+      return buildAgent(
+        { choice, sandbox: sandbox.active(s.sandbox), approveExecute: s.approveExecute },
+        {
+          checkpointer,
+          store: storage?.layout.store,
+          backend: backendFor,
+          key: (p) => settings.key(p),
+          local,
+          promptApi: () => promptApi,
+          fetch: log.fetch,
+          serverWindow,
+        },
+      );
+    },
+  });
+  bound.runs = runs;
+
+  const view = (threadId: string) =>
+    threadView(threadId, {
+      reader,
+      registry: threads,
+      runs,
+      history,
+      windowOf,
+      childMessages: async (id) => {
+        const tuple = await checkpointer.getTuple({ configurable: { thread_id: id, checkpoint_ns: "" } });
+        const messages = tuple?.checkpoint.channel_values.messages;
+        return Array.isArray(messages) ? (messages as BaseMessage[]) : undefined;
+      },
+    });
+
+  return {
+    runningHere,
+    async ping(): Promise<WorkerInfo> {
+      return {
+        inWorker: typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope,
+        crossOriginIsolated: globalThis.crossOriginIsolated === true,
+        storage: storage ? "indexeddb" : "memory",
+      };
+    },
+
+    getSettings: () => settings.get(),
+    updateSettings: (patch) => settings.update(patch),
+    setKey: (provider, key, remember) => settings.setKey(provider, key, remember),
+    forgetKey: (provider) => settings.forgetKey(provider),
+    keyStatus: () => settings.keyStatus(),
+    listProviderModels: async (choice) => {
+      const listed = await listModels(choice, await settings.key(choice.provider), log.fetch);
+      return listed.ok ? listed : err(settings.redact(listed.error));
+    },
+    defaultWindow: (choice) => windowOf({ ...choice, contextWindow: undefined } as ModelChoice),
+    setThreadModel: (threadId, choice) => threads.setModel(threadId, choice),
+    requestLog: async () => log.entries(),
+    async forgetEverything() {
+      await settings.clear();
+      log.clear();
+      if (!storage) return;
+      for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
+      for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
+      for (const ns of [["threads"], ["partials"], ["memories"], ["skills"]]) {
+        const items = await storage.layout.store.search(ns, { limit: 100_000 });
+        if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
+      }
+      options.notify({ type: "thread_updated", threadId: "*", running: false });
+    },
+
+    listLocalModels: () => local.list(),
+    downloadModel: (source, onProgress) => local.download(source, onProgress),
+    cancelDownload: async (id) => local.cancel(id),
+    deleteLocalModel: (id) => local.delete(id),
+    useLocalFile: async (list) => local.useFiles(list),
+
+    async attachContainer(port, state, reason) {
+      sandbox.attach(port, state, reason);
+      return sandbox.status((await settings.get()).sandbox);
+    },
+    sandboxStatus: async () => sandbox.status((await settings.get()).sandbox),
+    async attachPromptApi(remote) {
+      promptApi = remote ? promptPort(remote) : undefined;
+    },
+
+    startRun: runs.startRun,
+    resume: runs.resume,
+    continueRun: runs.continueRun,
+    editAndRerun: runs.editAndRerun,
+    retry: (threadId, onEvent) => runs.retry(threadId, onEvent),
+    async switchBranch(threadId, head) {
+      await threads.setHead(threadId, head);
+      return view(threadId);
+    },
+    cancel: runs.cancel,
+    checkArgs: async (schema, args) => {
+      const checked = checkArgs(schema, args);
+      return checked.ok ? null : checked.error;
+    },
+
+    getThread: view,
+    listFiles: async (threadId) => files.list(await fsOf(threadId)),
+    readFile: async (threadId, path, offset, limit) => files.read(await fsOf(threadId), path, offset, limit),
+    fileBytes: async (threadId, path) => files.bytes(await fsOf(threadId), path),
+    writeFile: async (threadId, path, content) => files.write(await fsOf(threadId), path, content),
+    deleteFile: async (threadId, path) => files.remove(await fsOf(threadId), path),
+    workspaceZip: async (threadId) => files.zip(await fsOf(threadId)),
+
+    listThreads: () => threads.listThreads(),
+    renameThread: (id, title) => threads.renameThread(id, title),
+    deleteThread: (id) => threads.deleteThread(id),
+    exportThread: (id) => threads.exportThread(id),
+    importThread: (data) => threads.importThread(data),
+    getThreadStatus: (id) => threads.getThreadStatus(id),
+  };
+}

@@ -1,0 +1,25 @@
+/** The page's provider catalog: the same list as models/providers.ts, and the model sources it builds. */
+import { describe, expect, it } from "vitest";
+import * as models from "../models/providers.ts";
+import { LOCAL_SERVER_WINDOW, modelSourceFor, PROVIDERS, providerInfo, RECOMMENDED_MODELS } from "./catalog.ts";
+
+describe("catalog", () => {
+  it("copies the provider list and constants of models/providers.ts exactly", () => {
+    expect(PROVIDERS).toEqual(models.PROVIDERS);
+    expect(LOCAL_SERVER_WINDOW).toBe(models.LOCAL_SERVER_WINDOW);
+    for (const p of models.PROVIDERS) expect(providerInfo(p.id)).toEqual(models.providerInfo(p.id));
+  });
+
+  it("builds store sources: one URL, or every shard of a split GGUF", () => {
+    const one = modelSourceFor(RECOMMENDED_MODELS[0]!.url);
+    expect(one).toMatchObject({ name: "qwen2.5-0.5b-instruct-q4_k_m.gguf", urls: [RECOMMENDED_MODELS[0]!.url] });
+    expect(one.id).toMatch(/^[A-Za-z0-9._-]+$/);
+    const split = modelSourceFor("https://example.com/m/big-00001-of-00003.gguf");
+    expect(split.urls).toEqual([
+      "https://example.com/m/big-00001-of-00003.gguf",
+      "https://example.com/m/big-00002-of-00003.gguf",
+      "https://example.com/m/big-00003-of-00003.gguf",
+    ]);
+    expect(new Set(RECOMMENDED_MODELS.map((m) => modelSourceFor(m.url).id)).size).toBe(RECOMMENDED_MODELS.length);
+  });
+});

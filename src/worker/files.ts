@@ -1,0 +1,170 @@
+/**
+ * The files a thread's agent sees, for the page: the tree, pages of a file
+ * (a 50 MB file is split once and served a page at a time), bytes for a
+ * download, the user's own edits and deletes (the agent sees them on its
+ * next step), attachments, and the workspace as a zip (fflate).
+ */
+import { zipSync } from "fflate";
+import { fileDataFromBytes, fileDataToBytes } from "../backends/file-ops.ts";
+import { isBackendError, type BackendProtocol, type FileData } from "../backends/protocol.ts";
+import { err, ok, type Result } from "../core/result.ts";
+import type { FileEntry, FilePage, UserInput } from "./protocol.ts";
+
+/** Where attached files go. */
+export const UPLOADS_DIR = "/uploads";
+const SHARED = ["/memories/", "/skills/"];
+
+/** Every file of a backend by path (its content as FileData). */
+export async function readAllFiles(backend: BackendProtocol): Promise<Record<string, FileData>> {
+  const listed = await backend.glob("**/*", "/");
+  if (isBackendError(listed) || !backend.downloadFiles) return {};
+  const files = listed.filter((f) => !f.isDir);
+  const downloads = await backend.downloadFiles(files.map((f) => f.path));
+  const out: Record<string, FileData> = {};
+  for (const [i, d] of downloads.entries()) {
+    if (d.content) out[d.path] = fileDataFromBytes(d.content, files[i]!.modifiedAt ?? new Date(0).toISOString());
+  }
+  return out;
+}
+
+/** True when bytes look binary (a NUL in the first 8 KB, or not UTF-8). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) return true;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(head.length < bytes.length ? trimPartial(head) : head);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Drops a multi-byte character cut at the end of a prefix. */
+function trimPartial(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  for (let i = 1; i <= 3 && end - i >= 0; i++) {
+    const b = bytes[end - i]!;
+    if ((b & 0xc0) !== 0x80) {
+      if (b >= 0xc0) end -= i;
+      break;
+    }
+  }
+  return bytes.subarray(0, end);
+}
+
+/** A file name safe for the uploads folder: no slashes or control characters, at most 120 characters. */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\]/g, "_")
+    .replace(/^\.+/, "_")
+    .trim()
+    .slice(0, 120);
+  return cleaned || "file";
+}
+
+export interface FilesService {
+  list(backend: BackendProtocol): Promise<FileEntry[]>;
+  read(backend: BackendProtocol, path: string, offset: number, limit: number): Promise<Result<FilePage, string>>;
+  bytes(backend: BackendProtocol, path: string): Promise<Result<Uint8Array, string>>;
+  write(backend: BackendProtocol, path: string, content: string): Promise<Result<null, string>>;
+  remove(backend: BackendProtocol, path: string): Promise<Result<null, string>>;
+  attach(backend: BackendProtocol, files: NonNullable<UserInput["attachments"]>): Promise<Result<string[], string>>;
+  zip(backend: BackendProtocol): Promise<Uint8Array>;
+  /** The text of a file, when it exists and is text (approval diffs). */
+  text(backend: BackendProtocol, path: string): Promise<string | undefined>;
+}
+
+export function createFilesService(): FilesService {
+  /** The last file split into lines, reused while its bytes are the same. */
+  let cached: { path: string; size: number; modifiedAt: string | undefined; lines: string[] } | undefined;
+
+  async function download(backend: BackendProtocol, path: string): Promise<Result<Uint8Array, string>> {
+    if (!backend.downloadFiles) return err("This filesystem cannot read files.");
+    const [d] = await backend.downloadFiles([path]);
+    if (!d?.content) return err(d?.error === "is_directory" ? `${path} is a folder.` : `${path} does not exist.`);
+    return ok(d.content);
+  }
+
+  return {
+    async list(backend) {
+      const listed = await backend.glob("**/*", "/");
+      if (isBackendError(listed)) return [];
+      return listed.map((f) => ({ path: f.path, isDir: f.isDir, size: f.size, ...(f.modifiedAt ? { modifiedAt: f.modifiedAt } : {}) }));
+    },
+
+    async read(backend, path, offset, limit) {
+      const data = await download(backend, path);
+      if (!data.ok) return data;
+      const bytes = data.value;
+      if (looksBinary(bytes)) return ok({ path, lines: [], offset: 0, totalLines: 0, binary: true, size: bytes.length });
+      const info = await backend.ls(path.slice(0, path.lastIndexOf("/")) || "/");
+      const modifiedAt = isBackendError(info) ? undefined : info.find((f) => f.path === path)?.modifiedAt;
+      if (!cached || cached.path !== path || cached.size !== bytes.length || cached.modifiedAt !== modifiedAt) {
+        const text = new TextDecoder().decode(bytes);
+        cached = { path, size: bytes.length, modifiedAt, lines: text.split(/\r?\n/) };
+        if (cached.lines.length > 1 && cached.lines.at(-1) === "") cached.lines.pop();
+      }
+      const start = Math.max(0, Math.min(Math.floor(offset), cached.lines.length));
+      const count = Math.max(1, Math.min(Math.floor(limit) || 500, 5_000));
+      return ok({
+        path,
+        lines: cached.lines.slice(start, start + count),
+        offset: start,
+        totalLines: cached.lines.length,
+        binary: false,
+        size: bytes.length,
+      });
+    },
+
+    bytes: (backend, path) => download(backend, path),
+
+    async write(backend, path, content) {
+      if (!backend.uploadFiles) return err("This filesystem cannot be written.");
+      const [outcome] = await backend.uploadFiles([{ path, content: new TextEncoder().encode(content) }]);
+      cached = undefined;
+      return outcome?.error ? err(`Could not save ${path}: ${outcome.error}`) : ok(null);
+    },
+
+    async remove(backend, path) {
+      if (!backend.delete) return err("This filesystem cannot delete files.");
+      const outcome = await backend.delete(path);
+      cached = undefined;
+      return isBackendError(outcome) ? err(outcome.message) : ok(null);
+    },
+
+    async attach(backend, files) {
+      if (!backend.uploadFiles) return err("This filesystem cannot be written.");
+      const listed = await backend.glob("*", UPLOADS_DIR);
+      const taken = new Set(isBackendError(listed) ? [] : listed.map((f) => f.path));
+      const uploads = files.map((f) => {
+        const name = safeFileName(f.name);
+        const dot = name.lastIndexOf(".");
+        const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+        let path = `${UPLOADS_DIR}/${name}`;
+        for (let n = 1; taken.has(path); n++) path = `${UPLOADS_DIR}/${stem}-${n}${ext}`;
+        taken.add(path);
+        return { path, content: f.content };
+      });
+      const outcomes = await backend.uploadFiles(uploads);
+      const failed = outcomes.find((o) => o.error);
+      return failed ? err(`Could not attach ${failed.path}: ${failed.error}`) : ok(uploads.map((u) => u.path));
+    },
+
+    async zip(backend) {
+      const all = await readAllFiles(backend);
+      const entries: Record<string, Uint8Array> = {};
+      for (const [path, data] of Object.entries(all)) {
+        if (SHARED.some((p) => path.startsWith(p))) continue;
+        entries[path.slice(1)] = fileDataToBytes(data);
+      }
+      return zipSync(entries, { level: 6 });
+    },
+
+    async text(backend, path) {
+      const data = await download(backend, path);
+      if (!data.ok || looksBinary(data.value)) return undefined;
+      return new TextDecoder().decode(data.value);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * LangChain messages and interrupt values as the plain protocol values the
+ * page gets. Pure.
+ */
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
+
+/** `response_metadata` key of an AI message the user stopped (its text is what had arrived). */
+export const STOPPED_KEY = "deeptab_stopped";
+
+const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
+
+/** A JSON copy: guarantees structured-cloneable plain data. */
+export function plain<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+export function toToolCallInfo(call: { id?: string | undefined; name: string; args: Record<string, unknown> }): ToolCallInfo {
+  return { id: call.id ?? "", name: call.name, args: (plain(call.args) as Record<string, unknown> | null) ?? {} };
+}
+
+export function usageOf(msg: AIMessage): UsageInfo | undefined {
+  const u = msg.usage_metadata;
+  if (!u) return undefined;
+  const cacheRead = u.input_token_details?.cache_read;
+  return { input: u.input_tokens ?? 0, output: u.output_tokens ?? 0, ...(cacheRead ? { cacheRead } : {}) };
+}
+
+/** A message as plain data. Unknown message types are reported as `user`. */
+export function toMessageInfo(msg: BaseMessage): MessageInfo {
+  const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: messageText(msg) };
+  if (msg.id) info.id = msg.id;
+  if (AIMessage.isInstance(msg)) {
+    if (msg.tool_calls?.length) info.toolCalls = msg.tool_calls.map(toToolCallInfo);
+    const usage = usageOf(msg);
+    if (usage) info.usage = usage;
+    if (msg.response_metadata?.[STOPPED_KEY]) info.stopped = true;
+  }
+  if (ToolMessage.isInstance(msg)) {
+    info.toolCallId = msg.tool_call_id;
+    if (msg.name) info.name = msg.name;
+    info.status = msg.status === "error" ? "error" : "success";
+    const meta = msg.response_metadata ?? {};
+    if (typeof meta.evicted_to === "string") info.offloadedTo = meta.evicted_to;
+    if (typeof meta[TOOL_DURATION_KEY] === "number") info.durationMs = meta[TOOL_DURATION_KEY] as number;
+  }
+  return info;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The approval a HITL interrupt value asks for (deepagents' shape:
+ * `{ actionRequests, reviewConfigs }`, plus `subagent`/`taskId` when a
+ * subagent paused). Undefined when the value is not an approval request.
+ */
+export function toPendingApproval(value: unknown): PendingApproval | undefined {
+  if (!isRecord(value) || !Array.isArray(value.actionRequests)) return undefined;
+  const reviews = Array.isArray(value.reviewConfigs) ? value.reviewConfigs : [];
+  const actions: ApprovalAction[] = value.actionRequests.filter(isRecord).map((req, i) => {
+    const review = isRecord(reviews[i]) ? reviews[i] : {};
+    const allowed = Array.isArray(review.allowedDecisions)
+      ? review.allowedDecisions.filter((d): d is ApprovalAction["allowedDecisions"][number] =>
+          ["approve", "edit", "reject", "respond"].includes(d as string),
+        )
+      : [];
+    return {
+      name: String(req.name ?? ""),
+      args: isRecord(req.args) ? (plain(req.args) as Record<string, unknown>) : {},
+      description: String(req.description ?? ""),
+      allowedDecisions: allowed.length ? allowed : ["approve", "edit", "reject", "respond"],
+    };
+  });
+  if (!actions.length) return undefined;
+  const approval: PendingApproval = { actions };
+  if (typeof value.subagent === "string" && typeof value.taskId === "string")
+    approval.subagent = { type: value.subagent, taskId: value.taskId };
+  return approval;
+}

@@ -1,0 +1,50 @@
+/**
+ * The request log: every request the worker makes to a model provider or a
+ * model download host, as method, host, path and status (never headers,
+ * bodies or query strings, which can hold keys). The page shows it, so a
+ * person can check that nothing goes anywhere they did not choose.
+ */
+import type { RequestLogEntry } from "./protocol.ts";
+
+export interface RequestLog {
+  /** A `fetch` that records each request it makes. */
+  readonly fetch: typeof fetch;
+  entries(): RequestLogEntry[];
+  clear(): void;
+}
+
+function describe(input: RequestInfo | URL, init?: RequestInit): { method: string; url: URL | undefined } {
+  const raw = input instanceof Request ? input.url : String(input);
+  const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+  try {
+    return { method, url: new URL(raw, globalThis.location?.href) };
+  } catch {
+    return { method, url: undefined };
+  }
+}
+
+export function createRequestLog(limit = 500, base: typeof fetch = (input, init) => globalThis.fetch(input, init)): RequestLog {
+  const log: RequestLogEntry[] = [];
+  const record = (entry: RequestLogEntry) => {
+    log.push(entry);
+    if (log.length > limit) log.splice(0, log.length - limit);
+    return entry;
+  };
+  const logged: typeof fetch = async (input, init) => {
+    const { method, url } = describe(input, init);
+    const entry = record({ at: new Date().toISOString(), method, host: url?.host ?? "(invalid URL)", path: url?.pathname ?? "" });
+    try {
+      const response = await base(input, init);
+      entry.status = response.status;
+      return response;
+    } catch (cause) {
+      entry.status = 0;
+      throw cause;
+    }
+  };
+  return {
+    fetch: logged,
+    entries: () => log.map((e) => ({ ...e })),
+    clear: () => void log.splice(0),
+  };
+}

@@ -1,0 +1,333 @@
+/**
+ * The worker's runs: start, resume, continue, edit-and-rerun, retry and
+ * cancel, one run per thread (a Web Lock, so two tabs cannot run one thread
+ * at once), streamed to the page as protocol events.
+ *
+ * What a run leaves behind is always consistent:
+ * - Stop keeps the streamed part of the answer: it is written into the
+ *   thread as an assistant message marked stopped.
+ * - While a run streams, its partial answer is saved every second, so a
+ *   reload mid-run finds it; the registry's `running` mark, left set by a
+ *   worker that went away, is what makes the thread "interrupted" (Continue
+ *   runs on from the last checkpoint).
+ * - Edits and retries fork a checkpoint; the earlier branch stays.
+ */
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph/web";
+import type { DeepAgent } from "../agent/create-deep-agent.ts";
+import { toErrorInfo, type ErrorInfo } from "../core/errors.ts";
+import { ok, type Result } from "../core/result.ts";
+import type { ModelChoice } from "../models/providers.ts";
+import type { BuiltAgent } from "./agents.ts";
+import { ChildActivityHandler } from "./child-activity.ts";
+import { EventSink, release, withThreadLock } from "./event-sink.ts";
+import { createTranslator } from "./events.ts";
+import { forkCheckpoint, type CheckpointReader } from "./history.ts";
+import { STOPPED_KEY, toPendingApproval } from "./messages.ts";
+import {
+  threadLockName,
+  type ApprovalDecision,
+  type EventCallback,
+  type PendingApproval,
+  type StartErrorCode,
+  type StartResult,
+  type TerminalEvent,
+  type ThreadEvent,
+  type UserInput,
+} from "./protocol.ts";
+
+/** What runs need of the thread registry (threads.ts). */
+export interface RunRegistry {
+  runStarted(threadId: string, text: string | undefined, model: ModelChoice): Promise<void>;
+  runEnded(threadId: string, messages: readonly BaseMessage[]): Promise<void>;
+  savePartial(threadId: string, text: string | undefined): Promise<void>;
+  partial(threadId: string): Promise<string | undefined>;
+  /** The branch shown when it is not the newest (a checkpoint id). */
+  head(threadId: string): Promise<string | undefined>;
+  setHead(threadId: string, head: string | undefined): Promise<void>;
+  /** True when a run of the thread started and did not end (its worker went away). */
+  wasRunning(threadId: string): Promise<boolean>;
+  model(threadId: string): Promise<ModelChoice>;
+}
+
+export interface RunDeps {
+  agent(choice: ModelChoice): Promise<Result<BuiltAgent, string>>;
+  /** Reads and edits state (never calls a model). */
+  reader: DeepAgent;
+  registry: RunRegistry;
+  history?: CheckpointReader | undefined;
+  notify(event: ThreadEvent): void;
+  /** Text without any API key in it. */
+  redact(text: string): string;
+  /** A plain message for a failed run (provider failures get the next step). */
+  describe(err: unknown, choice: ModelChoice): string;
+  /** Writes attached files into the workspace; returns their paths. */
+  attach(threadId: string, files: NonNullable<UserInput["attachments"]>): Promise<Result<string[], string>>;
+  /** Adds what the page needs to decide (schemas, diffs). */
+  enrich(threadId: string, approval: PendingApproval): Promise<PendingApproval>;
+  /** Token events within this window are merged (0: every chunk alone). Default 16 ms. */
+  tokenBatchMs?: number;
+  /** How often a streaming answer is saved for a reload. Default 1,000 ms. */
+  partialEveryMs?: number;
+}
+
+export interface RunService {
+  startRun(threadId: string, input: UserInput, onEvent: EventCallback): Promise<StartResult>;
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
+  continueRun(threadId: string, onEvent: EventCallback): Promise<StartResult>;
+  editAndRerun(threadId: string, messageIndex: number, text: string, onEvent: EventCallback): Promise<StartResult>;
+  retry(threadId: string, onEvent: EventCallback): Promise<StartResult>;
+  cancel(runId: string): Promise<boolean>;
+  runningHere(threadId: string): boolean;
+  /** The approval a thread waits for, if any (from its checkpoint). */
+  pendingApproval(threadId: string): Promise<PendingApproval | null>;
+  /** True when the thread's last run was cut off (a reload) and can be continued. */
+  interrupted(threadId: string): Promise<boolean>;
+}
+
+interface ActiveRun {
+  threadId: string;
+  controller: AbortController;
+}
+
+interface RunPlan {
+  input: unknown;
+  text?: string;
+  /** Fork from this checkpoint. */
+  checkpointId?: string;
+  /** Run before the stream starts (holding the lock): e.g. keeping an interrupted answer. */
+  before?: () => Promise<void>;
+}
+
+const startError = (code: StartErrorCode, message: string): StartResult => ({ ok: false, error: { name: "StartError", code, message } });
+
+function configOf(threadId: string, checkpointId?: string) {
+  return { configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } };
+}
+
+export function createRunService(deps: RunDeps): RunService {
+  const runs = new Map<string, ActiveRun>();
+  const batchMs = deps.tokenBatchMs ?? 16;
+  const partialEvery = deps.partialEveryMs ?? 1_000;
+  const { reader, registry } = deps;
+
+  const runningHere = (threadId: string) => [...runs.values()].some((r) => r.threadId === threadId);
+
+  async function stateOf(threadId: string) {
+    return reader.getState(configOf(threadId));
+  }
+
+  async function messagesOf(threadId: string): Promise<BaseMessage[]> {
+    return ((await stateOf(threadId)).values as { messages?: BaseMessage[] }).messages ?? [];
+  }
+
+  async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
+    const snapshot = await stateOf(threadId);
+    for (const task of snapshot.tasks) {
+      for (const i of task.interrupts) {
+        const found = toPendingApproval(i.value);
+        if (found) return deps.enrich(threadId, found);
+      }
+    }
+    return null;
+  }
+
+  async function interrupted(threadId: string): Promise<boolean> {
+    if (runningHere(threadId) || !(await registry.wasRunning(threadId))) return false;
+    const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
+    return !held.some((l) => l.name === threadLockName(threadId));
+  }
+
+  /** Writes the partial answer into the thread as a stopped assistant message. */
+  async function keepPartial(threadId: string, text: string): Promise<void> {
+    if (!text.trim()) return;
+    const message = new AIMessage({ content: text, response_metadata: { [STOPPED_KEY]: true } });
+    await reader.updateState(configOf(threadId), { messages: [message] }, "after_model");
+  }
+
+  function describeError(err: unknown, choice: ModelChoice): ErrorInfo {
+    const info = toErrorInfo(err);
+    return { ...info, message: deps.redact(deps.describe(err, choice)) };
+  }
+
+  /** Streams the run into `sink` while holding the thread; returns the terminal event. */
+  async function execute(
+    runId: string,
+    threadId: string,
+    built: BuiltAgent,
+    choice: ModelChoice,
+    plan: RunPlan,
+    sink: EventSink,
+    signal: AbortSignal,
+  ): Promise<TerminalEvent> {
+    const translator = createTranslator(runId);
+    let lastSaved = 0;
+    let saving: Promise<void> = Promise.resolve();
+    let terminal: TerminalEvent;
+    try {
+      await plan.before?.();
+      await registry.runStarted(threadId, plan.text, choice);
+      deps.notify({ type: "thread_updated", threadId, running: true });
+      const children = new ChildActivityHandler((taskId, message) => {
+        for (const event of translator.childMessage(taskId, message)) sink.push(event);
+      });
+      const stream = await built.agent.stream(plan.input as Parameters<DeepAgent["stream"]>[0], {
+        ...configOf(threadId, plan.checkpointId),
+        streamMode: ["messages", "updates", "custom"],
+        signal,
+        callbacks: [children],
+      });
+      for await (const chunk of stream) {
+        for (const event of translator.translate(chunk)) {
+          sink.push(event.type === "interrupt" ? { ...event, approval: await deps.enrich(threadId, event.approval) } : event);
+        }
+        const now = Date.now();
+        if (translator.partial && now - lastSaved >= partialEvery) {
+          lastSaved = now;
+          const text = translator.partial;
+          saving = saving.then(() => registry.savePartial(threadId, text)).catch(() => undefined);
+        }
+      }
+      terminal = { type: "done", runId, status: translator.interrupted ? "interrupted" : "complete" };
+    } catch (err) {
+      if (signal.aborted) {
+        await keepPartial(threadId, translator.partial).catch(() => undefined);
+        terminal = { type: "done", runId, status: "cancelled" };
+      } else {
+        terminal = { type: "error", runId, error: describeError(err, choice) };
+      }
+    }
+    await saving;
+    await registry.savePartial(threadId, undefined).catch(() => undefined);
+    await registry.runEnded(threadId, await messagesOf(threadId).catch(() => [])).catch(() => undefined);
+    return terminal;
+  }
+
+  async function begin(threadId: string, onEvent: EventCallback, plan: () => Promise<RunPlan | StartResult>): Promise<StartResult> {
+    if (runningHere(threadId)) {
+      release(onEvent);
+      return startError("thread_busy", "This thread already has a run in progress.");
+    }
+    const planned = await plan().catch((cause: unknown) => startError("not_found", toErrorInfo(cause).message));
+    if ("ok" in planned) {
+      release(onEvent);
+      return planned;
+    }
+    const choice = await registry.model(threadId);
+    const built = await deps.agent(choice);
+    if (!built.ok) {
+      release(onEvent);
+      return startError("model_unavailable", deps.redact(built.error));
+    }
+    const runId = crypto.randomUUID();
+    const controller = new AbortController();
+    runs.set(runId, { threadId, controller });
+    const sink = new EventSink(onEvent, batchMs);
+    let terminal: TerminalEvent = { type: "error", runId, error: { name: "Error", message: "The run ended without a result." } };
+    const run = async () => {
+      terminal = await execute(runId, threadId, built.value, choice, planned, sink, controller.signal);
+    };
+    // The thread is free (no run here, lock released) before the page hears the run ended.
+    const ended = async () => {
+      runs.delete(runId);
+      sink.push(terminal);
+      await sink.close();
+      release(onEvent);
+      deps.notify({ type: "thread_updated", threadId, running: false });
+    };
+    if (!(await withThreadLock(threadLockName(threadId), run, ended))) {
+      runs.delete(runId);
+      release(onEvent);
+      return startError("thread_busy", "This thread has a run in progress in another tab.");
+    }
+    return ok(runId);
+  }
+
+  /** The plan of a new user message: attachments written, a shown older branch forked, an interrupted answer kept. */
+  async function messagePlan(threadId: string, input: UserInput): Promise<RunPlan | StartResult> {
+    const files = input.attachments ?? [];
+    if (!input.text.trim() && !files.length) return startError("empty_input", "Type a message first.");
+    if (await pendingApproval(threadId)) {
+      return startError("awaiting_approval", "The agent is waiting for your approval. Answer it first, or reject it with your message.");
+    }
+    let text = input.text;
+    if (files.length) {
+      const paths = await deps.attach(threadId, files);
+      if (!paths.ok) return startError("attachment_failed", paths.error);
+      text = `${text.trim()}\n\nAttached files: ${paths.value.join(", ")}`.trim();
+    }
+    const head = await registry.head(threadId);
+    const wasCut = await interrupted(threadId);
+    const partial = wasCut ? await registry.partial(threadId) : undefined;
+    return {
+      input: { messages: [new HumanMessage(text)] },
+      text,
+      ...(head ? { checkpointId: head } : {}),
+      before: async () => {
+        if (head) await registry.setHead(threadId, undefined);
+        if (partial) await keepPartial(threadId, partial);
+      },
+    };
+  }
+
+  return {
+    runningHere,
+    pendingApproval,
+    interrupted,
+
+    startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input)),
+
+    resume: (threadId, decisions, onEvent) =>
+      begin(threadId, onEvent, async () => {
+        const approval = await pendingApproval(threadId);
+        if (!approval) return startError("not_paused", "This thread is not waiting for an approval.");
+        if (decisions.length !== approval.actions.length)
+          return startError("invalid_decision", `Give one decision for each of the ${approval.actions.length} pending calls.`);
+        for (const [i, d] of decisions.entries()) {
+          const action = approval.actions[i]!;
+          if (!action.allowedDecisions.includes(d.type))
+            return startError("invalid_decision", `${action.name} allows only: ${action.allowedDecisions.join(", ")}.`);
+        }
+        return { input: new Command({ resume: { decisions } }) };
+      }),
+
+    continueRun: (threadId, onEvent) =>
+      begin(threadId, onEvent, async () => {
+        if (!(await interrupted(threadId))) return startError("not_interrupted", "This thread has no interrupted run to continue.");
+        return { input: null, before: () => registry.savePartial(threadId, undefined) };
+      }),
+
+    editAndRerun: (threadId, messageIndex, text, onEvent) =>
+      begin(threadId, onEvent, async () => {
+        if (!text.trim()) return startError("empty_input", "Type a message first.");
+        const messages = await messagesOf(threadId);
+        if (!HumanMessage.isInstance(messages[messageIndex])) return startError("not_found", "There is no user message there to edit.");
+        const head = await registry.head(threadId);
+        const fork = deps.history ? await forkCheckpoint(deps.history, threadId, messageIndex, head) : undefined;
+        if (!fork) return startError("not_found", "The checkpoint before that message is not stored; it cannot be edited.");
+        return {
+          input: { messages: [new HumanMessage(text)] },
+          text,
+          checkpointId: fork,
+          before: () => registry.setHead(threadId, undefined),
+        };
+      }),
+
+    async retry(threadId, onEvent) {
+      const messages = await messagesOf(threadId);
+      const index = messages.findLastIndex((m) => HumanMessage.isInstance(m));
+      if (index < 0) {
+        release(onEvent);
+        return startError("not_found", "There is no message to retry.");
+      }
+      return this.editAndRerun(threadId, index, messages[index]!.text, onEvent);
+    },
+
+    async cancel(runId) {
+      const run = runs.get(runId);
+      if (!run) return false;
+      run.controller.abort();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Which sandbox `execute` runs in, per the user's choice and what the page
+ * could boot:
+ *
+ * | choice         | active sandbox                                          |
+ * |----------------|---------------------------------------------------------|
+ * | `shell`        | the offline shell (just-bash over the workspace)        |
+ * | `webcontainer` | WebContainer when the page booted it, else offline shell|
+ * | `auto`         | the same as `webcontainer`                              |
+ * | `none`         | none: `execute` is not offered to the model             |
+ *
+ * The default is `shell`: WebContainer loads its runtime from StackBlitz,
+ * a third party, so the page boots it only when the user picks it.
+ * IndexedDB stays the source of truth either way (see WebContainerBackend).
+ */
+import { proxy } from "comlink";
+import { indexedDBBackend, threadScope, type IndexedDBBackendFactory } from "../backends/indexeddb.ts";
+import type { BackendFactory } from "../backends/runtime.ts";
+import { WebContainerBackend, type ContainerHost } from "../backends/sandbox/container.ts";
+import { newShellSession, type ShellSession } from "../backends/sandbox/shell-fs.ts";
+import { ShellBackend } from "../backends/sandbox/shell.ts";
+import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
+
+export interface SandboxService {
+  status(choice: SandboxChoice): SandboxStatus;
+  attach(port: ContainerPort | null, state: SandboxStatus["webcontainer"], reason: string): void;
+  /** The sandbox commands run in for a choice now. */
+  active(choice: SandboxChoice): SandboxKind;
+  /** The workspace backend (the default route) for a sandbox kind. */
+  workspaceFor(kind: SandboxKind): BackendFactory;
+}
+
+/** The page's container port as the ContainerHost the backend expects (callbacks cross Comlink as top-level arguments only). */
+export function containerHostFromPort(port: ContainerPort): ContainerHost {
+  return {
+    workspace: () => port.workspace(),
+    mount: (workspace, files) => port.mount(workspace, files),
+    writeFile: (path, content) => port.writeFile(path, content),
+    remove: (path) => port.remove(path),
+    // The callback crosses Comlink to the page: it must be proxied (a bare function cannot be cloned).
+    run: (command, options) => port.run(command, options.timeoutMs, options.maxOutputBytes, options.onOutput && proxy(options.onOutput)),
+    files: (skip) => port.files([...skip]),
+  };
+}
+
+export function createSandboxService(workspace: IndexedDBBackendFactory = indexedDBBackend()): SandboxService {
+  let host: ContainerHost | undefined;
+  let wcState: SandboxStatus["webcontainer"] = "unavailable";
+  let wcReason = "not started (choose WebContainer in Settings to boot it; it loads from StackBlitz)";
+  const sessions = new Map<string, ShellSession>();
+  const sessionFor = (scope: string) => {
+    let session = sessions.get(scope);
+    if (!session) sessions.set(scope, (session = newShellSession()));
+    return session;
+  };
+
+  const active = (choice: SandboxChoice): SandboxKind => {
+    if (choice === "none") return "none";
+    if (choice === "shell") return "shell";
+    return host && wcState === "ready" ? "webcontainer" : "shell";
+  };
+
+  const shell: BackendFactory = (rt) =>
+    new ShellBackend({
+      files: workspace(rt),
+      now: rt.now,
+      session: sessionFor(threadScope(rt)),
+      ...(rt.config.signal ? { signal: rt.config.signal } : {}),
+    });
+  const container: BackendFactory = (rt) =>
+    host ? new WebContainerBackend({ host, workspace: threadScope(rt), files: workspace(rt), now: rt.now }) : shell(rt);
+
+  return {
+    active,
+    status(choice) {
+      const kind = active(choice);
+      const reason =
+        kind === "none"
+          ? "no sandbox chosen: the agent cannot run commands"
+          : kind === "webcontainer"
+            ? "WebContainer is running (Node.js and npm in the tab)"
+            : choice === "shell"
+              ? "the offline shell (bash in the tab: no node, npm, python or network)"
+              : wcState === "booting"
+                ? "WebContainer is booting; the offline shell runs commands until it is ready"
+                : `no WebContainer: ${wcReason}; commands run in the offline shell`;
+      return { choice, active: kind, reason, webcontainer: wcState };
+    },
+    attach(port, state, reason) {
+      host = port ? containerHostFromPort(port) : undefined;
+      wcState = port ? state : state === "booting" ? "booting" : "unavailable";
+      wcReason = reason || wcReason;
+    },
+    workspaceFor(kind) {
+      if (kind === "shell") return shell;
+      if (kind === "webcontainer") return container;
+      return workspace;
+    },
+  };
+}

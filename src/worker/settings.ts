@@ -1,0 +1,140 @@
+/**
+ * Settings and API keys, in the worker.
+ *
+ * - Settings (default model, sandbox, approvals) persist in the IndexedDB
+ *   store under ["settings"] (memory only without IndexedDB).
+ * - Keys live in this worker's memory for the session. Only when the user
+ *   asks to remember one is it also written to the store under ["keys"];
+ *   keys never enter graph state, checkpoints, thread exports, the request
+ *   log or error messages (`redact` scrubs them from any text that leaves).
+ * - No call returns a key: the page learns only whether one is set.
+ */
+import type { BaseStore } from "@langchain/langgraph/web";
+import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings } from "./protocol.ts";
+
+const SETTINGS_NS = ["settings"];
+const KEYS_NS = ["keys"];
+const PROVIDER_IDS: readonly ProviderId[] = ["demo", "openai", "anthropic", "openai-compatible", "wllama", "chrome"];
+const SANDBOXES: readonly SandboxChoice[] = ["auto", "shell", "webcontainer", "none"];
+
+export const DEFAULT_SETTINGS: Settings = {
+  defaultModel: { provider: "demo", model: "scripted" },
+  // WebContainer loads its runtime from StackBlitz (a third party): opt-in, not the default.
+  sandbox: "shell",
+  approveExecute: true,
+};
+
+export interface SettingsService {
+  get(): Promise<Settings>;
+  update(patch: Partial<Settings>): Promise<Settings>;
+  setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus>;
+  forgetKey(provider: ProviderId): Promise<KeyStatus>;
+  keyStatus(): Promise<KeyStatus[]>;
+  /** The key for a provider (worker-internal: never sent to the page). */
+  key(provider: ProviderId): Promise<string | undefined>;
+  /** `text` with every known key replaced by "[key hidden]". */
+  redact(text: string): string;
+  /** Forgets every key and setting (memory and store). */
+  clear(): Promise<void>;
+}
+
+function validChoice(value: unknown): ModelChoice | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!PROVIDER_IDS.includes(v.provider as ProviderId) || typeof v.model !== "string") return undefined;
+  const choice: ModelChoice = { provider: v.provider as ProviderId, model: v.model.slice(0, 200) };
+  if (typeof v.baseUrl === "string" && v.baseUrl) choice.baseUrl = v.baseUrl.slice(0, 500);
+  if (typeof v.contextWindow === "number" && Number.isInteger(v.contextWindow) && v.contextWindow >= 512)
+    choice.contextWindow = v.contextWindow;
+  return choice;
+}
+
+/** Settings from stored or page-sent data: anything invalid falls back to the default. */
+export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
+  const v = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  return {
+    defaultModel: validChoice(v.defaultModel) ?? base.defaultModel,
+    sandbox: SANDBOXES.includes(v.sandbox as SandboxChoice) ? (v.sandbox as SandboxChoice) : base.sandbox,
+    approveExecute: typeof v.approveExecute === "boolean" ? v.approveExecute : base.approveExecute,
+  };
+}
+
+export { validChoice as sanitizeModelChoice };
+
+export function createSettingsService(store: BaseStore | undefined): SettingsService {
+  const keys = new Map<ProviderId, string>();
+  const remembered = new Set<ProviderId>();
+  let settings: Settings | undefined;
+  const loaded = (async () => {
+    if (!store) return;
+    for (const item of await store.search(KEYS_NS, { limit: 100 })) {
+      const provider = item.key as ProviderId;
+      const key = (item.value as { key?: unknown }).key;
+      if (PROVIDER_IDS.includes(provider) && typeof key === "string" && key) {
+        keys.set(provider, key);
+        remembered.add(provider);
+      }
+    }
+  })().catch(() => undefined);
+
+  const status = (provider: ProviderId): KeyStatus => ({ provider, set: keys.has(provider), remembered: remembered.has(provider) });
+
+  async function get(): Promise<Settings> {
+    if (settings) return settings;
+    const stored = store ? await store.get(SETTINGS_NS, "app").catch(() => null) : null;
+    settings = sanitizeSettings(stored?.value);
+    return settings;
+  }
+
+  return {
+    get,
+    async update(patch) {
+      const next = sanitizeSettings({ ...(await get()), ...patch }, await get());
+      settings = next;
+      await store?.put(SETTINGS_NS, "app", { ...next });
+      return next;
+    },
+    async setKey(provider, key, remember) {
+      await loaded;
+      const trimmed = key.trim();
+      if (!trimmed) return this.forgetKey(provider);
+      keys.set(provider, trimmed);
+      if (remember && store) {
+        await store.put(KEYS_NS, provider, { key: trimmed });
+        remembered.add(provider);
+      } else {
+        remembered.delete(provider);
+        await store?.delete(KEYS_NS, provider);
+      }
+      return status(provider);
+    },
+    async forgetKey(provider) {
+      await loaded;
+      keys.delete(provider);
+      remembered.delete(provider);
+      await store?.delete(KEYS_NS, provider);
+      return status(provider);
+    },
+    async keyStatus() {
+      await loaded;
+      return PROVIDER_IDS.filter((p) => p === "openai" || p === "anthropic" || p === "openai-compatible").map(status);
+    },
+    async key(provider) {
+      await loaded;
+      return keys.get(provider);
+    },
+    redact(text) {
+      let out = text;
+      for (const key of keys.values()) if (key.length >= 4) out = out.split(key).join("[key hidden]");
+      return out;
+    },
+    async clear() {
+      await loaded;
+      for (const provider of [...keys.keys()]) await store?.delete(KEYS_NS, provider);
+      keys.clear();
+      remembered.clear();
+      settings = { ...DEFAULT_SETTINGS };
+      await store?.delete(SETTINGS_NS, "app");
+    },
+  };
+}
