@@ -1,0 +1,112 @@
+/** tool-card.svelte in Chromium: collapsed by default, expands, "Show more", offloaded results, errors, live output. */
+import { createRawSnippet, flushSync } from "svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { userEvent } from "vitest/browser";
+import { cleanupRendered, reactiveProps, render } from "./test-support.svelte.ts";
+import ToolCard from "./tool-card.svelte";
+
+afterEach(cleanupRendered);
+
+const toggle = (el: HTMLElement) => el.querySelector<HTMLButtonElement>("button.toggle")!;
+const button = (el: HTMLElement, name: string) => [...el.querySelectorAll("button")].find((b) => b.textContent?.trim() === name);
+
+describe("tool card", () => {
+  it("is collapsed by default and expands to the arguments and the result", async () => {
+    const el = render(ToolCard, {
+      name: "read_file",
+      summary: "/src/a.ts",
+      status: "done",
+      durationMs: 400,
+      result: "file body",
+      args: { file_path: "/src/a.ts", limit: 10 },
+    });
+    expect(toggle(el).getAttribute("aria-expanded")).toBe("false");
+    expect(el.textContent).toContain("read_file");
+    expect(el.textContent).toContain("/src/a.ts");
+    expect(el.textContent).toContain("Done");
+    expect(el.textContent).toContain("0.4 s");
+    expect(el.textContent).not.toContain("file body");
+
+    await userEvent.click(toggle(el));
+    expect(toggle(el).getAttribute("aria-expanded")).toBe("true");
+    const body = document.getElementById(toggle(el).getAttribute("aria-controls")!);
+    expect(body?.textContent).toContain("file body");
+    expect(body?.querySelector("details pre")?.textContent).toBe(JSON.stringify({ file_path: "/src/a.ts", limit: 10 }, null, 2));
+  });
+
+  it("cuts a long result at 4,000 characters; Show more reveals the rest", async () => {
+    const result = "a".repeat(4000) + "TAIL" + "b".repeat(6000);
+    const el = render(ToolCard, { name: "grep", summary: "x", status: "done", result, open: true });
+    const pre = el.querySelector(".result pre")!;
+    expect(pre.textContent).toHaveLength(4001);
+    expect(pre.textContent).not.toContain("TAIL");
+    expect(el.textContent).toContain("6,004 more characters");
+    await userEvent.click(button(el, "Show more")!);
+    expect(pre.textContent).toBe(result);
+    expect(button(el, "Show less")).toBeDefined();
+  });
+
+  it("offers an offloaded result with Open full result", async () => {
+    const onOpenFile = vi.fn();
+    const el = render(ToolCard, {
+      name: "execute",
+      summary: "npm test",
+      status: "done",
+      result: "first lines of the output…",
+      offloadedTo: "/large_tool_results/call_1",
+      onOpenFile,
+      open: true,
+    });
+    expect(el.textContent).toContain("/large_tool_results/call_1");
+    expect(el.querySelector(".preview")?.textContent).toContain("first lines");
+    await userEvent.click(button(el, "Open full result")!);
+    expect(onOpenFile).toHaveBeenCalledWith("/large_tool_results/call_1");
+  });
+
+  it("makes an error visible as text while collapsed", () => {
+    const el = render(ToolCard, {
+      name: "edit_file",
+      summary: "/a.ts",
+      status: "error",
+      result: "Error: old_string not found\nmore detail",
+    });
+    expect(el.querySelector(".status")?.textContent?.trim()).toContain("Error");
+    expect(el.querySelector(".error-line")?.textContent).toBe("Error: old_string not found");
+    expect(el.querySelector("article")?.classList.contains("error")).toBe(true);
+  });
+
+  it("streams a running command's output live, then keeps it as the result", () => {
+    const props = reactiveProps<{ name: string; summary: string; status: "running" | "done"; output: string; open?: boolean }>({
+      name: "execute",
+      summary: "npm test",
+      status: "running",
+      output: "line 1\n",
+    });
+    const el = render(ToolCard, props);
+    expect(el.querySelector("pre.live")?.textContent).toBe("line 1\n");
+    expect(el.textContent).toContain("Running");
+    props.output += "line 2\n";
+    flushSync();
+    expect(el.querySelector("pre.live")?.textContent).toBe("line 1\nline 2\n");
+    props.status = "done";
+    props.open = true;
+    flushSync();
+    expect(el.querySelector("pre.live")).toBeNull();
+    expect(el.querySelector(".result pre")?.textContent).toBe("line 1\nline 2\n");
+  });
+
+  it("shows every status in words and nests children when expanded", async () => {
+    for (const [status, word] of [
+      ["cancelled", "Cancelled"],
+      ["waiting", "Waiting for approval"],
+    ] as const) {
+      const el = render(ToolCard, { name: "task", summary: "researcher: find", status });
+      expect(el.querySelector(".status .label")?.textContent).toBe(word);
+    }
+    const children = createRawSnippet(() => ({ render: () => "<p class='nested'>subagent step</p>" }));
+    const el = render(ToolCard, { name: "task", summary: "researcher: find", status: "running", children });
+    expect(el.querySelector(".nested")).toBeNull();
+    await userEvent.click(toggle(el));
+    expect(el.querySelector(".children .nested")?.textContent).toBe("subagent step");
+  });
+});

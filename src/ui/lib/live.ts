@@ -1,0 +1,135 @@
+/**
+ * The shown thread and its running turn as plain data, and the pure reducer
+ * that applies protocol events to it. The rune class (thread.svelte.ts)
+ * holds one LiveThread and swaps it; the worker's ThreadView replaces it
+ * whenever a run ends (the checkpoint is the truth).
+ */
+import type { AgentEvent, ErrorInfo, MessageInfo, PendingApproval, RetryEvent, ThreadView, Todo } from "../../worker/protocol.ts";
+
+export interface ChildActivity {
+  messages: MessageInfo[];
+  text: string;
+}
+
+export interface LiveThread {
+  messages: readonly MessageInfo[];
+  todos: readonly Todo[];
+  approval: PendingApproval | null;
+  summary?: { cutoff: number; historyPath: string } | undefined;
+  /** The run in progress: its id, "starting" until the worker names it, or null. */
+  runId: string | null;
+  /** Top-level text streaming now (not yet a message). */
+  streaming: string;
+  streamingId?: string | undefined;
+  outputs: Readonly<Record<string, string>>;
+  children: Readonly<Record<string, ChildActivity>>;
+  retry: RetryEvent | null;
+  error: ErrorInfo | null;
+  /** The last finished assistant text, for the live region. */
+  finished: string;
+}
+
+export const STARTING = "starting";
+
+export function fromView(view: ThreadView): LiveThread {
+  return {
+    messages: view.messages,
+    todos: view.todos,
+    approval: view.approval,
+    summary: view.summary,
+    runId: null,
+    streaming: "",
+    outputs: {},
+    children: {},
+    retry: null,
+    error: null,
+    finished: "",
+  };
+}
+
+export function emptyLive(): LiveThread {
+  return {
+    messages: [],
+    todos: [],
+    approval: null,
+    runId: null,
+    streaming: "",
+    outputs: {},
+    children: {},
+    retry: null,
+    error: null,
+    finished: "",
+  };
+}
+
+/** The user's message goes in (shown at once) and a run is expected. */
+export function beginTurn(live: LiveThread, text?: string): LiveThread {
+  const messages = text === undefined ? live.messages : [...live.messages, { role: "user" as const, content: text }];
+  return { ...live, messages, runId: STARTING, error: null, retry: null, approval: null, streaming: "", outputs: {}, children: {} };
+}
+
+/** The run did not start: the optimistic message goes (the composer keeps the text). */
+export function failTurn(live: LiveThread, error: ErrorInfo, optimistic: boolean): LiveThread {
+  return { ...live, messages: optimistic ? live.messages.slice(0, -1) : live.messages, runId: null, error };
+}
+
+/** Adds messages; an AI message whose id is already shown replaces it (the approval step re-emits edited calls). */
+function upsert(list: readonly MessageInfo[], incoming: readonly MessageInfo[]): MessageInfo[] {
+  const out = [...list];
+  for (const m of incoming) {
+    const at = m.role === "assistant" && m.id ? out.findIndex((o) => o.role === "assistant" && o.id === m.id) : -1;
+    if (at >= 0) out[at] = m;
+    else out.push(m);
+  }
+  return out;
+}
+
+function child(live: LiveThread, taskId: string): ChildActivity {
+  return live.children[taskId] ?? { messages: [], text: "" };
+}
+
+export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
+  if (live.runId === null) return live;
+  if (live.runId !== STARTING && live.runId !== event.runId) return live;
+  const v: LiveThread = live.runId === STARTING ? { ...live, runId: event.runId } : live;
+  switch (event.type) {
+    case "token": {
+      if (event.taskId) {
+        const c = child(v, event.taskId);
+        return { ...v, retry: null, children: { ...v.children, [event.taskId]: { ...c, text: c.text + event.text } } };
+      }
+      const same = v.streamingId === event.messageId;
+      return { ...v, retry: null, streaming: (same ? v.streaming : "") + event.text, streamingId: event.messageId };
+    }
+    case "messages": {
+      if (event.taskId) {
+        const c = child(v, event.taskId);
+        const gotAnswer = event.messages.some((m) => m.role === "assistant");
+        return {
+          ...v,
+          children: { ...v.children, [event.taskId]: { messages: [...c.messages, ...event.messages], text: gotAnswer ? "" : c.text } },
+        };
+      }
+      const answer = [...event.messages].reverse().find((m) => m.role === "assistant");
+      return {
+        ...v,
+        messages: upsert(v.messages, event.messages),
+        ...(answer ? { streaming: "", streamingId: undefined, finished: answer.content.trim() ? answer.content : v.finished } : {}),
+      };
+    }
+    case "tool_output":
+      return { ...v, outputs: { ...v.outputs, [event.toolCallId]: (v.outputs[event.toolCallId] ?? "") + event.chunk } };
+    case "todos":
+      return { ...v, todos: event.todos };
+    case "summarized":
+      return { ...v, summary: { cutoff: event.cutoff, historyPath: event.historyPath } };
+    case "retry":
+      return { ...v, retry: event };
+    case "interrupt":
+      return { ...v, approval: event.approval };
+    case "done":
+      return { ...v, runId: null, retry: null };
+    case "error":
+      return { ...v, runId: null, retry: null, error: event.error };
+  }
+}

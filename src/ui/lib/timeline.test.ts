@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent, MessageInfo } from "../../worker/protocol.ts";
+import { applyEvent, beginTurn, emptyLive, failTurn } from "./live.ts";
+import { buildTimeline, callKey, pairResults } from "./timeline.ts";
+
+const user = (content: string): MessageInfo => ({ role: "user", content });
+const ai = (content: string, calls: Array<[string, string]> = [], id?: string): MessageInfo => ({
+  role: "assistant",
+  content,
+  ...(id ? { id } : {}),
+  ...(calls.length ? { toolCalls: calls.map(([callId, name]) => ({ id: callId, name, args: { file_path: `/${name}` } })) } : {}),
+});
+const tool = (toolCallId: string, name: string, content = "ok", status: "success" | "error" = "success"): MessageInfo => ({
+  role: "tool",
+  content,
+  toolCallId,
+  name,
+  status,
+});
+
+describe("pairResults", () => {
+  it("pairs by id, then in order: a provider that repeats call_0 still pairs each result with its call", () => {
+    const calls = [
+      { id: "call_0", name: "ls", args: {} },
+      { id: "call_0", name: "ls", args: {} },
+    ];
+    const paired = pairResults(calls, [tool("call_0", "ls", "first"), tool("call_0", "ls", "second")]);
+    expect(paired.map((p) => p?.content)).toEqual(["first", "second"]);
+    // A subagent's raw ids differ from its results' ids: order and name decide.
+    const raw = [
+      { id: "a", name: "write_file", args: {} },
+      { id: "b", name: "read_file", args: {} },
+    ];
+    expect(pairResults(raw, [tool("a_0", "write_file", "w"), tool("b_0", "read_file", "r")]).map((p) => p?.content)).toEqual(["w", "r"]);
+  });
+});
+
+describe("buildTimeline", () => {
+  it("shows turns and one card per call, with statuses; repeated ids across turns stay separate", () => {
+    const messages = [
+      user("hello"),
+      ai("", [["call_0", "write_file"]]),
+      tool("call_0", "write_file"),
+      ai("saved"),
+      user("again"),
+      ai("", [["call_0", "write_file"]]),
+      tool("call_0", "write_file", "boom", "error"),
+      ai("failed"),
+    ];
+    const items = buildTimeline(messages);
+    expect(items.map((i) => i.kind)).toEqual(["user", "tool", "assistant", "user", "tool", "assistant"]);
+    expect(items.filter((i) => i.kind === "tool").map((i) => (i.kind === "tool" ? [i.index, i.status, i.result] : []))).toEqual([
+      [1, "done", "ok"],
+      [5, "error", "boom"],
+    ]);
+  });
+
+  it("marks unanswered calls running, waiting or cancelled, adds streaming and interrupted text, and the summary marker", () => {
+    const messages = [
+      user("go"),
+      ai("", [
+        ["c1", "execute"],
+        ["c2", "delete"],
+      ]),
+    ];
+    const running = buildTimeline(messages, { running: true, outputs: { c1: "partial output" }, streamingText: "Thinking" });
+    expect(running.filter((i) => i.kind === "tool").map((i) => (i.kind === "tool" ? [i.status, i.output] : []))).toEqual([
+      ["running", "partial output"],
+      ["running", undefined],
+    ]);
+    expect(running.at(-1)).toMatchObject({ kind: "assistant", text: "Thinking", streaming: true });
+    const paused = buildTimeline(messages, { waiting: new Set([callKey(1, 1)]) });
+    expect(paused.filter((i) => i.kind === "tool").map((i) => (i.kind === "tool" ? i.status : ""))).toEqual(["cancelled", "waiting"]);
+    const cut = buildTimeline([user("a"), ai("b"), user("c")], {
+      interruptedText: "Half",
+      summary: { cutoff: 2, historyPath: "/conversation_history/t.md" },
+    });
+    expect(cut.map((i) => i.kind)).toEqual(["user", "assistant", "summary", "user", "assistant"]);
+    expect(cut.at(-1)).toMatchObject({ text: "Half", interrupted: true });
+  });
+
+  it("nests a subagent's activity under its task card, from the view or from live events", () => {
+    const call = { id: "t1", name: "task", args: { subagent_type: "general-purpose", description: "look" } };
+    const done: MessageInfo[] = [
+      user("research"),
+      { role: "assistant", content: "", toolCalls: [{ ...call, children: [ai("", [["x", "ls"]]), tool("x_0", "ls"), ai("found")] }] },
+      tool("t1", "task", "found"),
+    ];
+    const [, card] = buildTimeline(done);
+    expect(card).toMatchObject({ kind: "tool", status: "done" });
+    expect(card?.kind === "tool" && card.children?.map((c) => c.kind)).toEqual(["tool", "assistant"]);
+    const live = buildTimeline([user("research"), { role: "assistant", content: "", toolCalls: [call] }], {
+      running: true,
+      children: { t1: { messages: [ai("", [["y", "read_file"]])], text: "Reading" } },
+    });
+    const nested = live[1]?.kind === "tool" ? live[1].children : undefined;
+    expect(nested?.map((c) => [c.kind, c.kind === "tool" ? c.status : c.kind === "assistant" ? c.text : ""])).toEqual([
+      ["tool", "running"],
+      ["assistant", "Reading"],
+    ]);
+  });
+});
+
+describe("the live reducer", () => {
+  const ev = (e: Omit<AgentEvent, "runId">): AgentEvent => ({ ...e, runId: "r" }) as AgentEvent;
+
+  it("streams tokens, replaces them by the message, upserts re-emitted AI messages by id, and ends", () => {
+    let live = beginTurn(emptyLive(), "hi");
+    expect(live.messages).toEqual([user("hi")]);
+    live = applyEvent(live, ev({ type: "token", text: "Hel", chunks: 1, messageId: "m1" }));
+    live = applyEvent(live, ev({ type: "token", text: "lo", chunks: 1, messageId: "m1" }));
+    expect(live).toMatchObject({ runId: "r", streaming: "Hello" });
+    live = applyEvent(live, ev({ type: "messages", messages: [ai("", [["c", "delete"]], "m0")] }));
+    live = applyEvent(
+      live,
+      ev({
+        type: "messages",
+        messages: [{ ...ai("", [["c", "delete"]], "m0"), toolCalls: [{ id: "c", name: "delete", args: { file_path: "/b" } }] }],
+      }),
+    );
+    expect(live.messages).toHaveLength(2);
+    expect(live.messages[1]!.toolCalls![0]!.args).toEqual({ file_path: "/b" });
+    live = applyEvent(live, ev({ type: "messages", messages: [ai("Hello", [], "m1")] }));
+    expect(live).toMatchObject({ streaming: "", finished: "Hello" });
+    live = applyEvent(live, ev({ type: "tool_output", toolCallId: "c", chunk: "a" }));
+    live = applyEvent(live, ev({ type: "tool_output", toolCallId: "c", chunk: "b" }));
+    expect(live.outputs).toEqual({ c: "ab" });
+    live = applyEvent(live, ev({ type: "retry", attempt: 1, maxAttempts: 4, waitMs: 1000, kind: "rate_limit", status: 429 }));
+    expect(live.retry?.status).toBe(429);
+    live = applyEvent(live, ev({ type: "done", status: "complete" }));
+    expect(live).toMatchObject({ runId: null, retry: null });
+    // Events of another run are ignored.
+    expect(applyEvent(live, ev({ type: "token", text: "x", chunks: 1 }))).toBe(live);
+  });
+
+  it("keeps subagent activity apart, and a refused message leaves the list as it was", () => {
+    let live = beginTurn(emptyLive(), "research");
+    live = applyEvent(live, ev({ type: "token", text: "Look", chunks: 1, taskId: "t1" }));
+    live = applyEvent(live, ev({ type: "messages", taskId: "t1", messages: [ai("Looked")] }));
+    expect(live.children.t1).toEqual({ messages: [ai("Looked")], text: "" });
+    expect(live.streaming).toBe("");
+    const refused = failTurn(beginTurn(emptyLive(), "x"), { name: "StartError", code: "awaiting_approval", message: "wait" }, true);
+    expect(refused).toMatchObject({ messages: [], runId: null, error: { code: "awaiting_approval" } });
+  });
+});

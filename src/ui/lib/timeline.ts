@@ -1,0 +1,158 @@
+/**
+ * A thread's messages as the timeline shows them: user and assistant turns,
+ * one card per tool call with its result, a subagent's activity nested
+ * under its `task` card, the summarization marker. Pure.
+ *
+ * Results pair with calls inside one AI message: by id first, then in order
+ * (providers repeat ids across turns, and a subagent's raw ids can differ
+ * from the ids its results carry). Lists are keyed by position, never by id.
+ */
+import type { MessageInfo, ToolCallInfo, UsageInfo } from "../../worker/protocol.ts";
+
+export type ToolStatus = "running" | "done" | "error" | "cancelled" | "waiting";
+
+export interface UserItem {
+  kind: "user";
+  /** Index of the message in the thread (edits and branches refer to it). */
+  index: number;
+  text: string;
+}
+
+export interface AssistantItem {
+  kind: "assistant";
+  index: number;
+  text: string;
+  stopped?: boolean;
+  /** Still streaming. */
+  streaming?: boolean;
+  /** The run was cut off (a reload) while this streamed. */
+  interrupted?: boolean;
+  usage?: UsageInfo;
+}
+
+export interface ToolItem {
+  kind: "tool";
+  /** Index of the AI message that made the call. */
+  index: number;
+  call: ToolCallInfo;
+  status: ToolStatus;
+  result?: string;
+  offloadedTo?: string;
+  durationMs?: number;
+  /** A running command's output so far. */
+  output?: string;
+  /** For `task`: the subagent's activity. */
+  children?: TimelineItem[];
+}
+
+export interface SummaryItem {
+  kind: "summary";
+  historyPath: string;
+}
+
+export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem;
+
+export interface TimelineOptions {
+  /** A run is active: unanswered calls are running, not cancelled. */
+  running?: boolean;
+  /** Tool calls waiting for approval (by position: index of the AI message and the call's position). */
+  waiting?: ReadonlySet<string>;
+  summary?: { cutoff: number; historyPath: string };
+  /** Streaming top-level text not yet in a message. */
+  streamingText?: string;
+  /** The interrupted run's partial answer (after a reload). */
+  interruptedText?: string;
+  /** Output of running commands, by tool call id. */
+  outputs?: Readonly<Record<string, string>>;
+  /** Live subagent activity, by task call id (messages and streaming text). */
+  children?: Readonly<Record<string, { messages: readonly MessageInfo[]; text: string }>>;
+}
+
+/** The key of a call for `waiting`: its AI message's index and its position. */
+export function callKey(index: number, position: number): string {
+  return `${index}:${position}`;
+}
+
+/** Pairs the results after an AI message with its calls: by id, then the rest in order. */
+export function pairResults(calls: readonly ToolCallInfo[], results: readonly MessageInfo[]): Array<MessageInfo | undefined> {
+  const paired: Array<MessageInfo | undefined> = calls.map(() => undefined);
+  const used = new Set<number>();
+  results.forEach((r, ri) => {
+    const at = calls.findIndex((c, ci) => paired[ci] === undefined && c.id && c.id === r.toolCallId);
+    if (at >= 0) {
+      paired[at] = r;
+      used.add(ri);
+    }
+  });
+  results.forEach((r, ri) => {
+    if (used.has(ri)) return;
+    const at = calls.findIndex((c, ci) => paired[ci] === undefined && (!r.name || c.name === r.name));
+    if (at >= 0) paired[at] = r;
+  });
+  return paired;
+}
+
+export function buildTimeline(messages: readonly MessageInfo[], options: TimelineOptions = {}): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const childLive = options.children ?? {};
+  for (let i = 0; i < messages.length; i++) {
+    if (options.summary && i === options.summary.cutoff && i > 0) items.push({ kind: "summary", historyPath: options.summary.historyPath });
+    const m = messages[i]!;
+    if (m.role === "user") items.push({ kind: "user", index: i, text: m.content });
+    if (m.role !== "assistant") continue;
+    if (m.content.trim() || m.stopped)
+      items.push({
+        kind: "assistant",
+        index: i,
+        text: m.content,
+        ...(m.stopped ? { stopped: true } : {}),
+        ...(m.usage ? { usage: m.usage } : {}),
+      });
+    const calls = m.toolCalls ?? [];
+    if (!calls.length) continue;
+    const results: MessageInfo[] = [];
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) results.push(messages[j]!);
+    const paired = pairResults(calls, results);
+    calls.forEach((call, position) => {
+      const result = paired[position];
+      const waiting = options.waiting?.has(callKey(i, position));
+      const status: ToolStatus = result
+        ? result.status === "error"
+          ? "error"
+          : "done"
+        : waiting
+          ? "waiting"
+          : options.running
+            ? "running"
+            : "cancelled";
+      const item: ToolItem = { kind: "tool", index: i, call, status };
+      if (result) {
+        item.result = result.content;
+        if (result.offloadedTo) item.offloadedTo = result.offloadedTo;
+        if (result.durationMs !== undefined) item.durationMs = result.durationMs;
+      }
+      const output = options.outputs?.[call.id];
+      if (output && !result) item.output = output;
+      if (call.name === "task") {
+        const live = call.id ? childLive[call.id] : undefined;
+        const childMessages = call.children?.length ? call.children : (live?.messages ?? []);
+        const nested = buildTimeline(childMessages, {
+          running: status === "running",
+          ...(live?.text && !result ? { streamingText: live.text } : {}),
+        });
+        if (nested.length) item.children = nested;
+      }
+      items.push(item);
+    });
+  }
+  const tail = options.streamingText ?? options.interruptedText;
+  if (tail) {
+    items.push({
+      kind: "assistant",
+      index: messages.length,
+      text: tail,
+      ...(options.streamingText ? { streaming: true } : { interrupted: true }),
+    });
+  }
+  return items;
+}
