@@ -7,9 +7,18 @@ import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
+import { benchShell } from "./bench-shell.ts";
 import { benchStorage } from "./bench-storage.ts";
 
-const sections: Array<() => Promise<string[]>> = [benchLoop, benchContext, benchCheckpoints, benchStorage, benchPatterns, benchPrompt];
+const sections: Array<() => Promise<string[]>> = [
+  benchLoop,
+  benchContext,
+  benchCheckpoints,
+  benchStorage,
+  benchPatterns,
+  benchPrompt,
+  benchShell,
+];
 
 for (const section of sections) {
   for (const line of await section()) console.log(line);
