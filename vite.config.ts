@@ -34,6 +34,7 @@ const workerDeps = [
   "dompurify",
   "diff",
   "highlight.js/lib/core",
+  "@webcontainer/api",
 ];
 
 /** Where the app is served: "./" (any folder) by default; the Pages workflow sets "/<repo>/". */

@@ -1,8 +1,17 @@
-/** The page entry: one agent worker, one chat, one thread list, one Svelte app. */
+/**
+ * The page entry: one agent worker, the app's state objects, the page-side
+ * services the worker cannot host (WebContainer boots only on the main
+ * thread; the Prompt API is Window-only), one Svelte app.
+ */
 import { mount } from "svelte";
 import App from "./ui/app.svelte";
 import { Chat } from "./ui/chat.svelte.ts";
-import { chatContext } from "./ui/context.ts";
+import { appContext } from "./ui/context.ts";
+import { FilesState } from "./ui/files.svelte.ts";
+import { attachPromptApi } from "./ui/prompt-api.ts";
+import { startSandboxHost } from "./ui/sandbox-host.ts";
+import { Servers } from "./ui/servers.svelte.ts";
+import { SettingsState } from "./ui/settings.svelte.ts";
 import { Threads } from "./ui/threads.svelte.ts";
 import { connectAgent } from "./worker/client.ts";
 
@@ -17,9 +26,26 @@ localStorage.setItem(THREAD_KEY, threadId);
 const client = connectAgent();
 const chat = new Chat(client, threadId);
 const threads = new Threads(client, chat, (id) => localStorage.setItem(THREAD_KEY, id));
-mount(App, { target, context: chatContext(chat, threads) });
+const settings = new SettingsState(client);
+const files = new FilesState(client, chat);
+const servers = new Servers();
+const sandbox = startSandboxHost(
+  client,
+  () => settings.settings?.sandbox ?? "shell",
+  (server) => servers.add(server),
+  {
+    onStatus: (status) => settings.updateSandbox(status),
+  },
+);
+// WebContainer boots once the settings say so (after they load, and after each save): never by default.
+settings.onChange(() => void sandbox.boot());
+void attachPromptApi(client);
+
+mount(App, { target, context: appContext({ chat, threads, settings, files, servers }) });
 addEventListener("pagehide", (event: PageTransitionEvent) => {
   if (event.persisted) return;
+  sandbox.dispose();
+  settings.dispose();
   chat.dispose();
   threads.dispose();
   client.close();

@@ -75,6 +75,17 @@ function shellTurn(ctx: ScriptContext): ScriptedTurn | undefined {
   if (last?.getType() === "tool" && (last as { name?: string }).name === "execute" && target) {
     return { toolCalls: [{ name: "read_file", args: { file_path: target } }] };
   }
+  if (last?.getType() === "tool" && (last as { name?: string }).name === "read_file" && target) {
+    // read_file numbers its lines ("     1\tfoo"): show the file as it is.
+    const body = last.text
+      .split("\n")
+      .map((line) => line.replace(/^\s*\d+\t/, ""))
+      .join("\n");
+    return { text: `Here is \`${target}\`:\n\n\`\`\`\n${body}\n\`\`\``, chunkDelayMs: DEMO_CHUNK_DELAY_MS };
+  }
+  if (last?.getType() === "tool" && (last as { name?: string }).name === "execute") {
+    return { text: `Ran \`${command}\`:\n\n\`\`\`\n${last.text.trim()}\n\`\`\``, chunkDelayMs: DEMO_CHUNK_DELAY_MS };
+  }
   return { text: `Done. ${last?.text.split("\n").find((l) => l.trim()) ?? ""}`.trim(), chunkDelayMs: DEMO_CHUNK_DELAY_MS };
 }
 

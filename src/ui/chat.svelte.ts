@@ -1,193 +1,225 @@
 /**
- * The chat's reactive state: one rune class over the pure ChatView reducer.
- * Components read it through context (context.ts) and call its methods.
+ * The shown thread's reactive state: one rune class over the pure LiveThread
+ * reducer (lib/live.ts) plus the worker's ThreadView (context, branches,
+ * model, an interrupted run). Components read it through context and call
+ * its methods; every run call returns whether it started, so the composer
+ * keeps the text when it did not.
  */
 import { toErrorInfo } from "../core/errors.ts";
-import type { AgentClient } from "../worker/client.ts";
-import {
-  type AgentEvent,
-  type ApprovalDecision,
-  type ErrorInfo,
-  type FileData,
-  type PendingApproval,
-  type WorkerInfo,
-} from "../worker/protocol.ts";
-import type { RunStart } from "../worker/client.ts";
-import { applyEvent, beginTurn, emptyView, failTurn, STARTING, viewFromHistory, type ChatItem, type ChatView } from "./chat-view.ts";
-
-/** One action waiting for the user's decision. */
-export interface ApprovalItem {
-  name: string;
-  args: Record<string, unknown>;
-  description: string;
-  allowedDecisions: string[];
-}
-
-function approvalItems(pending: PendingApproval | null): ApprovalItem[] {
-  const value = pending?.interrupts[0]?.value as
-    | {
-        actionRequests?: Array<{ name: string; args: Record<string, unknown>; description: string }>;
-        reviewConfigs?: Array<{ allowedDecisions: string[] }>;
-      }
-    | undefined;
-  return (value?.actionRequests ?? []).map((a, i) => ({ ...a, allowedDecisions: value?.reviewConfigs?.[i]?.allowedDecisions ?? [] }));
-}
+import type { AgentClient, RunStart } from "../worker/client.ts";
+import type { AgentEvent, ApprovalDecision, ErrorInfo, ModelChoice, ThreadView, UserInput, WorkerInfo } from "../worker/protocol.ts";
+import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, type LiveThread } from "./lib/live.ts";
 
 export class Chat {
   readonly #client: AgentClient;
   #threadId: string = $state.raw("");
+  #live: LiveThread = $state.raw(emptyLive());
+  #view: ThreadView | null = $state.raw(null);
   #busy = $state.raw(false);
-  #view: ChatView = $state.raw(emptyView());
   #worker: WorkerInfo | null = $state.raw(null);
-  #files: Readonly<Record<string, FileData>> = $state.raw({});
-  #approval: ApprovalItem[] = $state.raw([]);
+  #loading = $state.raw(false);
+  /** Bumped after each run and reload: panels (files) refresh on it. */
+  #revision = $state.raw(0);
   readonly #unsubscribe: () => void;
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
     this.#threadId = threadId;
-    // Another tab's worker announces its runs on this thread (see protocol.ts, ThreadEvent).
+    // Another tab's worker announces its runs on this thread.
     this.#unsubscribe = client.onThreadEvent((event) => {
-      if (event.threadId === this.#threadId) void this.#onUpdate();
+      if (event.threadId === this.#threadId || event.threadId === "*") void this.#onUpdate();
     });
   }
 
-  /** Stops listening to thread updates. */
   dispose(): void {
     this.#unsubscribe();
   }
 
-  /** The thread shown. */
+  get client(): AgentClient {
+    return this.#client;
+  }
   get threadId(): string {
     return this.#threadId;
+  }
+  get live(): LiveThread {
+    return this.#live;
+  }
+  get view(): ThreadView | null {
+    return this.#view;
   }
   /** True while another tab runs this thread: the chat is read-only. */
   get busy(): boolean {
     return this.#busy;
   }
-
-  /** Shows another thread (not while a run of this tab is streaming). */
-  async open(threadId: string): Promise<void> {
-    if (this.running || threadId === this.#threadId) return;
-    this.#threadId = threadId;
-    this.#view = emptyView();
-    this.#files = {};
-    this.#approval = [];
-    this.#busy = false;
-    await this.#load();
-  }
-
-  async #onUpdate(): Promise<void> {
-    if (this.running) return;
-    try {
-      const { busy } = await this.#client.getThreadStatus(this.#threadId);
-      this.#busy = busy;
-      if (!this.running) await this.#load();
-    } catch (err) {
-      this.#view = { ...this.#view, error: toErrorInfo(err) };
-    }
-  }
-
-  async #load(): Promise<void> {
-    const threadId = this.#threadId;
-    const history = await this.#client.getMessages(threadId);
-    if (threadId !== this.#threadId || this.running) return;
-    // Counters of this tab's streams survive a reload of the same thread's history.
-    const { tokenEvents, tokenChunks } = this.#view;
-    this.#view = { ...(history.length ? viewFromHistory(history) : emptyView()), tokenEvents, tokenChunks };
-    await this.#refresh();
-    this.#busy = (await this.#client.getThreadStatus(threadId)).busy;
-  }
-
-  get items(): readonly ChatItem[] {
-    return this.#view.items;
-  }
-  get live(): string | null {
-    return this.#view.live?.text ?? null;
-  }
   get running(): boolean {
-    return this.#view.runId !== null;
+    return this.#live.runId !== null;
   }
-  get error(): ErrorInfo | null {
-    return this.#view.error;
+  get loading(): boolean {
+    return this.#loading;
   }
-  get tokenEvents(): number {
-    return this.#view.tokenEvents;
-  }
-  get tokenChunks(): number {
-    return this.#view.tokenChunks;
-  }
-  /** The thread's files, by path (refreshed after each run). */
-  get files(): Readonly<Record<string, FileData>> {
-    return this.#files;
-  }
-  /** Actions the paused run waits on; empty when nothing is pending. */
-  get approval(): readonly ApprovalItem[] {
-    return this.#approval;
-  }
-  /** What the worker reported about itself; null until it answered. */
   get worker(): WorkerInfo | null {
     return this.#worker;
   }
+  get revision(): number {
+    return this.#revision;
+  }
+  get error(): ErrorInfo | null {
+    return this.#live.error;
+  }
 
-  /** Asks the worker who it is and restores the thread (history, files, a pending approval). */
+  /** Asks the worker who it is and shows the thread. */
   async connect(): Promise<void> {
     try {
       this.#worker = await this.#client.ping();
-      if (this.#view.items.length === 0) await this.#load();
-      else await this.#refresh();
+      await this.reload();
     } catch (err) {
-      this.#view = { ...this.#view, error: toErrorInfo(err) };
+      this.#live = { ...this.#live, error: toErrorInfo(err) };
     }
   }
 
-  async #refresh(): Promise<void> {
+  /** Shows another thread (not while a run of this tab streams). */
+  async open(threadId: string): Promise<void> {
+    if (this.running || threadId === this.#threadId) return;
+    this.#threadId = threadId;
+    this.#live = emptyLive();
+    this.#view = null;
+    this.#busy = false;
+    await this.reload();
+  }
+
+  /** Reloads the thread from the worker (the checkpoint is the truth). */
+  async reload(): Promise<void> {
     const threadId = this.#threadId;
-    const files = await this.#client.getFiles(threadId);
-    const approval = approvalItems(await this.#client.getPendingApproval(threadId));
-    if (threadId !== this.#threadId) return;
-    this.#files = files;
-    this.#approval = approval;
-  }
-
-  /** Sends one user message and streams the run into the view. */
-  async send(text: string): Promise<void> {
-    const input = text.trim();
-    if (!input || this.running || this.#busy || this.#approval.length) return;
-    this.#view = beginTurn(this.#view, input);
-    await this.#stream((onEvent) => this.#client.run(this.threadId, input, onEvent));
-  }
-
-  /** Answers the pending approval (one decision per action) and continues the run. */
-  async decide(decisions: ApprovalDecision[]): Promise<void> {
-    if (this.running || this.#busy || this.#approval.length === 0) return;
-    this.#approval = [];
-    this.#view = { ...this.#view, runId: STARTING, error: null };
-    await this.#stream((onEvent) => this.#client.resume(this.threadId, decisions, onEvent));
-  }
-
-  async #stream(start: (onEvent: (event: AgentEvent) => void) => Promise<RunStart>): Promise<void> {
+    this.#loading = true;
     try {
-      const startResult = await start((event) => {
-        this.#view = applyEvent(this.#view, event);
-      });
-      if (!startResult.ok) {
-        this.#view = failTurn(this.#view, startResult.error);
-        if (startResult.error.code === "thread_busy") this.#busy = true;
-      } else if (this.#view.runId === STARTING) this.#view = { ...this.#view, runId: startResult.value.runId };
-      if (startResult.ok) {
-        const end = await startResult.value.done;
-        // The worker died mid-run: no terminal event came through the callback.
-        if (end.type === "error" && this.#view.runId === end.runId) this.#view = applyEvent(this.#view, end);
-        await this.#refresh();
-      }
+      const [view, status] = await Promise.all([this.#client.getThread(threadId), this.#client.getThreadStatus(threadId)]);
+      if (threadId !== this.#threadId || this.running) return;
+      this.#view = view;
+      this.#busy = status.busy;
+      this.#live = { ...fromView(view), finished: this.#live.finished };
+      this.#revision++;
     } catch (err) {
-      this.#view = failTurn(this.#view, toErrorInfo(err));
+      this.#live = { ...this.#live, error: toErrorInfo(err) };
+    } finally {
+      this.#loading = false;
     }
   }
 
-  async cancel(): Promise<void> {
-    const runId = this.#view.runId;
+  async #onUpdate(): Promise<void> {
+    if (!this.running) await this.reload();
+  }
+
+  /** Sends a message; false when the run did not start (the error says why, and the composer keeps the text). */
+  send(input: UserInput): Promise<boolean> {
+    const text = input.text.trim();
+    if ((!text && !input.attachments?.length) || this.running || this.#busy) return Promise.resolve(false);
+    const shown = input.attachments?.length ? `${text}\n\n(attaching ${input.attachments.map((a) => a.name).join(", ")})`.trim() : text;
+    this.#live = beginTurn(this.#live, shown);
+    return this.#stream((onEvent) => this.#client.run(this.#threadId, { ...input, text }, onEvent), true);
+  }
+
+  /** Answers the pending approval (one decision per action) and continues. */
+  decide(decisions: ApprovalDecision[]): Promise<boolean> {
+    const approval = this.#live.approval;
+    if (this.running || this.#busy || !approval) return Promise.resolve(false);
+    this.#live = beginTurn(this.#live);
+    // A refused decision keeps the approval shown (the dialog says why).
+    return this.#stream(
+      (onEvent) => this.#client.resume(this.#threadId, decisions, onEvent),
+      false,
+      () => {
+        this.#live = { ...this.#live, approval };
+      },
+    );
+  }
+
+  /** Continues a run a reload cut off, from its last checkpoint. */
+  continueRun(): Promise<boolean> {
+    if (this.running || this.#busy) return Promise.resolve(false);
+    this.#live = beginTurn(this.#live);
+    this.#view = this.#view ? { ...this.#view, interrupted: undefined } : this.#view;
+    return this.#stream(
+      (onEvent) => this.#client.continueRun(this.#threadId, onEvent),
+      false,
+      () => void this.reload(),
+    );
+  }
+
+  /** Replaces the user message at `index` and runs from there (a new branch). */
+  edit(index: number, text: string): Promise<boolean> {
+    if (this.running || this.#busy || !text.trim()) return Promise.resolve(false);
+    this.#live = { ...beginTurn({ ...this.#live, messages: this.#live.messages.slice(0, index) }), approval: null };
+    this.#live = { ...this.#live, messages: [...this.#live.messages, { role: "user", content: text.trim() }] };
+    return this.#stream(
+      (onEvent) => this.#client.editAndRerun(this.#threadId, index, text.trim(), onEvent),
+      false,
+      () => void this.reload(),
+    );
+  }
+
+  /** Runs the last user message again (a new branch). */
+  retry(): Promise<boolean> {
+    if (this.running || this.#busy) return Promise.resolve(false);
+    const last = this.#live.messages.findLastIndex((m) => m.role === "user");
+    this.#live = beginTurn({ ...this.#live, messages: this.#live.messages.slice(0, last + 1) });
+    return this.#stream(
+      (onEvent) => this.#client.retry(this.#threadId, onEvent),
+      false,
+      () => void this.reload(),
+    );
+  }
+
+  async switchBranch(head: string): Promise<void> {
+    if (this.running) return;
+    const view = await this.#client.switchBranch(this.#threadId, head);
+    this.#view = view;
+    this.#live = fromView(view);
+    this.#revision++;
+  }
+
+  async setModel(choice: ModelChoice): Promise<void> {
+    await this.#client.setThreadModel(this.#threadId, choice);
+    await this.reload();
+  }
+
+  async stop(): Promise<void> {
+    const runId = this.#live.runId;
     if (runId && runId !== STARTING) await this.#client.cancel(runId);
+  }
+
+  dismissError(): void {
+    this.#live = { ...this.#live, error: null };
+  }
+
+  async #stream(
+    start: (onEvent: (event: AgentEvent) => void) => Promise<RunStart>,
+    optimistic: boolean,
+    onRefused: () => void = () => undefined,
+  ): Promise<boolean> {
+    try {
+      const started = await start((event) => {
+        this.#live = applyEvent(this.#live, event);
+      });
+      if (!started.ok) {
+        this.#live = failTurn(this.#live, started.error, optimistic);
+        if (started.error.code === "thread_busy") this.#busy = true;
+        onRefused();
+        return false;
+      }
+      if (this.#live.runId === STARTING) this.#live = { ...this.#live, runId: started.value.runId };
+      const end = await started.value.done;
+      // The worker died mid-run: no terminal event came through the callback.
+      if (end.type === "error" && this.#live.runId === end.runId) this.#live = applyEvent(this.#live, end);
+      const error = this.#live.error;
+      const finished = this.#live.finished;
+      this.#live = { ...this.#live, runId: null };
+      await this.reload();
+      this.#live = { ...this.#live, error, finished };
+      return true;
+    } catch (err) {
+      this.#live = failTurn(this.#live, toErrorInfo(err), optimistic);
+      onRefused();
+      return false;
+    }
   }
 }

@@ -1,31 +1,31 @@
-/** Typed access to the chat and the thread list shared through Svelte context. */
-import { getContext, setContext } from "svelte";
+/** Typed access to the app's state objects shared through Svelte context. */
+import { getContext } from "svelte";
 import type { Chat } from "./chat.svelte.ts";
+import type { FilesState } from "./files.svelte.ts";
+import type { Servers } from "./servers.svelte.ts";
+import type { SettingsState } from "./settings.svelte.ts";
 import type { Threads } from "./threads.svelte.ts";
 
-const CHAT = Symbol("deeptab.chat");
-const THREADS = Symbol("deeptab.threads");
+const APP = Symbol("deeptab.app");
 
-/** Call in a component's setup to share a chat with its children. */
-export function setChat(chat: Chat): Chat {
-  return setContext(CHAT, chat);
+/** Everything the app's components share, created outside the tree (main.ts). */
+export interface AppState {
+  chat: Chat;
+  threads: Threads;
+  settings: SettingsState;
+  files: FilesState;
+  /** Servers a WebContainer started (the preview pane). */
+  servers: Servers;
 }
 
-/** The root context for `mount(App, { context })`: the app's chat (and thread list), created outside the tree. */
-export function chatContext(chat: Chat, threads?: Threads): Map<symbol, unknown> {
-  const context = new Map<symbol, unknown>([[CHAT, chat]]);
-  if (threads) context.set(THREADS, threads);
-  return context;
+/** The root context for `mount(App, { context })`. */
+export function appContext(state: AppState): Map<symbol, unknown> {
+  return new Map<symbol, unknown>([[APP, state]]);
 }
 
-/** Call in a component's setup, below a component that called {@link setChat}. */
-export function getChat(): Chat {
-  const chat = getContext<Chat | undefined>(CHAT);
-  if (!chat) throw new Error("getChat() needs setChat() in an ancestor component.");
-  return chat;
-}
-
-/** The thread list, or undefined when the app was mounted without one. */
-export function getThreads(): Threads | undefined {
-  return getContext<Threads | undefined>(THREADS);
+/** Call in a component's setup, below the root. */
+export function getApp(): AppState {
+  const app = getContext<AppState | undefined>(APP);
+  if (!app) throw new Error("getApp() needs the app context (appContext in mount).");
+  return app;
 }

@@ -24,6 +24,8 @@ export class Threads {
   #error: ErrorInfo | null = $state.raw(null);
   #storage: StorageUsage | null = $state.raw(null);
   #persistAsked = false;
+  /** A deleted thread during its undo window. */
+  #pending: { id: string; title: string; timer: ReturnType<typeof setTimeout> } | null = $state.raw(null);
   readonly #unsubscribe: () => void;
 
   constructor(client: AgentClient, chat: Chat, onSelect: (threadId: string) => void = () => undefined) {
@@ -38,9 +40,14 @@ export class Threads {
     this.#unsubscribe();
   }
 
-  /** Registered threads, newest first. */
+  /** Registered threads, newest first (a thread being deleted is hidden). */
   get items(): readonly ThreadInfo[] {
-    return this.#items;
+    const pending = this.#pending?.id;
+    return pending ? this.#items.filter((t) => t.id !== pending) : this.#items;
+  }
+  /** The thread deleted a moment ago, while it can still be restored. */
+  get pendingDelete(): { id: string; title: string } | null {
+    return this.#pending;
   }
   get current(): string {
     return this.#chat.threadId;
@@ -90,10 +97,28 @@ export class Threads {
     if (this.#check(await this.#client.renameThread(threadId, title))) await this.refresh();
   }
 
-  async remove(threadId: string): Promise<void> {
-    if (!this.#check(await this.#client.deleteThread(threadId))) return;
+  /** Deletes a thread after an undo window (`undoMs`); the list hides it at once. Another delete commits the previous one. */
+  async remove(threadId: string, undoMs = 6_000): Promise<void> {
+    await this.commitDelete();
+    const title = this.#items.find((t) => t.id === threadId)?.title ?? "Thread";
     if (threadId === this.current) await this.create();
-    await this.refresh();
+    this.#pending = { id: threadId, title, timer: setTimeout(() => void this.commitDelete(), undoMs) };
+  }
+
+  /** Restores the thread deleted a moment ago. */
+  undoDelete(): void {
+    if (!this.#pending) return;
+    clearTimeout(this.#pending.timer);
+    this.#pending = null;
+  }
+
+  /** Deletes the pending thread now. */
+  async commitDelete(): Promise<void> {
+    const pending = this.#pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.#pending = null;
+    if (this.#check(await this.#client.deleteThread(pending.id))) await this.refresh();
   }
 
   /** Downloads the thread as `<title>.json` through a Blob URL. */

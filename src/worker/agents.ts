@@ -41,6 +41,7 @@ export interface AgentSpec {
   choice: ModelChoice;
   sandbox: SandboxKind;
   approveExecute: boolean;
+  approveWrites?: boolean;
 }
 
 export interface BuiltAgent {
@@ -88,6 +89,7 @@ export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Resu
   const interruptOn: InterruptOnConfig = {};
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
+  if (spec.approveWrites) for (const name of ["write_file", "edit_file", "delete"]) interruptOn[name] = true;
   const agent = createDeepAgent({
     model: built.value.model,
     checkpointer: deps.checkpointer,

@@ -140,7 +140,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     async agent(choice) {
       const s = await settings.get();
       return buildAgent(
-        { choice, sandbox: sandbox.active(s.sandbox), approveExecute: s.approveExecute },
+        { choice, sandbox: sandbox.active(s.sandbox), approveExecute: s.approveExecute, approveWrites: s.approveWrites },
         {
           checkpointer,
           store: storage?.layout.store,

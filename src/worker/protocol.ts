@@ -250,6 +250,8 @@ export interface Settings {
   sandbox: SandboxChoice;
   /** Ask before `execute` (on by default). */
   approveExecute: boolean;
+  /** Ask before `write_file`, `edit_file` and `delete` (off by default; the dialog shows a diff). */
+  approveWrites: boolean;
 }
 
 export interface KeyStatus {

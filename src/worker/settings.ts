@@ -22,6 +22,7 @@ export const DEFAULT_SETTINGS: Settings = {
   // WebContainer loads its runtime from StackBlitz (a third party): opt-in, not the default.
   sandbox: "shell",
   approveExecute: true,
+  approveWrites: false,
 };
 
 export interface SettingsService {
@@ -56,6 +57,7 @@ export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTIN
     defaultModel: validChoice(v.defaultModel) ?? base.defaultModel,
     sandbox: SANDBOXES.includes(v.sandbox as SandboxChoice) ? (v.sandbox as SandboxChoice) : base.sandbox,
     approveExecute: typeof v.approveExecute === "boolean" ? v.approveExecute : base.approveExecute,
+    approveWrites: typeof v.approveWrites === "boolean" ? v.approveWrites : base.approveWrites,
   };
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { filesOf, messagesOf, workerPool } from "../testing/worker-pool.ts";
 import { connectAgent, type AgentClient } from "./client.ts";
-import { demoAnswer, demoNotePath } from "./demo.ts";
+import { demoAnswer, demoNotePath } from "../models/demo.ts";
 import type { AgentEvent, TokenEvent } from "./protocol.ts";
 
 const { spawn } = workerPool();

@@ -102,7 +102,8 @@ describe("buildTimeline", () => {
 });
 
 describe("the live reducer", () => {
-  const ev = (e: Omit<AgentEvent, "runId">): AgentEvent => ({ ...e, runId: "r" }) as AgentEvent;
+  type WithoutRun<T> = T extends unknown ? Omit<T, "runId"> : never;
+  const ev = (e: WithoutRun<AgentEvent>): AgentEvent => ({ ...e, runId: "r" }) as AgentEvent;
 
   it("streams tokens, replaces them by the message, upserts re-emitted AI messages by id, and ends", () => {
     let live = beginTurn(emptyLive(), "hi");

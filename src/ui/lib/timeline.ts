@@ -156,3 +156,16 @@ export function buildTimeline(messages: readonly MessageInfo[], options: Timelin
   }
   return items;
 }
+
+/** The calls a pending approval waits on: the last AI message's calls without a result whose tool the approval names. */
+export function waitingCalls(messages: readonly MessageInfo[], approvalTools: readonly string[] | undefined): ReadonlySet<string> {
+  const keys: string[] = [];
+  if (approvalTools?.length) {
+    const index = messages.findLastIndex((m) => m.role === "assistant");
+    const answered = new Set(messages.slice(index + 1).map((m) => m.toolCallId));
+    (messages[index]?.toolCalls ?? []).forEach((c, i) => {
+      if (!answered.has(c.id) && approvalTools.includes(c.name)) keys.push(callKey(index, i));
+    });
+  }
+  return new Set(keys);
+}

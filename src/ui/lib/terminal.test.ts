@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { parseExecuteResult, stateLabel, terminalCommands } from "./terminal.ts";
+import type { TimelineItem, ToolItem } from "./timeline.ts";
+
+const exec = (id: string, command: string, rest: Partial<ToolItem>): ToolItem => ({
+  kind: "tool",
+  index: 0,
+  call: { id, name: "execute", args: { command } },
+  status: "done",
+  ...rest,
+});
+
+describe("terminal", () => {
+  it("parses deepagents' execute trailers", () => {
+    expect(parseExecuteResult("3\n2\n1\n\n[Command succeeded with exit code 0]")).toMatchObject({ output: "3\n2\n1\n", exitCode: 0 });
+    expect(parseExecuteResult("nope\n[Command failed with exit code 127]")).toMatchObject({ output: "nope", exitCode: 127 });
+    expect(parseExecuteResult("x\n[Command timed out]")).toMatchObject({ output: "x", exitCode: null, timedOut: true });
+    expect(parseExecuteResult("x\n[Command failed with exit code 1]\n[Output was truncated due to size limits]")).toMatchObject({
+      output: "x",
+      exitCode: 1,
+      truncated: true,
+    });
+    expect(parseExecuteResult("Error: Execution not available.")).toMatchObject({ recognized: false, exitCode: null });
+  });
+
+  it("lists execute calls in order, nested ones at their task, with live output and states", () => {
+    const items: TimelineItem[] = [
+      { kind: "user", index: 0, text: "go" },
+      exec("a", "ls", { result: "a.txt\n[Command succeeded with exit code 0]" }),
+      {
+        kind: "tool",
+        index: 1,
+        call: { id: "t", name: "task", args: { subagent_type: "general-purpose", description: "x" } },
+        status: "running",
+        children: [exec("b", "false", { result: "\n[Command failed with exit code 1]" })],
+      },
+      exec("c", "sleep 9", { status: "running", output: "tick\n" }),
+    ];
+    const commands = terminalCommands(items);
+    expect(commands.map((c) => [c.command, c.state, c.exitCode, c.output, c.subagent])).toEqual([
+      ["ls", "succeeded", 0, "a.txt", undefined],
+      ["false", "failed", 1, "", "general-purpose"],
+      ["sleep 9", "running", null, "tick\n", undefined],
+    ]);
+    expect(commands.map(stateLabel)).toEqual(["Exit code 0", "Exit code 1", "Running"]);
+  });
+});

@@ -1,0 +1,264 @@
+/**
+ * The settings dialog in Chromium over the real agent worker (its own
+ * IndexedDB): fields by their accessible names, inline validation that
+ * blocks Save, a key that leaves no trace in the page, "Forget everything"
+ * behind a confirmation, per-thread model switching, and the model manager
+ * downloading (cancel, resume, delete) from the loopback model server.
+ */
+import { flushSync, mount, unmount } from "svelte";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { page, userEvent } from "vitest/browser";
+import { connectAgent, type AgentClient } from "../worker/client.ts";
+import { Chat } from "./chat.svelte.ts";
+import SettingsDialog from "./settings-dialog.svelte";
+import { SettingsState } from "./settings.svelte.ts";
+
+const KEY = "sk-test-9f8e7d6c5b4a-DO-NOT-SHOW";
+let cleanup: Array<() => void> = [];
+
+afterEach(() => {
+  for (const undo of cleanup.splice(0).reverse()) undo();
+  cleanup = [];
+});
+
+async function open(): Promise<{ client: AgentClient; chat: Chat; settings: SettingsState; closed: () => number }> {
+  const client = connectAgent(
+    new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
+  );
+  const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+  await chat.connect();
+  const settings = new SettingsState(client);
+  await settings.load();
+  let closes = 0;
+  const target = document.createElement("div");
+  document.body.append(target);
+  const instance = mount(SettingsDialog, { target, props: { open: true, onClose: () => closes++, settings, chat } });
+  flushSync();
+  cleanup.push(() => {
+    void unmount(instance);
+    target.remove();
+    settings.dispose();
+    chat.dispose();
+    client.close();
+  });
+  return { client, chat, settings, closed: () => closes };
+}
+
+const field = (name: string) => page.getByLabelText(name, { exact: true });
+const save = () => page.getByRole("button", { name: "Save", exact: true });
+
+describe("settings dialog", () => {
+  it("names every field and shows the ones the provider needs", async () => {
+    await open();
+    await expect.element(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+    const provider = page.getByRole("combobox", { name: "Provider", exact: true });
+    await expect.element(provider).toHaveValue("demo");
+    const labels = [...(provider.element() as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(labels).toContain("In this tab (llama.cpp)");
+    // Chrome's built-in model only where the page has the Prompt API.
+    expect(labels.includes("Chrome built-in model")).toBe("LanguageModel" in window);
+
+    await expect.element(field("Model")).toHaveValue("scripted");
+    await expect.element(page.getByRole("spinbutton", { name: "Context window", exact: true })).toBeVisible();
+    await expect.element(page.getByRole("combobox", { name: "Sandbox", exact: true })).toHaveValue("shell");
+    const sandboxOptions = [...(page.getByRole("combobox", { name: "Sandbox" }).element() as HTMLSelectElement).options].map(
+      (o) => o.textContent,
+    );
+    expect(sandboxOptions).toEqual(["Offline shell (default)", "WebContainer (loads from StackBlitz, a third party)", "Automatic", "None"]);
+    await expect.element(page.getByTestId("sandbox-status")).toHaveTextContent(/offline shell/);
+    await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
+    expect(document.querySelector('input[type="password"]')).toBeNull();
+
+    await userEvent.selectOptions(provider, "openai");
+    const key = field("API key");
+    await expect.element(key).toHaveAttribute("type", "password");
+    await expect.element(key).toHaveAttribute("autocomplete", "off");
+    await expect.element(page.getByRole("checkbox", { name: "Remember this key on this device" })).not.toBeChecked();
+    await expect.element(field("Model")).toHaveValue("gpt-4.1-mini");
+    // A known model's window comes prefilled.
+    await expect.element(page.getByRole("spinbutton", { name: "Context window" })).toHaveValue(1_047_576);
+    expect(document.body.textContent).toContain("tokens");
+
+    await userEvent.selectOptions(provider, "openai-compatible");
+    await expect.element(field("Base URL")).toHaveValue("http://localhost:11434/v1");
+    await expect.element(field("API key")).toBeVisible();
+  });
+
+  it("shows inline errors for a bad base URL or window and keeps Save disabled until they are fixed", async () => {
+    await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai-compatible");
+    const base = field("Base URL");
+    await userEvent.fill(base, "localhost:11434");
+    await expect.element(base).toHaveAttribute("aria-invalid", "true");
+    await expect.element(page.getByText("Enter a full http:// or https:// URL", { exact: false })).toBeVisible();
+    await expect.element(save()).toBeDisabled();
+    await userEvent.fill(base, "http://127.0.0.1:9/v1");
+    await expect.element(base).not.toHaveAttribute("aria-invalid");
+    await userEvent.fill(field("Model"), "qwen2.5:7b");
+    await expect.element(save()).toBeEnabled();
+
+    const window = page.getByRole("spinbutton", { name: "Context window" });
+    await userEvent.fill(window, "100");
+    await expect.element(page.getByText("at least 512 tokens", { exact: false })).toBeVisible();
+    await expect.element(save()).toBeDisabled();
+    await userEvent.fill(window, "32768");
+    await expect.element(save()).toBeEnabled();
+  });
+
+  it("saves a key without leaving it in the page, and switches this thread's model", async () => {
+    const { client, chat } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai");
+    const key = field("API key");
+    await userEvent.fill(key, KEY);
+    await userEvent.click(save());
+    await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+
+    expect((await client.keyStatus()).find((k) => k.provider === "openai")).toEqual({ provider: "openai", set: true, remembered: false });
+    await expect.element(key).toHaveValue("");
+    await expect.element(key).toHaveAttribute("placeholder", expect.stringMatching(/^set/));
+    expect(document.body.innerHTML).not.toContain(KEY);
+    for (const input of document.querySelectorAll("input")) expect(input.value).not.toContain(KEY);
+    expect(JSON.stringify((await client.getThread(chat.threadId)).model)).not.toContain(KEY);
+
+    expect(chat.view?.model).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
+    expect((await client.getSettings()).defaultModel).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
+    // The window was the model's default: the choice follows the default instead of pinning it.
+    expect(chat.view?.model.contextWindow).toBeUndefined();
+  });
+
+  it("asks before forgetting everything, then forgets keys and settings", async () => {
+    const { client } = await open();
+    await client.setKey("anthropic", KEY, true);
+    await client.updateSettings({ approveExecute: false });
+    await userEvent.click(page.getByRole("button", { name: "Forget everything" }));
+    const confirm = page.getByRole("dialog", { name: "Forget everything?" });
+    await expect.element(confirm).toBeVisible();
+    const text = confirm.element().textContent ?? "";
+    for (const word of ["keys", "threads", "files", "memories", "settings", "Downloaded models stay"]) expect(text).toContain(word);
+
+    await userEvent.click(confirm.getByRole("button", { name: "Cancel" }));
+    await expect.element(confirm).not.toBeInTheDocument();
+    expect((await client.keyStatus()).find((k) => k.provider === "anthropic")?.set).toBe(true);
+
+    await userEvent.click(page.getByRole("button", { name: "Forget everything" }));
+    await userEvent.click(page.getByRole("dialog", { name: "Forget everything?" }).getByRole("button", { name: "Forget everything" }));
+    await expect.element(page.getByRole("status").filter({ hasText: "Everything was forgotten" })).toBeVisible();
+    expect((await client.keyStatus()).every((k) => !k.set)).toBe(true);
+    expect((await client.getSettings()).approveExecute).toBe(true);
+    await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
+  });
+
+  it("works with the keyboard alone: focus starts on Provider, Enter saves", async () => {
+    const { chat } = await open();
+    const provider = page.getByRole("combobox", { name: "Provider" }).element();
+    expect(document.activeElement).toBe(provider);
+    await userEvent.keyboard("{Tab}");
+    expect(document.activeElement).toBe(field("Model").element());
+    await userEvent.keyboard("{Control>}a{/Control}scripted-2{Enter}");
+    await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    expect(chat.view?.model).toMatchObject({ provider: "demo", model: "scripted-2" });
+  });
+
+  it("fills a 360 px screen without sideways scrolling, in light and dark", async () => {
+    const before = { width: window.innerWidth, height: window.innerHeight };
+    await page.viewport(360, 640);
+    try {
+      await open();
+      await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
+      await userEvent.click(page.getByText("Request log", { exact: true }));
+      const dialog = page.getByRole("dialog", { name: "Settings" }).element() as HTMLDialogElement;
+      await expect.poll(() => Math.round(dialog.getBoundingClientRect().width)).toBe(360);
+      expect(dialog.scrollWidth).toBeLessThanOrEqual(dialog.clientWidth);
+      for (const el of dialog.querySelectorAll("input, select, button")) expect(el.getBoundingClientRect().right).toBeLessThanOrEqual(360);
+
+      const input = field("GGUF URL").element();
+      document.documentElement.setAttribute("data-theme", "dark");
+      expect(getComputedStyle(input).backgroundColor).toBe("rgb(13, 17, 23)");
+      expect(getComputedStyle(input).color).toBe("rgb(230, 237, 243)");
+      document.documentElement.setAttribute("data-theme", "light");
+      expect(getComputedStyle(input).backgroundColor).toBe("rgb(255, 255, 255)");
+    } finally {
+      document.documentElement.removeAttribute("data-theme");
+      await page.viewport(before.width, before.height);
+    }
+  });
+
+  it("lists provider requests in the request log", async () => {
+    const { client } = await open();
+    await client.listProviderModels({ provider: "openai-compatible", model: "", baseUrl: `${inject("modelServer")}/v1` });
+    await userEvent.click(page.getByText("Request log", { exact: true }));
+    const log = page.getByTestId("request-log");
+    await expect.element(log.getByRole("cell", { name: "/v1/models" })).toBeVisible();
+    await expect.element(log.getByRole("cell", { name: "GET", exact: true })).toBeVisible();
+    await expect.element(log.getByRole("cell", { name: "404" })).toBeVisible();
+  });
+});
+
+describe("model manager", () => {
+  it("recommends models with sizes and downloads nothing until asked", async () => {
+    const { client } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
+    const list = page.getByTestId("recommended-models");
+    for (const text of [
+      "Qwen2.5-0.5B-Instruct Q4_K_M",
+      "≈ 491 MB",
+      "Qwen2.5-1.5B-Instruct Q4_K_M",
+      "≈ 1.12 GB",
+      "Qwen3-1.7B Q4_K_M",
+      "≈ 1.11 GB",
+    ])
+      await expect.element(list.getByText(text, { exact: false })).toBeVisible();
+    await expect.element(page.getByRole("button", { name: "Download Qwen2.5-0.5B-Instruct Q4_K_M" })).toBeVisible();
+    expect(document.body.textContent).toContain("never uploaded");
+    expect(await client.requestLog()).toEqual([]);
+  });
+
+  it("validates a GGUF URL, downloads with progress, cancels, resumes, uses and deletes the model", async () => {
+    const { client } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
+    const url = field("GGUF URL");
+    const go = page.getByRole("button", { name: "Download from URL" });
+    await userEvent.fill(url, "https://example.com/model.bin");
+    await expect.element(go).toBeDisabled();
+    await userEvent.fill(url, "https://example.com/big-00001-of-00003.gguf");
+    await expect.element(page.getByText("all 3 files are downloaded", { exact: false })).toBeVisible();
+
+    const source = `${inject("modelServer")}/slow/files/plain.gguf?run=${crypto.randomUUID()}`;
+    await userEvent.fill(url, source);
+    await userEvent.click(go);
+    const bar = page.getByRole("progressbar", { name: "Downloading plain.gguf" });
+    await expect.element(bar).toBeVisible();
+    // The slow route sends 16 KB every 25 ms (under a second in all): read the figures and cancel at once.
+    await expect.element(page.getByTestId("download-progress")).toHaveTextContent(/^\d+(\.\d)? (B|KB) of 482\.9 KB/);
+    await userEvent.click(page.getByRole("button", { name: "Cancel download of plain.gguf" }));
+    await expect.element(page.getByRole("alert").filter({ hasText: "Cancelled" })).toBeVisible();
+    const resume = page.getByRole("button", { name: "Resume download of plain.gguf" });
+    await expect.element(resume).toBeVisible();
+
+    await userEvent.click(resume);
+    await expect.element(page.getByText("Selected", { exact: true }), { timeout: 10_000 }).toBeVisible();
+    const model = page.getByRole("combobox", { name: "Model", exact: true });
+    await expect.element(model).toHaveValue(expect.stringMatching(/^plain\.gguf-/));
+    const id = (model.element() as HTMLSelectElement).value;
+    expect((await client.listLocalModels()).find((m) => m.id === id)).toMatchObject({ complete: true, bytes: 494_464 });
+    // A resumed download asks for the rest only (a Range request).
+    expect((await client.requestLog()).filter((e) => e.path === "/slow/files/plain.gguf").length).toBeGreaterThanOrEqual(3);
+
+    await userEvent.click(page.getByRole("button", { name: "Delete plain.gguf" }));
+    await userEvent.click(page.getByRole("dialog", { name: "Delete plain.gguf?" }).getByRole("button", { name: "Delete" }));
+    await expect.element(page.getByRole("button", { name: "Delete plain.gguf" })).not.toBeInTheDocument();
+    expect((await client.listLocalModels()).some((m) => m.id === id)).toBe(false);
+  });
+
+  it("uses a dropped .gguf file in place and says it is never uploaded", async () => {
+    const { client } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
+    const input = field("Use a .gguf file from this device");
+    await userEvent.upload(input, new File([new Uint8Array(1024)], "mine.gguf"));
+    await expect.element(page.getByRole("combobox", { name: "Model", exact: true })).toHaveValue("file:mine.gguf");
+    await expect.element(page.getByText("your file, this session only")).toBeVisible();
+    await userEvent.upload(input, new File(["x"], "notes.txt"));
+    await expect.element(page.getByRole("alert").filter({ hasText: ".gguf" })).toBeVisible();
+    expect(await client.requestLog()).toEqual([]);
+  });
+});
