@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: each figure is a ratio against a baseline run in the same
- * process, so machine noise cancels out.
+ * process, so machine noise cancels out. The browser sections run last, in
+ * headless Chromium (skipped when it is missing).
  */
+import { benchBrowser } from "./bench-browser.ts";
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
@@ -18,6 +20,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchPatterns,
   benchPrompt,
   benchShell,
+  benchBrowser,
 ];
 
 for (const section of sections) {

@@ -1,0 +1,58 @@
+/**
+ * What the browser bench pages hand back to scripts/bench-browser.ts: plain
+ * data (it crosses `page.evaluate`), and the `window` functions that run them.
+ * Not a page itself.
+ */
+
+/** One generation: wall time and what the server reported. */
+export interface GenerationRun {
+  ms: number;
+  completionTokens: number;
+  finishReason: string;
+}
+
+/** chat-wllama.html: ChatWllama against wllama's createChatCompletion, alternating. */
+export interface WllamaBenchResult {
+  modelBytes: number;
+  loadMs: number;
+  threads: number;
+  maxTokens: number;
+  promptTokens: number;
+  /** Both paths produced the same text (greedy, same prompt). */
+  sameText: boolean;
+  direct: GenerationRun[];
+  chatWllama: GenerationRun[];
+}
+
+/** One agent turn, seen from the page. */
+export interface TurnRun {
+  /** From `client.run` to the terminal event. */
+  wallMs: number;
+  /** Streamed answer chunks (each preceded by a DEMO_CHUNK_DELAY_MS pause in the worker). */
+  chunks: number;
+  /** The tool result's `durationMs` (the harness rounds it to whole ms). */
+  toolMs: number;
+}
+
+/** execute-worker.html: execute in the agent worker against ShellBackend in the page. */
+export interface ExecuteBenchResult {
+  command: string;
+  chunkDelayMs: number;
+  /** How long a `setTimeout(chunkDelayMs)` really takes on this page, per wait (timers run late). */
+  timerMs: number[];
+  /** "$ <command>" turns: execute, then the answer. */
+  execute: TurnRun[];
+  /** Plain demo turns: write_file, then the answer. */
+  plain: TurnRun[];
+  /** `ShellBackend.execute(command)` over a MemoryFileStore on this page, per call. */
+  memoryMs: number[];
+  /** The same over an IndexedDB workspace on this page, a new ShellBackend per call (as the worker builds it). */
+  indexedDBMs: number[];
+}
+
+declare global {
+  interface Window {
+    benchChatWllama?: () => Promise<WllamaBenchResult>;
+    benchExecuteWorker?: () => Promise<ExecuteBenchResult>;
+  }
+}
