@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: each figure is a ratio against a baseline run in the same
  * process, so machine noise cancels out. The browser sections run last, in
- * headless Chromium (skipped when it is missing).
+ * headless Chromium (skipped when it is missing); the app section needs
+ * `npm run build` first.
  */
+import { benchApp } from "./bench-app.ts";
 import { benchBrowser } from "./bench-browser.ts";
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
@@ -21,6 +23,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchPrompt,
   benchShell,
   benchBrowser,
+  benchApp,
 ];
 
 for (const section of sections) {

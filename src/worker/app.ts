@@ -161,6 +161,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       reader,
       registry: threads,
       runs,
+      enrich: (id, approval) => enrichApproval(approval, (path) => fsOf(id).then((fs) => files.text(fs, path))),
       history,
       windowOf,
       childMessages: async (id) => {

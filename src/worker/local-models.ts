@@ -5,7 +5,7 @@
  * loaded engine (loading another model frees the previous one).
  */
 import { err, ok, type Result } from "../core/result.ts";
-import { DEFAULT_CONTEXT, loadWllamaModel, type LoadedModel } from "../models/wllama/engine.ts";
+import type { LoadedModel } from "../models/wllama/engine.ts";
 import {
   MAX_FILE_BYTES,
   ModelStore,
@@ -15,6 +15,9 @@ import {
   type ModelSource,
 } from "../models/wllama/model-store.ts";
 import type { WllamaEngine } from "../models/wllama/chat-wllama.ts";
+
+/** Context tokens a model in the tab is loaded with when the choice does not say (engine.ts's DEFAULT_CONTEXT). */
+export const DEFAULT_LOCAL_CONTEXT = 8_192;
 
 /** Ids of dropped files start with this (cached models never do: their ids are directory names). */
 export const LOCAL_FILE_PREFIX = "file:";
@@ -48,6 +51,8 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
       loaded = undefined;
     }
     try {
+      // llama.cpp (and its 10 MB wasm) loads only when a model in the tab is used.
+      const { loadWllamaModel } = await import("../models/wllama/engine.ts");
       const model = await loadWllamaModel(files, local?.name ?? id, { contextTokens });
       loaded = { key, model };
       return ok(model.engine);
@@ -101,7 +106,7 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
       dropped.set(id, { name: gguf[0]!.name, files: gguf });
       return ok(id);
     },
-    engine(id, contextTokens = DEFAULT_CONTEXT) {
+    engine(id, contextTokens = DEFAULT_LOCAL_CONTEXT) {
       const next = (loading ?? Promise.resolve()).then(() => load(id, contextTokens));
       loading = next;
       return next;

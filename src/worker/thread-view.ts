@@ -10,14 +10,16 @@ import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
-import { plain, toMessageInfo, usageOf } from "./messages.ts";
+import { plain, toMessageInfo, toPendingApproval, usageOf } from "./messages.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
-import type { MessageInfo, ModelChoice, ThreadView, Todo, UsageInfo } from "./protocol.ts";
+import type { MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
 
 export interface ViewDeps {
   reader: DeepAgent;
   registry: RunRegistry;
-  runs: Pick<RunService, "pendingApproval" | "interrupted">;
+  runs: Pick<RunService, "interrupted">;
+  /** Adds schemas and diffs to a pending approval (approvals.ts). */
+  enrich(threadId: string, approval: PendingApproval): Promise<PendingApproval>;
   history?: CheckpointReader | undefined;
   /** A subagent thread's messages (from the checkpointer), or undefined. */
   childMessages(threadId: string): Promise<BaseMessage[] | undefined>;
@@ -81,7 +83,14 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
   const event = values[EVENT_KEY];
   const model = await deps.registry.model(threadId);
   const window = await deps.windowOf(model);
-  const [approval, cut] = await Promise.all([head ? null : deps.runs.pendingApproval(threadId), deps.runs.interrupted(threadId)]);
+  // The approval comes from the snapshot already read (one state read per view).
+  const pending = head
+    ? undefined
+    : snapshot.tasks
+        .flatMap((t) => t.interrupts)
+        .map((i) => toPendingApproval(i.value))
+        .find((a) => a);
+  const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const view: ThreadView = {
     threadId,
