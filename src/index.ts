@@ -83,6 +83,25 @@ export {
   type IndexedDBBackendOptions,
 } from "./backends/indexeddb.ts";
 export type { FilesystemPermission, PermissionMode, PermissionOperation } from "./backends/permissions.ts";
+export { MemoryFileStore } from "./backends/memory-store.ts";
+
+// Sandboxes: a shell over the backend's own files, offline everywhere; WebContainer where it boots.
+export {
+  ShellBackend,
+  DEFAULT_EXECUTE_TIMEOUT,
+  DEFAULT_MAX_EXECUTE_TIMEOUT,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  type ShellBackendOptions,
+} from "./backends/sandbox/shell.ts";
+export { newShellSession, type ShellSession } from "./backends/sandbox/shell-fs.ts";
+export {
+  WebContainerBackend,
+  REBUILDABLE_DIRS,
+  type ContainerFile,
+  type ContainerHost,
+  type ContainerRun,
+  type WebContainerBackendOptions,
+} from "./backends/sandbox/container.ts";
 
 // Persistence in IndexedDB.
 export { IndexedDBSaver, type IndexedDBSaverOptions, type SaverStats } from "./storage/indexeddb-saver.ts";
@@ -90,6 +109,30 @@ export { IndexedDBStore, type IndexedDBStoreOptions } from "./storage/indexeddb-
 
 // Models.
 export { ScriptedChatModel, type Script, type ScriptContext, type ScriptedTurn } from "./models/scripted.ts";
+export { ChatWllama, type ChatWllamaFields, type WllamaEngine } from "./models/wllama/chat-wllama.ts";
+export { loadWllamaModel, wllamaEngine, DEFAULT_CONTEXT, type LoadedModel } from "./models/wllama/engine.ts";
+export {
+  ModelStore,
+  MAX_FILE_BYTES,
+  shardUrls,
+  modelIdFor,
+  type CachedModel,
+  type DownloadError,
+  type DownloadProgress,
+  type ModelSource,
+} from "./models/wllama/model-store.ts";
+export { ChatChromeAI, promptApiAvailability, type PromptApiPort, type PromptRequest } from "./models/chrome-ai.ts";
+export {
+  providerRetryMiddleware,
+  classifyProviderError,
+  describeProviderFailure,
+  PROVIDER_RETRY,
+  RETRY_EVENT,
+  type RetryOptions,
+} from "./middleware/provider-retry.ts";
+
+// Context sizing for small windows.
+export { resultTokenBudget, toolProfileFor, COMPACT_PROFILE_BELOW, type ToolProfile } from "./context/budget.ts";
 
 // Errors and results.
 export { DeeptabError, toErrorInfo, type ErrorInfo } from "./core/errors.ts";
