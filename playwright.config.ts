@@ -9,6 +9,9 @@ export default defineConfig({
   timeout: 60_000,
   retries: 0,
   reporter: process.env.CI ? "line" : "list",
+  // Scripted OpenAI and Anthropic servers on fixed loopback ports (e2e/servers.ts), for the whole run.
+  globalSetup: "./e2e/global-setup.ts",
+  globalTeardown: "./e2e/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
