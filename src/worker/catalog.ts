@@ -5,70 +5,15 @@
  * for the in-tab engine (llama.cpp). Plain data and pure functions: nothing
  * here touches the network or storage.
  *
- * The provider list is a copy of models/providers.ts's PROVIDERS, not a
- * re-export: that module builds models (it imports the demo model and with
- * it LangChain), which would put ~700 KB of worker code into the page's
- * bundle. catalog.test.ts checks that the copy equals the original.
+ * The provider list comes from models/catalog.ts, which imports nothing (not
+ * from models/providers.ts, which builds models and would put ~700 KB of
+ * worker code into the page's bundle).
  */
 import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
-import type { ProviderInfo } from "../models/providers.ts";
 import type { ModelSource, ProviderId } from "./protocol.ts";
 
-export type { ProviderInfo };
+export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
 export { MAX_FILE_BYTES, modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
-
-/** The providers the app offers (the same list as models/providers.ts). */
-export const PROVIDERS: readonly ProviderInfo[] = [
-  {
-    id: "demo",
-    label: "Demo (scripted, no key)",
-    needsKey: false,
-    usesBaseUrl: false,
-    defaultModel: "scripted",
-    suggestions: ["scripted"],
-  },
-  {
-    id: "openai",
-    label: "OpenAI",
-    needsKey: true,
-    usesBaseUrl: false,
-    defaultModel: "gpt-4.1-mini",
-    suggestions: ["gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o4-mini"],
-  },
-  {
-    id: "anthropic",
-    label: "Anthropic",
-    needsKey: true,
-    usesBaseUrl: false,
-    defaultModel: "claude-sonnet-4-5",
-    suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
-  },
-  {
-    id: "openai-compatible",
-    label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
-    needsKey: false,
-    usesBaseUrl: true,
-    defaultModel: "",
-    defaultBaseUrl: "http://localhost:11434/v1",
-    suggestions: [],
-  },
-  { id: "wllama", label: "In this tab (llama.cpp)", needsKey: false, usesBaseUrl: false, defaultModel: "", suggestions: [] },
-  {
-    id: "chrome",
-    label: "Chrome built-in model",
-    needsKey: false,
-    usesBaseUrl: false,
-    defaultModel: "gemini-nano",
-    suggestions: ["gemini-nano"],
-  },
-];
-
-export function providerInfo(id: ProviderId): ProviderInfo {
-  return PROVIDERS.find((p) => p.id === id) ?? PROVIDERS[0]!;
-}
-
-/** The window the worker assumes for an OpenAI-compatible server that does not say (models/providers.ts). */
-export const LOCAL_SERVER_WINDOW = 8_192;
 
 /** Providers whose key the page can set (the worker's keyStatus lists these). */
 export const KEY_PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "openai-compatible"];
