@@ -1,7 +1,9 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
 
-const port = 4317;
+// DEEPTAB_E2E_PORT and DEEPTAB_E2E_DIST let two runs (or a run and a hand-started preview) live side by side.
+const port = Number(process.env.DEEPTAB_E2E_PORT) || 4317;
+const outDir = process.env.DEEPTAB_E2E_DIST ?? "dist";
 
 export default defineConfig({
   testDir: "e2e",
@@ -18,7 +20,7 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: {
-    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1 --outDir ${outDir}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
