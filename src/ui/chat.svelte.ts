@@ -96,7 +96,8 @@ export class Chat {
       if (threadId !== this.#threadId || this.running) return;
       this.#view = view;
       this.#busy = status.busy;
-      this.#live = { ...fromView(view), finished: this.#live.finished };
+      // A run's error stays until dismissed or the next run: the thread's update broadcast after a failed run reloads too.
+      this.#live = { ...fromView(view), finished: this.#live.finished, error: this.#live.error };
       this.#revision++;
     } catch (err) {
       this.#live = { ...this.#live, error: toErrorInfo(err) };

@@ -1,0 +1,81 @@
+/**
+ * Driving the built app the way a person does, for the specs: open the
+ * settings and connect a provider, send a message, wait for the run to end,
+ * collect page errors. Only accessible names and the app's test ids.
+ */
+import { expect, type Page } from "@playwright/test";
+
+/** The provider labels of the settings' Provider select (src/models/catalog.ts). */
+export const PROVIDER_LABELS = {
+  demo: "Demo (scripted, no key)",
+  openai: "OpenAI",
+  anthropic: "Anthropic",
+  "openai-compatible": "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
+} as const;
+
+export type ProviderName = keyof typeof PROVIDER_LABELS;
+
+/** Page errors and console errors, as they come. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  return errors;
+}
+
+export interface Connection {
+  provider: ProviderName;
+  baseUrl?: string;
+  model?: string;
+  key?: string;
+  remember?: boolean;
+  contextWindow?: number;
+  /** Settings › Commands › "Ask before changing files". */
+  approveWrites?: boolean;
+  /** Settings › Commands › "Ask before running commands" (default: left as it is). */
+  approveExecute?: boolean;
+}
+
+/** Opens Settings, fills the model fields, saves, waits for "Saved." and closes the dialog. */
+export async function connect(page: Page, c: Connection): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Provider").selectOption({ label: PROVIDER_LABELS[c.provider] });
+  if (c.baseUrl !== undefined) await dialog.getByLabel("Base URL").fill(c.baseUrl);
+  if (c.model !== undefined) await dialog.getByLabel("Model", { exact: true }).fill(c.model);
+  if (c.key !== undefined) await dialog.getByLabel("API key").fill(c.key);
+  if (c.remember) await dialog.getByRole("checkbox", { name: "Remember this key on this device" }).check();
+  if (c.contextWindow !== undefined) await dialog.getByLabel("Context window").fill(String(c.contextWindow));
+  if (c.approveWrites !== undefined) await dialog.getByRole("checkbox", { name: /Ask before changing files/ }).setChecked(c.approveWrites);
+  if (c.approveExecute !== undefined)
+    await dialog.getByRole("checkbox", { name: "Ask before running commands" }).setChecked(c.approveExecute);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByRole("status")).toContainText("Saved.");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+}
+
+/** Types a message into the composer and sends it with Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Waits until no run is going on in the shown thread. */
+export async function idle(page: Page, timeout = 30_000): Promise<void> {
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false", { timeout });
+}
+
+/** Sends a message and waits for its run to end (the page marks the run as started synchronously on send). */
+export async function turn(page: Page, text: string): Promise<void> {
+  await send(page, text);
+  await idle(page);
+}
+
+/** Where screenshots go (test-results/ is not committed). */
+export function shot(name: string): string {
+  return `test-results/screenshots/${name}.png`;
+}
