@@ -131,6 +131,54 @@ describe("the worker API (demo model)", () => {
     expect(retried.branches.at(-1)).toMatchObject({ count: 2, current: 2 });
   });
 
+  it("edits and retries of one message are siblings: every branch stays reachable, and retry reruns the branch shown", async () => {
+    const { api } = openApi();
+    await send(api, "b", "first");
+    await send(api, "b", "colour");
+    const index = (await api.getThread("b")).messages.findLastIndex((m) => m.role === "user");
+    await (
+      await collect((cb) => api.editAndRerun("b", index, "fruit", cb))
+    ).done;
+    // Retry on the new (newest) branch, then an edit of the same message again.
+    await (
+      await collect((cb) => api.retry("b", cb))
+    ).done;
+    await (
+      await collect((cb) => api.editAndRerun("b", index, "animal", cb))
+    ).done;
+    const view = await api.getThread("b");
+    const userTexts = (v: typeof view) => texts(v.messages).filter((t) => t.startsWith("user:"));
+    expect(view.branches).toHaveLength(1);
+    expect(view.branches[0]).toMatchObject({ messageIndex: index, count: 4, current: 4 });
+    const shown: string[] = [];
+    for (const head of view.branches[0]!.heads) shown.push(userTexts(await api.switchBranch("b", head)).at(-1)!);
+    expect(shown).toEqual(["user:colour", "user:fruit", "user:fruit", "user:animal"]);
+    // Retry on the first branch reruns its message ("colour"), not the newest branch's.
+    await api.switchBranch("b", view.branches[0]!.heads[0]!);
+    await (
+      await collect((cb) => api.retry("b", cb))
+    ).done;
+    const retried = await api.getThread("b");
+    expect(userTexts(retried).at(-1)).toBe("user:colour");
+    expect(retried.branches[0]).toMatchObject({ count: 5, current: 5 });
+  });
+
+  it("the first message retried and edited: three sibling branches, not a nested pair", async () => {
+    const { api } = openApi();
+    await send(api, "f", "colour");
+    await (
+      await collect((cb) => api.retry("f", cb))
+    ).done;
+    await (
+      await collect((cb) => api.editAndRerun("f", 0, "fruit", cb))
+    ).done;
+    const view = await api.getThread("f");
+    expect(view.branches).toEqual([expect.objectContaining({ messageIndex: 0, count: 3, current: 3 })]);
+    const firsts: string[] = [];
+    for (const head of view.branches[0]!.heads) firsts.push(texts((await api.switchBranch("f", head)).messages)[0]!);
+    expect(firsts).toEqual(["user:colour", "user:colour", "user:fruit"]);
+  });
+
   it("pauses for approval, refuses a decision the rule does not allow, and refuses new text until answered", async () => {
     const { api } = openApi();
     await send(api, "p", "hello");

@@ -46,8 +46,8 @@ export async function branchesOf(reader: CheckpointReader, threadId: string, hea
 /**
  * The checkpoint to fork from to replace the message at `messageIndex`: the
  * last one on the shown path whose state holds exactly `messageIndex`
- * messages, preferring one that is not an input checkpoint. Undefined when
- * the path has none.
+ * messages, preferring one that is not an input checkpoint (else the first
+ * of them). Undefined when the path has none.
  */
 export async function forkCheckpoint(
   reader: CheckpointReader,
@@ -74,10 +74,14 @@ export async function forkCheckpoint(
     } else hi = mid - 1;
   }
   if (last < 0 || (await at(last)).count !== messageIndex) return undefined;
+  let first = last;
   for (let i = last; i >= 0; i--) {
     const info = await at(i);
     if (info.count !== messageIndex) break;
     if (info.source !== "input") return path[i];
+    first = i;
   }
-  return path[last];
+  // Only input checkpoints (the first message): the earliest, so every edit of it forks from one place and
+  // the branches are siblings there (forking from a later branch's own input checkpoint would nest them).
+  return path[first];
 }

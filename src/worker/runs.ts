@@ -113,12 +113,13 @@ export function createRunService(deps: RunDeps): RunService {
 
   const runningHere = (threadId: string) => [...runs.values()].some((r) => r.threadId === threadId);
 
-  async function stateOf(threadId: string) {
-    return reader.getState(configOf(threadId));
+  async function stateOf(threadId: string, checkpointId?: string) {
+    return reader.getState(configOf(threadId, checkpointId));
   }
 
-  async function messagesOf(threadId: string): Promise<BaseMessage[]> {
-    return ((await stateOf(threadId)).values as { messages?: BaseMessage[] }).messages ?? [];
+  /** The messages of the newest checkpoint, or of `checkpointId` (the shown branch's head). */
+  async function messagesOf(threadId: string, checkpointId?: string): Promise<BaseMessage[]> {
+    return ((await stateOf(threadId, checkpointId)).values as { messages?: BaseMessage[] }).messages ?? [];
   }
 
   async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
@@ -300,9 +301,10 @@ export function createRunService(deps: RunDeps): RunService {
     editAndRerun: (threadId, messageIndex, text, onEvent) =>
       begin(threadId, onEvent, async () => {
         if (!text.trim()) return startError("empty_input", "Type a message first.");
-        const messages = await messagesOf(threadId);
-        if (!HumanMessage.isInstance(messages[messageIndex])) return startError("not_found", "There is no user message there to edit.");
+        // The branch on screen, which is not the newest one after a switch.
         const head = await registry.head(threadId);
+        const messages = await messagesOf(threadId, head);
+        if (!HumanMessage.isInstance(messages[messageIndex])) return startError("not_found", "There is no user message there to edit.");
         const fork = deps.history ? await forkCheckpoint(deps.history, threadId, messageIndex, head) : undefined;
         if (!fork) return startError("not_found", "The checkpoint before that message is not stored; it cannot be edited.");
         return {
@@ -314,7 +316,7 @@ export function createRunService(deps: RunDeps): RunService {
       }),
 
     async retry(threadId, onEvent) {
-      const messages = await messagesOf(threadId);
+      const messages = await messagesOf(threadId, await registry.head(threadId));
       const index = messages.findLastIndex((m) => HumanMessage.isInstance(m));
       if (index < 0) {
         release(onEvent);
