@@ -75,7 +75,7 @@ export async function turn(page: Page, text: string): Promise<void> {
   await idle(page);
 }
 
-/** Where screenshots go (test-results/ is not committed). */
+/** Where screenshots go (screenshots/, not committed; Playwright empties test-results/ on every run). */
 export function shot(name: string): string {
-  return `test-results/screenshots/${name}.png`;
+  return `screenshots/${name}.png`;
 }

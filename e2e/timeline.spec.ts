@@ -1,0 +1,450 @@
+/**
+ * The timeline for real work, in the built app against the loopback
+ * OpenAI-compatible server (scripted replies, real streaming), driven only
+ * through the UI: a Markdown answer visible while it streams and rendered
+ * after (heading, list, highlighted code, a link opening in a new tab); tool
+ * cards (name, the path, duration, result folded, an error standing out); a
+ * subagent's activity nested live under its task card; the todo checklist
+ * following write_todos; an offloaded result opening in the file viewer;
+ * Stop keeping the partial answer (and focus in the box) across a reload; a
+ * reload mid-run marked interrupted, then Continue; editing a message and
+ * Retry making branches the switcher moves between; a provider repeating
+ * tool-call id `call_0` on every turn across reloads. Screenshots of a rich
+ * timeline at desktop and phone sizes, light and dark.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { connect, idle, send, shot, turn, watchErrors, type Connection } from "./app.ts";
+import { providerScope, type ProviderScope } from "./control.ts";
+
+/** A fresh page connected to a scope of its own on the OpenAI-compatible server. */
+async function start(page: Page, extra: Partial<Connection> = {}): Promise<ProviderScope> {
+  const scope = providerScope("openai");
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "e2e-model", ...extra });
+  return scope;
+}
+
+const MARKDOWN = [
+  "# Release plan\n\n",
+  "- write the notes\n",
+  "- tag the build\n\n",
+  "```ts\nconst answer: number = 42;\n",
+  "```\n\n",
+  "See [the guide](https://example.com/guide) for more.",
+];
+
+test("a Markdown answer streams visibly, then shows as a heading, a list, highlighted code and a safe link", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([{ chunks: MARKDOWN, delayMs: 250 }]);
+  await send(page, "Plan the release");
+
+  const live = page.getByTestId("assistant-live");
+  await expect(live).toBeVisible();
+  await expect(live).toContainText("Release plan");
+  // Still streaming: the answer is not final yet, and the run is on.
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
+  await idle(page);
+
+  await expect(live).toHaveCount(0);
+  const answer = page.getByTestId("assistant-message");
+  await expect(answer).toHaveCount(1);
+  await expect(answer.getByRole("heading", { level: 1 })).toHaveText("Release plan");
+  await expect(answer.getByRole("listitem")).toHaveText(["write the notes", "tag the build"]);
+  const code = answer.locator("pre code");
+  await expect(code).toContainText("const answer: number = 42;");
+  await expect(code.locator('[class*="hljs-"]').first()).toBeVisible();
+  const link = answer.getByRole("link", { name: "the guide" });
+  await expect(link).toHaveAttribute("href", "https://example.com/guide");
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  expect(errors).toEqual([]);
+});
+
+test("tool cards: name, path, duration, the result folded until opened, a failed call standing out", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([
+    {
+      toolCalls: [
+        { name: "write_file", args: { file_path: "/notes/plan.md", content: "step one\nstep two\n" } },
+        { name: "read_file", args: { file_path: "/notes/missing.md" } },
+      ],
+    },
+    { text: "Wrote the plan; the other file does not exist." },
+  ]);
+  await turn(page, "Write the plan and read the missing file");
+
+  const cards = page.getByTestId("tool-call");
+  await expect(cards).toHaveCount(2);
+  const write = cards.nth(0);
+  await expect(write).toHaveAttribute("data-tool", "write_file");
+  await expect(write).toHaveAttribute("data-status", "done");
+  await expect(write.getByRole("button", { name: /write_file/ })).toContainText("/notes/plan.md");
+  // Status in words and how long it took ("3 ms", "1.2 s").
+  await expect(write).toContainText(/Done\s*\d+(\.\d)? (ms|s)\s*$/);
+  // Folded by default: the result is not shown until the header is opened.
+  const toggle = write.getByRole("button", { name: /write_file/ });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(write).not.toContainText("Updated file");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect(write).toContainText("Updated file /notes/plan.md");
+  await expect(write.getByText("Arguments")).toBeVisible();
+
+  const read = cards.nth(1);
+  await expect(read).toHaveAttribute("data-tool", "read_file");
+  await expect(read).toHaveAttribute("data-status", "error");
+  // The error shows while folded: the word and the message's first line.
+  await expect(read.getByRole("button", { name: /read_file/ })).toHaveAttribute("aria-expanded", "false");
+  await expect(read).toContainText("Error");
+  await expect(read).toContainText(/not found/i);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Wrote the plan; the other file does not exist.");
+  expect(errors).toEqual([]);
+});
+
+test("a subagent's tool calls and text show nested under its task card while it runs; then the parent answers", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([
+    { toolCalls: [{ name: "task", args: { description: "List the files at the root", subagent_type: "general-purpose" } }] },
+    // The subagent's own model calls (same server, in order): a tool call, then its report, slowly.
+    { toolCalls: [{ name: "ls", args: { path: "/" } }], delayMs: 300 },
+    { chunks: ["The root ", "is empty", ", nothing ", "to report."], delayMs: 700 },
+    { text: "The subagent says the root is empty." },
+  ]);
+  await send(page, "Ask a subagent what is at the root");
+
+  const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
+  await expect(task).toHaveAttribute("data-status", "running");
+  await expect(task.getByRole("button", { name: /task/ })).toContainText("general-purpose: List the files at the root");
+  const nested = task.getByRole("group", { name: "Subagent activity" });
+  const child = nested.getByTestId("tool-call");
+  await expect(child).toHaveAttribute("data-tool", "ls");
+  await expect(child).toHaveAttribute("data-status", "done");
+  // The child's text streams in under the card before the task is done.
+  await expect(nested.getByTestId("assistant-live")).toContainText("The root");
+  await expect(task).toHaveAttribute("data-status", "running");
+
+  await idle(page);
+  await expect(task).toHaveAttribute("data-status", "done");
+  await expect(nested.getByTestId("assistant-message")).toHaveText("The root is empty, nothing to report.");
+  await expect(page.getByTestId("tool-call")).toHaveCount(2);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("The subagent says the root is empty.");
+  // The subagent asked the model itself, without the task tool; the parent with it.
+  const tools = (await scope.chatRequests()).map((r) =>
+    ((r.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name),
+  );
+  expect(tools).toHaveLength(4);
+  expect(tools.map((names) => names.includes("task"))).toEqual([true, false, false, true]);
+  expect(errors).toEqual([]);
+});
+
+const todos = (...statuses: Array<"pending" | "in_progress" | "completed">) => ({
+  todos: ["Read the brief", "Draft the notes", "Send the notes"].map((content, i) => ({ content, status: statuses[i] })),
+});
+
+test("write_todos shows a checklist in the Todos tab; the next write_todos updates it", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([
+    { toolCalls: [{ name: "write_todos", args: todos("in_progress", "pending", "pending") }] },
+    { text: "Planned." },
+    { toolCalls: [{ name: "write_todos", args: todos("completed", "completed", "in_progress") }] },
+    { text: "Two of three done." },
+  ]);
+  await turn(page, "Plan it as todos");
+
+  const tab = page.getByRole("tab", { name: /^Todos/ });
+  await expect(tab).toHaveText("Todos 0/3");
+  await tab.click();
+  const panel = page.getByRole("tabpanel", { name: /^Todos/ });
+  const items = panel.getByRole("list", { name: "Todos" }).getByRole("listitem");
+  await expect(items).toHaveText([/In progress: Read the brief$/, /Pending: Draft the notes$/, /Pending: Send the notes$/]);
+  await expect(panel).toContainText("0 of 3 done");
+  await expect(page.getByTestId("tool-call")).toContainText("3 todos");
+
+  // The next write_todos changes statuses: the same checklist follows, with the panel open.
+  await turn(page, "Carry on");
+  await expect(items).toHaveText([/Completed: Read the brief$/, /Completed: Draft the notes$/, /In progress: Send the notes$/]);
+  await expect(panel).toContainText("2 of 3 done");
+  await expect(tab).toHaveText("Todos 2/3");
+  await page.reload();
+  await expect(page.getByRole("tab", { name: /^Todos/ })).toHaveText("Todos 2/3");
+  expect(errors).toEqual([]);
+});
+
+test("a result too big for the context is offloaded: its card previews it and opens the full file", async ({ page }) => {
+  const errors = watchErrors(page);
+  // Over deepagents' 20,000 tokens (80,000 characters): `seq 1 30000` prints about 169,000.
+  const scope = await start(page, { approveExecute: false });
+  await scope.script([
+    { toolCalls: [{ id: "call_big", name: "execute", args: { command: "seq 1 30000" } }] },
+    { text: "The output was saved to a file." },
+  ]);
+  await turn(page, "Count to thirty thousand");
+
+  const card = page.getByTestId("tool-call");
+  await expect(card).toHaveAttribute("data-tool", "execute");
+  await expect(card).toHaveAttribute("data-status", "done");
+  await card.getByRole("button", { name: /execute/ }).click();
+  await expect(card).toContainText("The full result was saved to /large_tool_results/call_big.");
+  // The preview: the output's head and tail (numbered lines), not the instructions to the model.
+  await expect(card).toContainText(/1\s+1\s+2\s+2[\s\S]*lines truncated[\s\S]*30000\s+30000/);
+  await expect(card).not.toContainText("make sure to only read part of the result");
+  await page.screenshot({ path: shot("timeline-offloaded-card") });
+  await card.getByRole("button", { name: "Open full result" }).click();
+
+  const viewer = page.getByTestId("file-viewer");
+  await expect(viewer).toBeVisible();
+  await expect(viewer).toHaveAttribute("data-path", "/large_tool_results/call_big");
+  await expect(viewer.getByRole("heading", { name: "/large_tool_results/call_big" })).toBeVisible();
+  // The whole output, paged: 30,000 lines and the exit line.
+  await expect(viewer).toContainText("Lines 1–500 of 30,002");
+  await expect(viewer.getByRole("region", { name: "/large_tool_results/call_big" })).toContainText("500");
+  // The model's next request carried the stub, not the whole output.
+  const last = (await scope.chatRequests()).at(-1)!;
+  const sent = JSON.stringify(last.body.messages);
+  expect(sent).toContain("/large_tool_results/call_big");
+  expect(sent.length).toBeLessThan(80_000);
+  expect(errors).toEqual([]);
+});
+
+/** A slow answer: one chunk every 400 ms, long enough to stop or reload in the middle. */
+const SLOW = [
+  "The first part ",
+  "of a long answer. ",
+  "More words ",
+  "keep coming ",
+  "and coming ",
+  "and coming ",
+  "until ",
+  "THE VERY END.",
+];
+
+test("Stop keeps the partial answer, marks the turn stopped, leaves focus in the box, and a reload keeps it", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([{ chunks: SLOW, delayMs: 400 }]);
+  await send(page, "Tell me a long story");
+  await expect(page.getByTestId("assistant-live")).toContainText("of a long answer.");
+
+  const stop = page.getByTestId("cancel");
+  await expect(stop).toHaveAccessibleName("Stop");
+  await stop.click();
+  await idle(page);
+  const answer = page.getByTestId("assistant-message");
+  await expect(answer).toContainText("The first part of a long answer.");
+  await expect(answer).not.toContainText("THE VERY END.");
+  await expect(page.getByText("Stopped", { exact: true })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
+  await expect(page.getByTestId("send")).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("Tell me a long story");
+  await expect(answer).toContainText("The first part of a long answer.");
+  await expect(answer).not.toContainText("THE VERY END.");
+  await expect(page.getByText("Stopped", { exact: true })).toBeVisible();
+  // A stop is not an interruption: nothing to continue.
+  await expect(page.getByTestId("interrupted")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("a reload mid-stream marks the turn interrupted; Continue resumes it and the answer completes", async ({ page }) => {
+  const scope = await start(page);
+  // 700 ms a chunk: the partial answer is saved about once a second while it streams.
+  await scope.script([{ chunks: SLOW, delayMs: 700 }, { text: "Resumed: here is the whole answer." }]);
+  await send(page, "Tell me a long story");
+  await expect(page.getByTestId("assistant-live")).toContainText("keep coming");
+
+  await page.reload();
+  const banner = page.getByTestId("interrupted");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("interrupted");
+  await expect(page.getByText("Interrupted (the page was reloaded)")).toBeVisible();
+  await expect(page.getByTestId("user-message")).toHaveText("Tell me a long story");
+  await expect(page.getByTestId("messages")).toContainText("The first part of a long answer.");
+
+  const errors = watchErrors(page);
+  await banner.getByRole("button", { name: "Continue" }).click();
+  await idle(page);
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Resumed: here is the whole answer.");
+  await expect(page.getByTestId("user-message")).toHaveText("Tell me a long story");
+  expect((await scope.chatRequests()).length).toBe(2);
+  expect(errors).toEqual([]);
+});
+
+test("Retry and editing a message each run a new branch; the switcher moves between them and their answers", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([
+    { text: "Blue.", when: { lastUserIncludes: "colour" } },
+    { text: "Teal.", when: { lastUserIncludes: "colour" } },
+    { text: "Apple.", when: { lastUserIncludes: "fruit" } },
+    { text: "Banana.", when: { lastUserIncludes: "fruit" } },
+  ]);
+  const answer = page.getByTestId("assistant-message");
+  const position = page.getByTestId("branch-position");
+  const previous = page.getByRole("button", { name: "Previous branch" });
+  const next = page.getByRole("button", { name: "Next branch" });
+  await turn(page, "Name a colour");
+  await expect(answer).toHaveText("Blue.");
+  await expect(position).toHaveCount(0);
+
+  // Retry the last answer: a second branch with a new answer.
+  await page.getByRole("button", { name: "Retry" }).click();
+  await idle(page);
+  await expect(answer).toHaveText("Teal.");
+  await expect(position).toHaveText("2 / 2");
+  await previous.click();
+  await expect(position).toHaveText("1 / 2");
+  await expect(answer).toHaveText("Blue.");
+  await next.click();
+  await expect(position).toHaveText("2 / 2");
+  await expect(answer).toHaveText("Teal.");
+
+  // Edit the message (on the first branch) and run again: a third branch; the first two stay.
+  await previous.click();
+  await expect(answer).toHaveText("Blue.");
+  await page.getByRole("button", { name: "Edit message" }).click();
+  const editor = page.getByRole("textbox", { name: "Edit message" });
+  await expect(editor).toHaveValue("Name a colour");
+  await editor.fill("Name a fruit");
+  await page.getByRole("button", { name: "Run again" }).click();
+  await idle(page);
+  await expect(page.getByTestId("user-message")).toHaveText("Name a fruit");
+  await expect(answer).toHaveText("Apple.");
+  await expect(position).toHaveText("3 / 3");
+  await expect(next).toBeDisabled();
+
+  await previous.click();
+  await expect(position).toHaveText("2 / 3");
+  await expect(page.getByTestId("user-message")).toHaveText("Name a colour");
+  await expect(answer).toHaveText("Teal.");
+  await previous.click();
+  await expect(position).toHaveText("1 / 3");
+  await expect(answer).toHaveText("Blue.");
+  await expect(previous).toBeDisabled();
+  // The shown branch is kept across a reload.
+  await page.reload();
+  await expect(position).toHaveText("1 / 3");
+  await expect(answer).toHaveText("Blue.");
+
+  // Retry on the newest branch (the edited one): a fourth sibling, and it reruns that branch's message.
+  await next.click();
+  await next.click();
+  await expect(position).toHaveText("3 / 3");
+  await page.getByRole("button", { name: "Retry" }).click();
+  await idle(page);
+  await expect(page.getByTestId("user-message")).toHaveText("Name a fruit");
+  await expect(answer).toHaveText("Banana.");
+  await expect(position).toHaveText("4 / 4");
+  for (const [at, text] of [
+    ["3 / 4", "Apple."],
+    ["2 / 4", "Teal."],
+    ["1 / 4", "Blue."],
+  ] as const) {
+    await previous.click();
+    await expect(position).toHaveText(at);
+    await expect(answer).toHaveText(text);
+  }
+  expect((await scope.chatRequests()).length).toBe(4);
+  expect(errors).toEqual([]);
+});
+
+test("a provider that reuses tool-call id call_0 every turn: every card shows, across reloads, without errors", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  const paths = ["/one.md", "/two.md", "/three.md"];
+  await scope.script(
+    paths.flatMap((path, n) => [
+      { toolCalls: [{ id: "call_0", name: "write_file", args: { file_path: path, content: `note ${n + 1}\n` } }] },
+      { text: `Wrote ${path}.` },
+    ]),
+  );
+  const cards = page.getByTestId("tool-call");
+  for (const [n, path] of paths.entries()) {
+    await turn(page, `Write note ${n + 1}`);
+    await expect(cards).toHaveCount(n + 1);
+    await expect(cards.nth(n)).toContainText(path);
+    await expect(cards.nth(n)).toHaveAttribute("data-status", "done");
+    await page.reload();
+    await expect(cards).toHaveCount(n + 1);
+  }
+  await expect(page.getByTestId("user-message")).toHaveText(["Write note 1", "Write note 2", "Write note 3"]);
+  await expect(page.getByTestId("assistant-message")).toHaveText(paths.map((p) => `Wrote ${p}.`));
+  for (const [n, path] of paths.entries()) {
+    await expect(cards.nth(n)).toHaveAttribute("data-tool", "write_file");
+    await expect(cards.nth(n)).toHaveAttribute("data-status", "done");
+    await expect(cards.nth(n)).toContainText(path);
+  }
+  // The provider said call_0 each time; the history the app sends back keeps the three calls apart.
+  const last = (await scope.chatRequests()).at(-1)!;
+  const ids = (last.body.messages as Array<{ role: string; tool_call_id?: string }>)
+    .filter((m) => m.role === "tool")
+    .map((m) => m.tool_call_id);
+  expect(ids).toHaveLength(3);
+  expect(new Set(ids).size).toBe(3);
+  for (const id of ids) expect(id).toMatch(/^call_0/);
+  expect(errors).toEqual([]);
+});
+
+test("screenshots: Markdown, tool cards, a subagent and todos at 1280×800 and 390×844, light and dark", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const scope = await start(page);
+  await scope.script([
+    { toolCalls: [{ name: "write_todos", args: todos("in_progress", "pending", "pending") }] },
+    {
+      toolCalls: [
+        { name: "task", args: { description: "Survey the workspace and report what is there", subagent_type: "general-purpose" } },
+      ],
+    },
+    { toolCalls: [{ name: "ls", args: { path: "/" } }] },
+    { text: "The workspace is empty: **no files** yet." },
+    {
+      toolCalls: [
+        {
+          name: "write_file",
+          args: { file_path: "/notes/release-plan-with-a-rather-long-name.md", content: "# Plan\n\n- notes\n- tag\n" },
+        },
+        { name: "read_file", args: { file_path: "/notes/missing.md" } },
+      ],
+    },
+    { toolCalls: [{ name: "write_todos", args: todos("completed", "completed", "in_progress") }] },
+    { chunks: MARKDOWN },
+  ]);
+  await turn(page, "Plan the release, survey the workspace with a subagent, and write the plan down");
+  await expect(page.getByTestId("tool-call")).toHaveCount(6);
+  await expect(page.getByTestId("assistant-message").last().getByRole("heading", { level: 1 })).toHaveText("Release plan");
+  await expect(page.locator('[data-tool="read_file"]')).toHaveAttribute("data-status", "error");
+  await page.getByRole("tab", { name: /^Todos/ }).click();
+  await expect(page.getByRole("list", { name: "Todos" })).toBeVisible();
+
+  const scroller = page.getByTestId("messages");
+  for (const [name, size] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      // The theme follows the scheme (the app's theme is "system" by default): a white page only in light.
+      await expect
+        .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor === "rgb(255, 255, 255)"))
+        .toBe(colorScheme === "light");
+      // Nothing in the conversation is wider than it (no sideways scrolling, nothing cut off at the right).
+      expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      await scroller.evaluate((el) => el.scrollTo(0, 0));
+      await page.screenshot({ path: shot(`timeline-${name}-${colorScheme}-top`) });
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.screenshot({ path: shot(`timeline-${name}-${colorScheme}-bottom`) });
+    }
+  }
+  // The phone's side sheet with the checklist.
+  await page.getByRole("button", { name: "Files and tools" }).click();
+  await expect(page.getByRole("list", { name: "Todos" })).toBeVisible();
+  await page.screenshot({ path: shot("timeline-phone-dark-todos") });
+  expect(errors).toEqual([]);
+});
