@@ -49,6 +49,8 @@ async function fillThread(page: Page): Promise<void> {
   await expect(page.getByRole("dialog", { name: "Settings" }).getByRole("status")).toContainText("Saved.");
   await page.keyboard.press("Escape");
   await turn(page, "$ seq 1 5 | sort -r > /count.txt && cat /count.txt");
+  // The file tree follows the agent (listed again shortly after the run ends).
+  await expect(page.getByTestId("file").filter({ hasText: "count.txt" })).toBeAttached();
 }
 
 for (const width of [390, 360]) {
