@@ -4,7 +4,7 @@ import globals from "globals";
 import ts from "typescript-eslint";
 
 export default ts.config(
-  { ignores: ["dist/", "node_modules/", "public/", "test-results/", "playwright-report/", ".scratch/"] },
+  { ignores: ["dist/", "dist-*/", "screenshots/", "node_modules/", "public/", "test-results/", "playwright-report/", ".scratch/"] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs["flat/recommended"],

@@ -7,6 +7,9 @@ describe("ui errors", () => {
       /^Storage is full: free space by deleting threads/,
     );
     expect(describeError({ name: "Error", message: "boom" })).toBe("Error: boom");
+    expect(describeError({ name: "StartError", code: "missing_key", message: "Add an OpenAI API key in Settings." })).toBe(
+      "Add an OpenAI API key in Settings.",
+    );
   });
   it("formats bytes", () => {
     expect(formatBytes(512)).toBe("512 B");

@@ -4,7 +4,8 @@ import type { ErrorInfo } from "../worker/protocol.ts";
 export function describeError(error: ErrorInfo): string {
   if (error.code === "quota_exceeded")
     return "Storage is full: free space by deleting threads (export them first to keep a copy). Nothing was half-written.";
-  return `${error.name}: ${error.message}`;
+  // Expected failures carry a code and a message written for people; the class name is noise there.
+  return error.code ? error.message : `${error.name}: ${error.message}`;
 }
 
 /** Bytes as a short human string (KB, MB, GB). */
