@@ -110,7 +110,7 @@ test("each provider connects through Settings and streams; the thread keeps its 
   expect(errors).toEqual([]);
 });
 
-test("a refused key says to check it and is not retried", async ({ page }) => {
+test("a refused key says to check it and is not retried; with the right key, Try again answers", async ({ page }) => {
   const scope = providerScope("openai");
   await scope.configure({ requireKey: "sk-the-right-one" });
   await page.goto("/");
@@ -122,6 +122,16 @@ test("a refused key says to check it and is not retried", async ({ page }) => {
   // The message stays in the thread, and the composer works again.
   await expect(page.getByTestId("user-message")).toHaveText(["Hello?"]);
   await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
+  // With the right key, "Try again" runs the same message.
+  await scope.script([{ text: "Now I can answer." }]);
+  await connect(page, { provider: "openai", baseUrl: scope.baseUrl, model: "gpt-4o-mini", key: "sk-the-right-one" });
+  await page.getByTestId("run-error").getByRole("button", { name: "Try again" }).click();
+  await idle(page);
+  await expect(lastAssistant(page)).toHaveText("Now I can answer.");
+  await expect(page.getByTestId("run-error")).toBeHidden();
+  const chats = await scope.chatRequests();
+  expect(chats).toHaveLength(2);
+  expect(userTexts(chats[1]!)).toEqual(["Hello?"]);
 });
 
 test("429 with Retry-After and a 503 are retried visibly, waiting as the server says", async ({ page }) => {

@@ -148,7 +148,8 @@ export function createRunService(deps: RunDeps): RunService {
 
   function describeError(err: unknown, choice: ModelChoice): ErrorInfo {
     const info = toErrorInfo(err);
-    return { ...info, message: deps.redact(deps.describe(err, choice)) };
+    // The message is rewritten for people (what failed, what to do): coded, so the page shows it alone.
+    return { ...info, code: info.code ?? "run_failed", message: deps.redact(deps.describe(err, choice)) };
   }
 
   /** Streams the run into `sink` while holding the thread; returns the terminal event. */
