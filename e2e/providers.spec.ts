@@ -167,6 +167,10 @@ test("an unreachable endpoint says it may not allow browser requests and how Oll
   await expect(error).toContainText("may not allow requests from a browser (CORS)");
   await expect(error).toContainText("OLLAMA_ORIGINS");
   await expect(error).toContainText("LM Studio: enable CORS");
+  // After a reload the error is gone, but the message still says it has no answer and offers to try again.
+  await page.reload();
+  await expect(page.getByTestId("unanswered")).toContainText("This message has no answer");
+  await expect(page.getByTestId("unanswered").getByRole("button", { name: "Try again" })).toBeEnabled();
   // The request log names the failed requests, with no status.
   await page.getByRole("button", { name: "Settings" }).click();
   const log = page.getByTestId("request-log");
