@@ -148,6 +148,57 @@ describe("settings dialog", () => {
     await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
   });
 
+  it("opened while the settings load, it fills once they are known and a slower load never undoes a choice", async () => {
+    const real = connectAgent(
+      new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
+    );
+    // The dialog's own load answers 400 ms after the app's: the race a person (or CI) can hit.
+    let calls = 0;
+    let answered = () => undefined as void;
+    const slowAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const client = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== "getSettings") return Reflect.get(target, prop, receiver) as unknown;
+        return async () => {
+          const n = ++calls;
+          const value = await target.getSettings();
+          if (n === 2) {
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            setTimeout(answered, 0);
+          }
+          return value;
+        };
+      },
+    });
+    const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+    await chat.connect();
+    const settings = new SettingsState(client);
+    const appLoad = settings.load();
+    const target = document.createElement("div");
+    document.body.append(target);
+    const instance = mount(SettingsDialog, { target, props: { open: true, onClose: () => undefined, settings, chat } });
+    flushSync();
+    cleanup.push(() => {
+      void unmount(instance);
+      target.remove();
+      settings.dispose();
+      chat.dispose();
+      real.close();
+    });
+    const provider = page.getByRole("combobox", { name: "Provider", exact: true });
+    await expect.element(provider).toBeDisabled();
+    await appLoad;
+    await expect.element(provider).toBeEnabled();
+    // Filled and focused as soon as the settings are known, not when the dialog's own (slow) load answers.
+    expect(document.activeElement).toBe(provider.element());
+    await userEvent.selectOptions(provider, "openai-compatible");
+    await expect.element(field("Base URL")).toBeVisible();
+    await slowAnswered;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.element(provider).toHaveValue("openai-compatible");
+    await expect.element(field("Base URL")).toBeVisible();
+  });
+
   it("works with the keyboard alone: focus starts on Provider, Enter saves", async () => {
     const { chat } = await open();
     const provider = page.getByRole("combobox", { name: "Provider" }).element();
