@@ -9,8 +9,9 @@
  *   the server requires; each streams its answer; the thread remembers its
  *   model, and switching provider mid-thread carries the conversation over.
  * - Failures say what to do: 401 (check the key, no retry), 429 with
- *   Retry-After (a visible retry that waits as told), 503 (retried), and an
- *   unreachable endpoint (the CORS advice for Ollama and LM Studio).
+ *   Retry-After (a visible retry that waits as told), 503 (retried), an
+ *   unreachable endpoint (the CORS advice for Ollama and LM Studio), and a
+ *   context overflow that the harness's recovery cannot fix.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { connect, idle, send, turn, watchErrors } from "./app.ts";
@@ -176,4 +177,29 @@ test("an unreachable endpoint says it may not allow browser requests and how Oll
   const log = page.getByTestId("request-log");
   await log.locator("summary").click();
   await expect(log.locator("tbody tr").filter({ hasText: "127.0.0.1:9" }).first()).toContainText("failed");
+});
+
+test("a context overflow the harness cannot recover from says what to do", async ({ page }) => {
+  const scope = providerScope("openai");
+  const overflow = {
+    status: 400,
+    body: {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    },
+  };
+  await scope.configure({ defaultReply: overflow });
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "small-window" });
+  await turn(page, "A message the server says is too long");
+  await expect(page.getByTestId("run-error")).toContainText(
+    "The conversation is too long for the model's context window, even after summarizing. Start a new thread, or choose a model with a larger window.",
+  );
+  // Not retried like a 5xx: the harness's own recovery, then the message.
+  expect((await scope.chatRequests()).length).toBeLessThanOrEqual(3);
+  await expect(page.getByTestId("retry-notice")).toBeHidden();
 });
