@@ -34,6 +34,9 @@ export function headTailPreview(text: string, maxChars = Number.POSITIVE_INFINIT
   return `${head}\n... [${tailStart - PREVIEW_LINES} lines truncated] ...\n${tail}`;
 }
 
+/** What precedes the result's head-and-tail preview in the stub (the rest is instructions to the model). */
+const PREVIEW_MARKER = "indicate omitted lines in the middle of the content):\n\n";
+
 export function evictionStub(toolCallId: string, filePath: string, preview: string): string {
   return `Tool result too large, the result of this tool call ${toolCallId} was saved in the filesystem at this path: ${filePath}
 You can read the result from the filesystem by using the read_file tool, but make sure to only read part of the result at a time.
@@ -42,9 +45,13 @@ For example, to read the first 100 lines, you can use the read_file tool with of
 
 Here is a preview showing the head and tail of the result (lines of the form
 ... [N lines truncated] ...
-indicate omitted lines in the middle of the content):
+${PREVIEW_MARKER}${preview}`;
+}
 
-${preview}`;
+/** The head-and-tail preview an eviction stub carries (for people: the UI shows it); undefined when `text` is not a stub. */
+export function evictionPreview(text: string): string | undefined {
+  const at = text.indexOf(PREVIEW_MARKER);
+  return at < 0 ? undefined : text.slice(at + PREVIEW_MARKER.length);
 }
 
 /**

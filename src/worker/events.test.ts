@@ -1,6 +1,7 @@
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { TOOL_DURATION_KEY } from "../core/messages.ts";
+import { evictionStub } from "../middleware/eviction.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
 import { createTranslator, mergeTokens } from "./events.ts";
@@ -36,6 +37,16 @@ describe("toMessageInfo", () => {
       { role: "tool", content: "x", toolCallId: "c1", name: "ls", status: "error", offloadedTo: "/large_tool_results/c1", durationMs: 12 },
     ]);
     expect(structuredClone(infos)).toEqual(infos);
+  });
+
+  it("gives an offloaded result's head and tail from its stub, not the stub's instructions", () => {
+    const stub = evictionStub("c9", "/large_tool_results/c9", "     1\tfirst\n... [98 lines truncated] ...\n   100\tlast");
+    const info = toMessageInfo(
+      new ToolMessage({ content: stub, tool_call_id: "c9", name: "execute", response_metadata: { evicted_to: "/large_tool_results/c9" } }),
+    );
+    expect(info.offloadedTo).toBe("/large_tool_results/c9");
+    expect(info.offloadPreview).toBe("     1\tfirst\n... [98 lines truncated] ...\n   100\tlast");
+    expect(info.content).toBe(stub);
   });
 });
 

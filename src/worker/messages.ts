@@ -4,6 +4,7 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { evictionPreview } from "../middleware/eviction.ts";
 import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
 /** `response_metadata` key of an AI message the user stopped (its text is what had arrived). */
@@ -42,7 +43,11 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     if (msg.name) info.name = msg.name;
     info.status = msg.status === "error" ? "error" : "success";
     const meta = msg.response_metadata ?? {};
-    if (typeof meta.evicted_to === "string") info.offloadedTo = meta.evicted_to;
+    if (typeof meta.evicted_to === "string") {
+      info.offloadedTo = meta.evicted_to;
+      const preview = evictionPreview(info.content);
+      if (preview !== undefined) info.offloadPreview = preview;
+    }
     if (typeof meta[TOOL_DURATION_KEY] === "number") info.durationMs = meta[TOOL_DURATION_KEY] as number;
   }
   return info;

@@ -64,6 +64,8 @@ export interface MessageInfo {
   status?: "success" | "error";
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
+  /** Tool messages: the offloaded result's head and tail, from the stub the model sees. */
+  offloadPreview?: string;
   /** Tool messages: how long the call ran. */
   durationMs?: number;
 }

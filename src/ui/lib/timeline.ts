@@ -38,6 +38,8 @@ export interface ToolItem {
   status: ToolStatus;
   result?: string;
   offloadedTo?: string;
+  /** The offloaded result's head and tail. */
+  offloadPreview?: string;
   durationMs?: number;
   /** A running command's output so far. */
   output?: string;
@@ -129,6 +131,7 @@ export function buildTimeline(messages: readonly MessageInfo[], options: Timelin
       if (result) {
         item.result = result.content;
         if (result.offloadedTo) item.offloadedTo = result.offloadedTo;
+        if (result.offloadPreview !== undefined) item.offloadPreview = result.offloadPreview;
         if (result.durationMs !== undefined) item.durationMs = result.durationMs;
       }
       const output = options.outputs?.[call.id];
