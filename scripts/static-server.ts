@@ -4,7 +4,9 @@
  * /deeptab/, with real content types (application/wasm included) and, unless
  * asked, no COOP/COEP headers. Responses are `Cache-Control: no-store`, so a
  * page that loads with the network off was served by the service worker, not
- * by the HTTP cache. Every request is logged in `requests`.
+ * by the HTTP cache. Every request is logged in `requests`. `setDown(true)`
+ * plays a host that has gone away: requests are still logged, then their
+ * connection is dropped unanswered (a network failure to the browser).
  *
  * By hand: `node --import tsx scripts/static-server.ts [dist] [/deeptab/] [port]`.
  */
@@ -49,6 +51,8 @@ export interface StaticServer {
   readonly origin: string;
   /** "GET /deeptab/assets/…" for every request received, in order. */
   readonly requests: string[];
+  /** While down, every request is logged and its connection dropped without an answer. */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   const base = options.base ?? "/";
   if (!base.startsWith("/") || !base.endsWith("/")) throw new Error(`base must start and end with "/": ${base}`);
   const requests: string[] = [];
+  let down = false;
 
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body?: string) => {
     res.writeHead(status, { ...options.headers, "Cache-Control": "no-store", ...headers });
@@ -66,6 +71,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     requests.push(`${method} ${req.url ?? ""}`);
+    if (down) return void res.destroy();
     if (method !== "GET" && method !== "HEAD") return send(res, 405, { Allow: "GET, HEAD" });
     const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     const override = options.overrides?.[pathname];
@@ -107,6 +113,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     url: origin + base,
     origin,
     requests,
+    setDown: (value) => {
+      down = value;
+    },
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
