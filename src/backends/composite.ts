@@ -7,6 +7,7 @@
  * `execute` goes to the default backend (whose shell cannot reach the
  * routes, which is why they are reported as `isolatedRoutes`).
  */
+import { DeeptabError } from "../core/errors.ts";
 import { globFilter, sortByPath, sortMatches } from "./file-ops.ts";
 import { compileGlob, isGlobError } from "./glob.ts";
 import { isWithin, normalizePath } from "./paths.ts";
@@ -43,7 +44,7 @@ export class CompositeBackend implements BackendProtocol {
     this.#routes = Object.entries(routes)
       .map(([prefix, backend]) => {
         const norm = normalizePath(prefix);
-        if (isBackendError(norm) || norm === "/") throw new Error(`Invalid route prefix '${prefix}'.`);
+        if (isBackendError(norm) || norm === "/") throw new DeeptabError("invalid_option", `Invalid route prefix '${prefix}'.`);
         return { prefix: norm, backend };
       })
       .sort((a, b) => b.prefix.length - a.prefix.length);

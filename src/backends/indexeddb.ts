@@ -10,7 +10,7 @@ import { mapSnapshot, type FileStore, type FileTx } from "./file-store.ts";
 import { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
 import { rootThreadId, type BackendFactory, type BackendRuntime } from "./runtime.ts";
 
-export { IndexedDBFiles, DEFAULT_FILES_DB, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
+export { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
 
 class ScopeFileStore implements FileStore {
   readonly #files: IndexedDBFiles;

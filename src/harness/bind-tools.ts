@@ -1,4 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HarnessError } from "./errors.ts";
 import type { AgentTool } from "./types.ts";
 
 /** What the model is called through: the model itself or its tool-bound form. */
@@ -28,7 +29,7 @@ const cache = new WeakMap<BaseChatModel, Map<string, Bound>>();
 export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[]): Invokable {
   if (tools.length === 0) return model;
   if (typeof model.bindTools !== "function") {
-    throw new Error(`The model ${model.getName()} does not support tool calling (no bindTools).`);
+    throw new HarnessError("unsupported_model", `The model ${model.getName()} does not support tool calling (no bindTools).`);
   }
   let perModel = cache.get(model);
   if (!perModel) {

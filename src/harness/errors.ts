@@ -10,6 +10,10 @@ export type HarnessErrorCode =
   | "invalid_option"
   | "context_overflow"
   | "unsupported_backend"
+  /** The model cannot serve the agent (e.g. no tool calling). */
+  | "unsupported_model"
+  /** A harness helper was called outside a graph node (its config lacks the graph's internals). */
+  | "not_in_graph"
   /** Another run of the same thread is in progress (one run per thread at a time). */
   | "thread_busy";
 

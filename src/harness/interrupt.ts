@@ -13,6 +13,7 @@
  * uses; the HITL tests exercise this path against the installed LangGraph.
  */
 import { GraphInterrupt, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
+import { HarnessError } from "./errors.ts";
 
 const CONFIG_KEY_SCRATCHPAD = "__pregel_scratchpad";
 const CONFIG_KEY_SEND = "__pregel_send";
@@ -28,8 +29,10 @@ interface Scratchpad {
 
 export function interruptWithConfig<R = unknown>(value: unknown, config: LangGraphRunnableConfig): R {
   const conf = config.configurable as Record<string, unknown> | undefined;
-  if (!conf || !conf[CONFIG_KEY_SCRATCHPAD]) throw new Error("interruptWithConfig must be called with a graph node's config.");
-  if (!conf[CONFIG_KEY_CHECKPOINTER]) throw new Error("Approvals need a checkpointer: pass `checkpointer` to createDeepAgent.");
+  if (!conf || !conf[CONFIG_KEY_SCRATCHPAD])
+    throw new HarnessError("not_in_graph", "interruptWithConfig must be called with a graph node's config.");
+  if (!conf[CONFIG_KEY_CHECKPOINTER])
+    throw new HarnessError("invalid_option", "Approvals need a checkpointer: pass `checkpointer` to createDeepAgent.");
   const scratchpad = conf[CONFIG_KEY_SCRATCHPAD] as Scratchpad;
   const send = conf[CONFIG_KEY_SEND] as ((writes: Array<[string, unknown]>) => void) | undefined;
   scratchpad.interruptCounter += 1;
@@ -56,7 +59,7 @@ export function interruptWithConfig<R = unknown>(value: unknown, config: LangGra
  */
 export function takeResumeOrInterrupt<R = unknown>(value: unknown, config: LangGraphRunnableConfig): R {
   const scratchpad = (config.configurable as Record<string, unknown> | undefined)?.[CONFIG_KEY_SCRATCHPAD] as Scratchpad | undefined;
-  if (!scratchpad) throw new Error("takeResumeOrInterrupt must be called with a graph node's config.");
+  if (!scratchpad) throw new HarnessError("not_in_graph", "takeResumeOrInterrupt must be called with a graph node's config.");
   if (scratchpad.nullResume !== undefined) return scratchpad.consumeNullResume() as R;
   throw new GraphInterrupt([{ value }]);
 }

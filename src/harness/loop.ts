@@ -32,6 +32,7 @@ import { filesReducer } from "../backends/state.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
+import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
 import { renderRequestMessages } from "./render-request.ts";
 import { normalizeToolCalls } from "./tool-calls.ts";
@@ -73,7 +74,7 @@ export function collectStateFields(middleware: readonly AgentMiddleware[]): Reco
   const fields: Record<string, StateField> = {};
   for (const mw of middleware) {
     for (const [key, field] of Object.entries(mw.stateSchema ?? {})) {
-      if (CORE_FIELDS.has(key)) throw new Error(`Middleware ${mw.name} may not redefine state field '${key}'.`);
+      if (CORE_FIELDS.has(key)) throw new HarnessError("invalid_option", `Middleware ${mw.name} may not redefine state field '${key}'.`);
       fields[key] = field;
     }
   }

@@ -155,7 +155,7 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       }
 
       const update: Record<string, unknown> = {};
-      const diff = filesDiff((rt.state.files ?? {}) as Record<string, FileData>, (result.files ?? {}) as Record<string, FileData>);
+      const diff = filesDiff(rt.state.files ?? {}, (result.files ?? {}) as Record<string, FileData>);
       if (Object.keys(diff).length) update.files = diff;
       for (const [key, value] of Object.entries(result)) {
         if (key === "files" || key.startsWith("__") || EXCLUDED_STATE_KEYS.has(key) || fields[key]?.private || key.startsWith("_"))

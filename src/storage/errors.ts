@@ -14,6 +14,8 @@ export type StorageErrorCode =
   | "transaction_failed"
   /** The `RunnableConfig` lacks a field the operation needs (e.g. `thread_id`). */
   | "invalid_config"
+  /** An operation the store does not know (an unknown batch operation or match type). */
+  | "invalid_request"
   /** A stored record references data that is missing or malformed. */
   | "corrupt_record";
 

@@ -29,6 +29,7 @@ import {
   type SearchOperation,
 } from "@langchain/langgraph-checkpoint";
 import type { DBSchema, IDBPTransaction } from "idb";
+import { StorageError } from "./errors.ts";
 import { LazyConnection, runTransaction, uniqueIndexKeys } from "./idb.ts";
 
 export const DEFAULT_STORE_DB = "deeptab-store";
@@ -95,7 +96,8 @@ function matches(condition: MatchCondition, ns: string[]): boolean {
   const { matchType, path } = condition;
   if (path.length > ns.length) return false;
   const start = matchType === "prefix" ? 0 : ns.length - path.length;
-  if (matchType !== "prefix" && matchType !== "suffix") throw new Error(`Unsupported match type: ${String(matchType)}`);
+  if (matchType !== "prefix" && matchType !== "suffix")
+    throw new StorageError("invalid_request", `Unsupported match type: ${String(matchType)}`);
   return path.every((label, i) => label === "*" || ns[start + i] === label);
 }
 
@@ -167,7 +169,7 @@ export class IndexedDBStore extends BaseStore {
             puts.set(JSON.stringify([op.namespace, op.key]), op);
             out.push(null);
           } else if ("matchConditions" in op || "maxDepth" in op || "limit" in op) out.push(await this.#listNamespaces(tx, op));
-          else throw new Error(`IndexedDBStore.batch: unknown operation ${JSON.stringify(op)}`);
+          else throw new StorageError("invalid_request", `IndexedDBStore.batch: unknown operation ${JSON.stringify(op)}`);
         }
         if (puts.size > 0) await this.#put(tx, [...puts.values()]);
         return out;

@@ -13,7 +13,6 @@ import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
 import type { ModelSource, ProviderId } from "./protocol.ts";
 
 export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
-export { MAX_FILE_BYTES, modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
 
 /** Providers whose key the page can set (the worker's keyStatus lists these). */
 export const KEY_PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "openai-compatible"];

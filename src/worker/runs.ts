@@ -16,7 +16,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { Command } from "@langchain/langgraph/web";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { toErrorInfo, type ErrorInfo } from "../core/errors.ts";
-import { ok, type Result } from "../core/result.ts";
+import { fail, ok, type Result } from "../core/result.ts";
 import type { ModelChoice } from "../models/providers.ts";
 import type { BuiltAgent } from "./agents.ts";
 import { ChildActivityHandler } from "./child-activity.ts";
@@ -99,7 +99,7 @@ interface RunPlan {
   before?: () => Promise<void>;
 }
 
-const startError = (code: StartErrorCode, message: string): StartResult => ({ ok: false, error: { name: "StartError", code, message } });
+const startError = (code: StartErrorCode, message: string): StartResult => fail(code, message, "StartError");
 
 function configOf(threadId: string, checkpointId?: string) {
   return { configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } };

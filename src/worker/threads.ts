@@ -6,6 +6,7 @@
 import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
 import { toErrorInfo } from "../core/errors.ts";
+import { fail as codedFail } from "../core/result.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelChoice } from "../models/providers.ts";
@@ -73,7 +74,7 @@ interface Decoded {
 }
 
 function fail<T>(code: ThreadErrorCode, message: string): ThreadResult<T> {
-  return { ok: false, error: { name: "ThreadError", code, message } };
+  return codedFail(code, message, "ThreadError");
 }
 
 /** Runs `body` holding the thread's lock when it is free; false when another run holds it. */
