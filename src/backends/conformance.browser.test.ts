@@ -1,6 +1,7 @@
 /**
  * The backend conformance suite in Chromium for the backends that do not need
- * IndexedDB-specific setup (IndexedDBBackend has its own browser file), plus
+ * IndexedDB-specific setup (IndexedDBBackend and ShellBackend have their own
+ * browser files: indexeddb.browser.test.ts, sandbox/shell.browser.test.ts), plus
  * StoreBackend over the IndexedDB store and deeptab's own composite layout:
  * workspace in IndexedDBBackend, /memories/ in StoreBackend over IndexedDBStore.
  */
