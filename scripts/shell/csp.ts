@@ -1,7 +1,7 @@
 /**
  * The Content-Security-Policy the built page ships in a `<meta>` tag: no
  * inline or third-party scripts; model providers anywhere on https or on a
- * local server; WebContainer previews in frames. `frame-ancestors`, `sandbox`
+ * local server; WebContainer's runtime and previews in frames. `frame-ancestors`, `sandbox`
  * and `report-uri` are ignored in a meta tag, so they are not listed.
  */
 
@@ -17,8 +17,9 @@ export const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
   "img-src": ["'self'", "data:", "blob:"],
   // The provider the user chooses: any https host, or a local server (Ollama, LM Studio, llama.cpp).
   "connect-src": ["'self'", "https:", "http://localhost:*", "http://127.0.0.1:*", "ws://localhost:*"],
-  // Previews of servers running in a WebContainer.
-  "frame-src": ["https://*.webcontainer.io", "https://*.stackblitz.com", "https://*.webcontainer-api.io"],
+  // WebContainer's runtime (a hidden frame at https://stackblitz.com/headless: `*.stackblitz.com` does not cover the bare
+  // host) and previews of servers running in it.
+  "frame-src": ["https://stackblitz.com", "https://*.stackblitz.com", "https://*.webcontainer.io", "https://*.webcontainer-api.io"],
   "object-src": ["'none'"],
   "base-uri": ["'self'"],
   "form-action": ["'none'"],

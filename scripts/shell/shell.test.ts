@@ -116,9 +116,14 @@ describe("the Content-Security-Policy", () => {
     expect(cspContent()).toBe(
       "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
         "img-src 'self' data: blob:; connect-src 'self' https: http://localhost:* http://127.0.0.1:* ws://localhost:*; " +
-        "frame-src https://*.webcontainer.io https://*.stackblitz.com https://*.webcontainer-api.io; " +
+        "frame-src https://stackblitz.com https://*.stackblitz.com https://*.webcontainer.io https://*.webcontainer-api.io; " +
         "object-src 'none'; base-uri 'self'; form-action 'none'",
     );
+  });
+
+  it("lets WebContainer's runtime frame load: it is https://stackblitz.com/headless, a bare host no *. source covers", () => {
+    // @webcontainer/api boots by framing its DEFAULT_EDITOR_ORIGIN (internal/constants.js); e2e/sandbox.spec.ts sees the request go out.
+    expect(CSP_DIRECTIVES["frame-src"]).toContain("https://stackblitz.com");
   });
 
   it("goes right after <meta charset>, before anything else in the head", () => {
