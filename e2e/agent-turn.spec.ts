@@ -3,7 +3,8 @@
  * turn runs in the worker and streams into the page; a reload (idle, twice)
  * keeps the thread whole, including its tool cards (the first issue a new
  * user met); an approval survives a reload; a command runs in the offline
- * shell and the Terminal tab lists it.
+ * shell and the Terminal tab lists it; a file a command wrote is in the Files
+ * panel with its content after a reload.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
@@ -92,4 +93,27 @@ test("a command runs in the offline shell: its card shows the output and the Ter
   await page.getByRole("tab", { name: "Terminal" }).click();
   await expect(page.getByRole("tabpanel")).toContainText("seq 3 | sort -r");
   await expect(page.getByTestId("command")).toHaveAttribute("data-exit", "0");
+});
+
+test("a file a command writes is in the Files panel, with its content, after a reload", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  await send(page, "$ seq 3 | sort -r > /x.txt");
+  await page.getByTestId("approve").click();
+  // The demo reads the redirect target back with read_file.
+  const answer = page.getByTestId("assistant-message").last();
+  await expect(answer.getByRole("paragraph")).toHaveText("Here is /x.txt:");
+  await expect(answer.locator("pre code")).toHaveText("3\n2\n1\n");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
+
+  await page.reload();
+  await page.getByRole("tab", { name: "Files" }).click();
+  const file = page.getByTestId("files").locator('[data-testid="file"][data-path="/x.txt"]');
+  await expect(file).toBeVisible();
+  await file.click();
+  const viewer = page.getByTestId("file-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "/x.txt");
+  const code = viewer.getByRole("region", { name: "/x.txt", exact: true });
+  await expect.poll(async () => (await code.locator("[data-line] .text").allTextContents()).join("\n")).toBe("3\n2\n1");
+  expect(errors).toEqual([]);
 });
