@@ -1,12 +1,13 @@
 /**
  * The app shell's pure logic in Node (routing, isolation headers, the reload
  * rule, the precache list, the build hash, the CSP and where it goes), and
- * the plugin in a real `vite build` of a small fixture whose worker imports a
- * .wasm, built under the sub-path /deeptab/.
+ * the plugin in a real `vite build` of a small fixture (a stylesheet, a module
+ * worker that imports a .wasm) built under the absolute base /deeptab/, as
+ * the Pages workflow builds: every URL of the result lies under the base.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
@@ -143,7 +144,11 @@ describe("appShell in a real vite build under /deeptab/", () => {
       join(root, "index.html"),
       '<!doctype html><html><head><meta charset="UTF-8" /></head><body><script type="module" src="./main.js"></script></body></html>',
     );
-    await writeFile(join(root, "main.js"), 'new Worker(new URL("./work.js", import.meta.url), { type: "module" });\n');
+    await writeFile(
+      join(root, "main.js"),
+      'import "./style.css";\nnew Worker(new URL("./work.js", import.meta.url), { type: "module" });\n',
+    );
+    await writeFile(join(root, "style.css"), "body { margin: 0; }\n");
     await writeFile(join(root, "work.js"), 'import wasm from "./tiny.wasm?url";\nfetch(wasm);\n');
     await writeFile(join(root, "tiny.wasm"), new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
     await build({
@@ -180,5 +185,33 @@ describe("appShell in a real vite build under /deeptab/", () => {
     expect(html.match(/<script\b[^>]*>/g)?.every((tag) => /\ssrc="\/deeptab\//.test(tag))).toBe(true);
     const register = await readFile(join(root, "dist", REGISTER_FILE), "utf8");
     expect(register).toContain('new URL("sw.js"');
+  });
+
+  it("puts every URL under the base: the page's src and href, sw.js and its scope, the precache list, the chunks' asset URLs", async () => {
+    const dist = join(root, "dist");
+    const site = `${origin}/deeptab/`;
+    const html = await readFile(join(dist, "index.html"), "utf8");
+    const refs = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(refs.some((r) => r.endsWith(".css"))).toBe(true);
+    expect(refs.filter((r) => !r.startsWith("/deeptab/"))).toEqual([]);
+    // register-sw.js registers sw.js next to itself: /deeptab/sw.js, whose default scope is /deeptab/.
+    const swUrl = new URL("sw.js", new URL(`${REGISTER_FILE}`, site));
+    expect(swUrl.pathname).toBe("/deeptab/sw.js");
+    expect(new URL("./", swUrl).pathname).toBe("/deeptab/");
+    // The precache list, resolved as the worker resolves it, is exactly the build's files (no maps, not sw.js), all under the base.
+    const manifest = manifestOf(await readFile(join(dist, "sw.js"), "utf8"))!;
+    const urls = manifest.files.map((f) => new URL(f, swUrl).pathname);
+    expect(urls.filter((u) => !u.startsWith("/deeptab/"))).toEqual([]);
+    const built = (await readdir(dist, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => relative(dist, join(e.parentPath, e.name)).replaceAll("\\", "/"))
+      .filter((f) => !f.endsWith(".map") && f !== "sw.js");
+    expect([...manifest.files].sort()).toEqual(built.sort());
+    // The chunks load the worker and the wasm by absolute URLs under the base, each one precached.
+    const chunks = await Promise.all(built.filter((f) => f.endsWith(".js")).map((f) => readFile(join(dist, f), "utf8")));
+    const assetUrls = chunks.flatMap((code) => [...code.matchAll(/["'`](\/[^"'`]*assets\/[^"'`]+)["'`]/g)].map((m) => m[1]!));
+    expect(assetUrls.some((u) => /\/work-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(assetUrls.some((u) => /\/tiny-[\w-]+\.wasm$/.test(u))).toBe(true);
+    for (const u of assetUrls) expect(urls, u).toContain(u);
   });
 });
