@@ -76,6 +76,13 @@ export interface MessageReply extends ReplyBase {
   toolCalls?: ToolCallReply[];
   /** Streams: drop the connection 50 ms after this many chunks/tool calls (the 200 and the opening events already sent). */
   disconnectAfter?: number;
+  /**
+   * The usage to report (default 12 in, 7 out). `input` counts every prompt
+   * token, `cacheRead` of them served from the cache: OpenAI reports
+   * `prompt_tokens: input` with `cached_tokens`, Anthropic `input_tokens`
+   * without the cached part plus `cache_read_input_tokens`.
+   */
+  usage?: { input: number; output: number; cacheRead?: number };
 }
 
 /** An HTTP error; without `body`, the provider's real error body for the status. */
@@ -305,7 +312,13 @@ function openaiReply(reply: MessageReply, stream: boolean, n: number, model: str
     type: "function",
     function: { name: c.name, arguments: JSON.stringify(c.args) },
   }));
-  const usage = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 };
+  const u = reply.usage ?? { input: 12, output: 7 };
+  const usage = {
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
+    ...(u.cacheRead !== undefined ? { prompt_tokens_details: { cached_tokens: u.cacheRead } } : {}),
+  };
   const { full, pieces } = textPieces(reply);
   if (!stream) {
     return {
@@ -343,7 +356,9 @@ function openaiReply(reply: MessageReply, stream: boolean, n: number, model: str
 
 function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: string): unknown | StreamEvent[] {
   const id = `msg_${n}`;
-  const usage = { input_tokens: 12, output_tokens: 7 };
+  const u = reply.usage ?? { input: 12, output: 7 };
+  const cache = u.cacheRead !== undefined ? { cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: 0 } : {};
+  const usage = { input_tokens: u.input - (u.cacheRead ?? 0), output_tokens: u.output, ...cache };
   const { full, pieces } = textPieces(reply);
   const calls = (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `toolu_${n}_${i}` }));
   const stop = calls.length ? "tool_use" : "end_turn";
@@ -375,7 +390,7 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
           model,
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 1 },
+          usage: { ...usage, output_tokens: 1 },
         },
       },
     },
@@ -408,7 +423,7 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
   }
   events.push({
     event: "message_delta",
-    data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 7 } },
+    data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.output } },
   });
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return events;

@@ -15,10 +15,11 @@ import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { ChatChromeAI, type PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
-import { contextWindowOf, createRemoteModel, LOCAL_SERVER_WINDOW, type ModelChoice } from "../models/providers.ts";
+import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { ChatWllama } from "../models/wllama/chat-wllama.ts";
 import type { LocalModels } from "./local-models.ts";
 import type { SandboxKind } from "./protocol.ts";
+import { modelWindow } from "./windows.ts";
 
 export const MEMORY_FILE = "/memories/AGENTS.md";
 export const SKILLS_DIR = "/skills/";
@@ -68,19 +69,18 @@ async function chatModel(
     if (!choice.model) return err("Choose or download a model for this tab in Settings.");
     const engine = await deps.local.engine(choice.model, choice.contextWindow);
     if (!engine.ok) return engine;
+    // The context the engine was loaded with (modelWindow's value, unless llama.cpp capped it at the model's training context).
     return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize() });
   }
   if (choice.provider === "chrome") {
     const port = deps.promptApi();
     if (!port) return err("Chrome's built-in model is not available in this browser.");
-    const window = choice.contextWindow ?? (await port.contextWindow());
+    const window = (await modelWindow(choice, deps)).tokens ?? (await port.contextWindow());
     return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window });
   }
   const model = await createRemoteModel(choice, await deps.key(choice.provider), deps.fetch);
   if (!model.ok) return model;
-  let window = contextWindowOf(choice);
-  if (choice.provider === "openai-compatible" && !choice.contextWindow) window = (await deps.serverWindow(choice)) ?? LOCAL_SERVER_WINDOW;
-  return ok({ model: model.value, window });
+  return ok({ model: model.value, window: (await modelWindow(choice, deps)).tokens });
 }
 
 export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Result<BuiltAgent, string>> {

@@ -11,7 +11,7 @@ import { err } from "../core/result.ts";
 import { describeProviderFailure } from "../middleware/provider-retry.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
-import { contextWindowOf, endpointOf, listModels, probeServerWindow, type ModelChoice } from "../models/providers.ts";
+import { endpointOf, listModels, probeServerWindow, type ModelChoice } from "../models/providers.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { buildAgent, readerAgent } from "./agents.ts";
 import { enrichApproval } from "./approvals.ts";
@@ -26,6 +26,7 @@ import { createSandboxService } from "./sandbox.ts";
 import { createSettingsService } from "./settings.ts";
 import { threadView } from "./thread-view.ts";
 import { createThreadService, memoryRegistry, unavailableThreads, type ThreadModels } from "./threads.ts";
+import { modelWindow } from "./windows.ts";
 
 export interface WorkerAppOptions {
   /** IndexedDB storage; without it, everything lives in memory for the session. */
@@ -85,11 +86,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     if (!hit) windows.set(key, (hit = probeServerWindow(choice, log.fetch)));
     return hit;
   };
-  async function windowOf(choice: ModelChoice): Promise<number | undefined> {
-    if (choice.provider === "openai-compatible" && !choice.contextWindow) return serverWindow(choice);
-    if (choice.provider === "wllama") return choice.contextWindow ?? 8_192;
-    return contextWindowOf(choice);
-  }
+  /** The window a choice works in: the same decision the agent's summarization is sized by (windows.ts). */
+  const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
   const reader = readerAgent({ checkpointer, store: storage?.layout.store, backend: backendFor });
   /** Bound once the run service exists (the registry it uses needs this first). */
@@ -190,7 +188,13 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       const listed = await listModels(choice, await settings.key(choice.provider), log.fetch);
       return listed.ok ? listed : err(settings.redact(listed.error));
     },
-    defaultWindow: (choice) => windowOf({ ...choice, contextWindow: undefined } as ModelChoice),
+    // The model's own window; undefined when only an assumption is left (the settings say what is assumed).
+    defaultWindow: async (choice) => {
+      const bare: ModelChoice = { ...choice };
+      delete bare.contextWindow;
+      const window = await windowOf(bare);
+      return window.assumed ? undefined : window.tokens;
+    },
     setThreadModel: (threadId, choice) => threads.setModel(threadId, choice),
     requestLog: async () => log.entries(),
     async forgetEverything() {

@@ -204,13 +204,15 @@ export interface ThreadView {
   /** The last run did not finish (a reload or a crash): it can be continued. */
   interrupted?: InterruptedRun;
   model: ModelChoice;
-  /** Totals of provider usage over the thread. */
+  /** Totals of provider usage over the thread: every model call of the main agent and of its subagents. */
   usage: UsageInfo;
   /** Tokens of the latest request (provider-reported, else estimated). */
   lastRequestTokens?: number;
-  /** The model's window and the summarization trigger, in tokens. */
+  /** The model's window (the one the agent's summarization is sized to) and the summarization trigger, in tokens. */
   window?: number;
   trigger?: number;
+  /** The window is an assumption: the server did not report one and none is set. */
+  windowAssumed?: true;
   branches: BranchInfo[];
   /** The branch shown when it is not the newest one. */
   head?: string;

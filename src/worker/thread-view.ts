@@ -12,6 +12,7 @@ import { EVENT_KEY } from "../middleware/summarization.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
 import { plain, toMessageInfo, toPendingApproval, usageOf } from "./messages.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
+import type { ModelWindow } from "./windows.ts";
 import type { MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
 
 export interface ViewDeps {
@@ -23,8 +24,8 @@ export interface ViewDeps {
   history?: CheckpointReader | undefined;
   /** A subagent thread's messages (from the checkpointer), or undefined. */
   childMessages(threadId: string): Promise<BaseMessage[] | undefined>;
-  /** The window a choice works in, when known. */
-  windowOf(choice: ModelChoice): Promise<number | undefined>;
+  /** The window a choice works in (windows.ts: the one the agent is sized to). */
+  windowOf(choice: ModelChoice): Promise<ModelWindow>;
 }
 
 /** The summarization trigger deeptab uses for a window (85%, as the middleware's default). */
@@ -32,47 +33,71 @@ export function triggerFor(window: number): number {
   return Math.floor(window * 0.85);
 }
 
-/** Totals of provider usage over AI messages. */
+/** Adds `b` into `a`. */
+export function addUsage(a: UsageInfo, b: UsageInfo): UsageInfo {
+  const cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
+  return { input: a.input + b.input, output: a.output + b.output, ...(cacheRead ? { cacheRead } : {}) };
+}
+
+/**
+ * Totals of provider usage over AI messages. `input` counts every prompt
+ * token, cache reads included (LangChain's `input_tokens` does for OpenAI
+ * and Anthropic); `cacheRead` says how many of them the cache served.
+ */
 export function totalUsage(messages: readonly BaseMessage[]): UsageInfo {
-  const total: UsageInfo = { input: 0, output: 0 };
+  let total: UsageInfo = { input: 0, output: 0 };
   for (const m of messages) {
     if (!AIMessage.isInstance(m)) continue;
     const u = usageOf(m);
-    if (!u) continue;
-    total.input += u.input;
-    total.output += u.output;
-    if (u.cacheRead) total.cacheRead = (total.cacheRead ?? 0) + u.cacheRead;
+    if (u) total = addUsage(total, u);
   }
   return total;
 }
 
-/** Tokens of the latest request: the provider's count when the last answer reports it, else an estimate. */
+/**
+ * Tokens of the latest request and its answer, the context the next request
+ * starts from: the provider's count when the last answer reports it (its
+ * `input_tokens` already include cache reads, so they are not added again),
+ * else an estimate.
+ */
 export function lastRequestTokens(messages: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (!AIMessage.isInstance(m)) continue;
     const u = usageOf(m);
-    if (u && u.input > 0) return u.input + (u.cacheRead ?? 0) + u.output;
+    if (u && u.input > 0) return u.input + u.output;
     break;
   }
   const from = event ? event.cutoffIndex : 0;
   return estimateMessagesTokens(messages.slice(from)) + (event ? estimateMessagesTokens([event.summaryMessage]) : 0);
 }
 
-async function withChildren(threadId: string, messages: readonly BaseMessage[], deps: ViewDeps): Promise<MessageInfo[]> {
+/**
+ * The messages as plain data, each `task` call with its subagent's messages
+ * (read from the subagent's own thread), and the provider usage of those
+ * subagent runs: the child threads hold every model call a subagent made.
+ */
+async function withChildren(
+  threadId: string,
+  messages: readonly BaseMessage[],
+  deps: ViewDeps,
+): Promise<{ messages: MessageInfo[]; childUsage: UsageInfo }> {
   const out: MessageInfo[] = [];
+  let childUsage: UsageInfo = { input: 0, output: 0 };
   for (const m of messages) {
     const info = toMessageInfo(m);
     if (info.toolCalls?.some((c) => c.name === "task")) {
       for (const call of info.toolCalls) {
         if (call.name !== "task" || !call.id) continue;
         const child = await deps.childMessages(subagentThreadId(threadId, call.id)).catch(() => undefined);
-        if (child) call.children = child.filter((c) => c.getType() !== "human").map(toMessageInfo);
+        if (!child) continue;
+        call.children = child.filter((c) => c.getType() !== "human").map(toMessageInfo);
+        childUsage = addUsage(childUsage, totalUsage(child));
       }
     }
     out.push(info);
   }
-  return out;
+  return { messages: out, childUsage };
 }
 
 export async function threadView(threadId: string, deps: ViewDeps): Promise<ThreadView> {
@@ -92,21 +117,24 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
         .find((a) => a);
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
+  const shown = await withChildren(threadId, messages, deps);
   const view: ThreadView = {
     threadId,
-    messages: await withChildren(threadId, messages, deps),
+    messages: shown.messages,
     todos: plain(values.todos ?? []),
     approval,
     model,
-    usage: totalUsage(messages),
+    // The whole thread's: the main agent's model calls and its subagents'.
+    usage: addUsage(totalUsage(messages), shown.childUsage),
     lastRequestTokens: lastRequestTokens(messages, event),
     branches: deps.history ? await branchesOf(deps.history, threadId, head) : [],
   };
   if (event) view.summary = { cutoff: event.cutoffIndex, historyPath: event.filePath };
   if (cut) view.interrupted = partial ? { partial } : {};
-  if (window) {
-    view.window = window;
-    view.trigger = triggerFor(window);
+  if (window.tokens) {
+    view.window = window.tokens;
+    view.trigger = triggerFor(window.tokens);
+    if (window.assumed) view.windowAssumed = true;
   }
   if (head) view.head = head;
   return view;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent, MessageInfo } from "../../worker/protocol.ts";
 import { applyEvent, beginTurn, emptyLive, failTurn } from "./live.ts";
 import { buildTimeline, callKey, pairResults } from "./timeline.ts";
+import { turnUsage, turnUsageText } from "./turn-usage.ts";
 
 const user = (content: string): MessageInfo => ({ role: "user", content });
 const ai = (content: string, calls: Array<[string, string]> = [], id?: string): MessageInfo => ({
@@ -98,6 +99,65 @@ describe("buildTimeline", () => {
       ["tool", "running"],
       ["assistant", "Reading"],
     ]);
+  });
+});
+
+describe("usage per turn", () => {
+  const used = (m: MessageInfo, input: number, output: number, cacheRead?: number): MessageInfo => ({
+    ...m,
+    usage: { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}) },
+  });
+  const task = (id: string, children?: MessageInfo[]): MessageInfo => ({
+    role: "assistant",
+    content: "",
+    toolCalls: [{ id, name: "task", args: { subagent_type: "general-purpose", description: "look" }, ...(children ? { children } : {}) }],
+  });
+
+  it("sums every model call of the turn, tool-only ones and subagents' included, under its last answer", () => {
+    const messages = [
+      user("first"),
+      used(ai("", [["c1", "ls"]]), 100, 10),
+      tool("c1", "ls"),
+      used(ai("one"), 200, 20, 150),
+      user("second"),
+      used(task("t1", [used(ai("", [["x", "ls"]]), 50, 5, 40), tool("x_0", "ls"), used(ai("sub answer"), 60, 6)]), 300, 30),
+      tool("t1", "task", "sub answer"),
+      used(ai("two"), 400, 40, 300),
+    ];
+    const items = buildTimeline(messages);
+    const answers = items.filter((i) => i.kind === "assistant");
+    expect(answers.map((a) => a.kind === "assistant" && a.usage)).toEqual([
+      { input: 300, output: 30, cacheRead: 150, calls: 2 },
+      { input: 810, output: 81, cacheRead: 340, calls: 4, subagents: { input: 110, output: 11, cacheRead: 40, calls: 2 } },
+    ]);
+    expect(answers.map((a) => a.kind === "assistant" && turnUsageText(a.usage!))).toEqual([
+      "2 model calls · 300 in · 30 out · 150 cached",
+      "4 model calls · 810 in · 81 out · 340 cached (subagents: 2 calls · 110 in · 11 out · 40 cached)",
+    ]);
+    // The subagent's own answers show no usage of their own: it is counted in the turn.
+    const card = items.find((i) => i.kind === "tool" && i.call.name === "task");
+    expect(card?.kind === "tool" && card.children?.some((c) => c.kind === "assistant" && c.usage)).toBe(false);
+  });
+
+  it("a turn without answer text (paused, or cut off) gets a usage item after its last card; live subagent calls count while it runs", () => {
+    const paused = buildTimeline([user("go"), used(ai("", [["c1", "execute"]]), 120, 12)], { waiting: new Set([callKey(1, 0)]) });
+    expect(paused.map((i) => i.kind)).toEqual(["user", "tool", "usage"]);
+    expect(paused.at(-1)).toMatchObject({ kind: "usage", usage: { input: 120, output: 12, calls: 1 } });
+
+    const running = buildTimeline([user("go"), used(task("t1"), 100, 10)], {
+      running: true,
+      children: { t1: { messages: [used(ai("", [["y", "ls"]]), 40, 4)], text: "Looking" } },
+    });
+    expect(running.at(-1)).toMatchObject({ kind: "usage", usage: { input: 140, output: 14, calls: 2, subagents: { calls: 1 } } });
+    // Streaming text ends the turn: the usage so far shows under it.
+    const streaming = buildTimeline([user("go"), used(ai("", [["c1", "ls"]]), 10, 1), tool("c1", "ls")], {
+      running: true,
+      streamingText: "Al",
+    });
+    expect(streaming.at(-1)).toMatchObject({ kind: "assistant", streaming: true, usage: { input: 10, output: 1, calls: 1 } });
+    // No reported usage: nothing shown.
+    expect(buildTimeline([user("go"), ai("hi")]).some((i) => i.kind === "usage" || (i.kind === "assistant" && i.usage))).toBe(false);
+    expect(turnUsage([user("go"), ai("hi")], () => [])).toBeUndefined();
   });
 });
 

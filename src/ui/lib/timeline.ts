@@ -1,13 +1,15 @@
 /**
  * A thread's messages as the timeline shows them: user and assistant turns,
  * one card per tool call with its result, a subagent's activity nested
- * under its `task` card, the summarization marker. Pure.
+ * under its `task` card, the summarization marker, and each turn's
+ * provider usage (turn-usage.ts) at its end. Pure.
  *
  * Results pair with calls inside one AI message: by id first, then in order
  * (providers repeat ids across turns, and a subagent's raw ids can differ
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
-import type { MessageInfo, ToolCallInfo, UsageInfo } from "../../worker/protocol.ts";
+import type { MessageInfo, ToolCallInfo } from "../../worker/protocol.ts";
+import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
 export type ToolStatus = "running" | "done" | "error" | "cancelled" | "waiting";
 
@@ -27,7 +29,8 @@ export interface AssistantItem {
   streaming?: boolean;
   /** The run was cut off (a reload) while this streamed. */
   interrupted?: boolean;
-  usage?: UsageInfo;
+  /** The usage of the whole turn this answer ends (top level only). */
+  usage?: TurnUsage;
 }
 
 export interface ToolItem {
@@ -52,7 +55,13 @@ export interface SummaryItem {
   historyPath: string;
 }
 
-export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem;
+/** A turn's usage when it has no answer text to show it under (it ended in tool calls or a pause). */
+export interface UsageItem {
+  kind: "usage";
+  usage: TurnUsage;
+}
+
+export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem | UsageItem;
 
 export interface TimelineOptions {
   /** A run is active: unanswered calls are running, not cancelled. */
@@ -95,6 +104,40 @@ export function pairResults(calls: readonly ToolCallInfo[], results: readonly Me
 }
 
 export function buildTimeline(messages: readonly MessageInfo[], options: TimelineOptions = {}): TimelineItem[] {
+  return withTurnUsage(build(messages, options), messages, options);
+}
+
+/** The message index an item belongs to (the summary marker has none). */
+const indexOf = (item: TimelineItem): number | undefined => ("index" in item ? item.index : undefined);
+
+/** Puts each turn's usage under its last item: on it when that is an answer, else as an item of its own. */
+function withTurnUsage(items: TimelineItem[], messages: readonly MessageInfo[], options: TimelineOptions): TimelineItem[] {
+  const live = options.children ?? {};
+  const childrenOf = (call: { id: string; children?: MessageInfo[] }) =>
+    call.children?.length ? call.children : (live[call.id]?.messages ?? []);
+  const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
+  if (starts[0] !== 0) starts.unshift(0);
+  const out = [...items];
+  // Last turn first, so inserting an item leaves the earlier positions as they are.
+  for (let t = starts.length - 1; t >= 0; t--) {
+    const from = starts[t]!;
+    // The last turn also owns the streaming or interrupted tail (index messages.length).
+    const to = t + 1 < starts.length ? starts[t + 1]! : messages.length + 1;
+    const usage = turnUsage(messages.slice(from, to), childrenOf);
+    if (!usage) continue;
+    const inTurn = (item: TimelineItem) => {
+      const i = indexOf(item);
+      return i !== undefined && i >= from && i < to;
+    };
+    const last = out.findLastIndex(inTurn);
+    const item = out[last];
+    if (item?.kind === "assistant") out[last] = { ...item, usage };
+    else if (item) out.splice(last + 1, 0, { kind: "usage", usage });
+  }
+  return out;
+}
+
+function build(messages: readonly MessageInfo[], options: TimelineOptions): TimelineItem[] {
   const items: TimelineItem[] = [];
   const childLive = options.children ?? {};
   for (let i = 0; i < messages.length; i++) {
@@ -108,7 +151,6 @@ export function buildTimeline(messages: readonly MessageInfo[], options: Timelin
         index: i,
         text: m.content,
         ...(m.stopped ? { stopped: true } : {}),
-        ...(m.usage ? { usage: m.usage } : {}),
       });
     const calls = m.toolCalls ?? [];
     if (!calls.length) continue;
@@ -139,7 +181,7 @@ export function buildTimeline(messages: readonly MessageInfo[], options: Timelin
       if (call.name === "task") {
         const live = call.id ? childLive[call.id] : undefined;
         const childMessages = call.children?.length ? call.children : (live?.messages ?? []);
-        const nested = buildTimeline(childMessages, {
+        const nested = build(childMessages, {
           running: status === "running",
           ...(live?.text && !result ? { streamingText: live.text } : {}),
         });

@@ -1,0 +1,63 @@
+/**
+ * Provider-reported usage of each user turn: every model call from a user's
+ * message up to the next one, the main agent's (tool-only calls included)
+ * and its subagents'. Subagents' calls count in the turn's totals and are
+ * also named on their own. Pure.
+ */
+import type { MessageInfo, UsageInfo } from "../../worker/protocol.ts";
+
+export interface TurnUsage extends UsageInfo {
+  /** Model calls that reported usage. */
+  calls: number;
+  /** The part of the totals that subagents' calls used, when they reported any. */
+  subagents?: UsageInfo & { calls: number };
+}
+
+type Tally = UsageInfo & { calls: number };
+
+function add(t: Tally, u: UsageInfo): Tally {
+  const cacheRead = (t.cacheRead ?? 0) + (u.cacheRead ?? 0);
+  return { input: t.input + u.input, output: t.output + u.output, calls: t.calls + 1, ...(cacheRead ? { cacheRead } : {}) };
+}
+
+const empty = (): Tally => ({ input: 0, output: 0, calls: 0 });
+
+/**
+ * The usage of the turn made of `messages` (a user message and what
+ * followed it). `childrenOf` gives a `task` call's subagent messages (from
+ * the thread view, or live while it runs).
+ */
+export function turnUsage(
+  messages: readonly MessageInfo[],
+  childrenOf: (call: { id: string; children?: MessageInfo[] }) => readonly MessageInfo[],
+): TurnUsage | undefined {
+  let own = empty();
+  let sub = empty();
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    if (m.usage) own = add(own, m.usage);
+    for (const call of m.toolCalls ?? []) {
+      if (call.name !== "task") continue;
+      for (const c of childrenOf(call)) if (c.role === "assistant" && c.usage) sub = add(sub, c.usage);
+    }
+  }
+  if (!own.calls && !sub.calls) return undefined;
+  const cacheRead = (own.cacheRead ?? 0) + (sub.cacheRead ?? 0);
+  return {
+    input: own.input + sub.input,
+    output: own.output + sub.output,
+    calls: own.calls + sub.calls,
+    ...(cacheRead ? { cacheRead } : {}),
+    ...(sub.calls ? { subagents: sub } : {}),
+  };
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+/** "3 model calls · 1,234 in · 56 out · 1,000 cached (subagents: 1 call · 300 in · 20 out)". */
+export function turnUsageText(u: TurnUsage): string {
+  const calls = (count: number) => `${count} ${count === 1 ? "model call" : "model calls"}`;
+  const part = (v: UsageInfo) => `${n(v.input)} in · ${n(v.output)} out${v.cacheRead ? ` · ${n(v.cacheRead)} cached` : ""}`;
+  const sub = u.subagents ? ` (subagents: ${calls(u.subagents.calls).replace("model ", "")} · ${part(u.subagents)})` : "";
+  return `${calls(u.calls)} · ${part(u)}${sub}`;
+}

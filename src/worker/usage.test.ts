@@ -1,0 +1,77 @@
+/**
+ * Usage and the context window in the thread view, through the worker API
+ * with the OpenAI-compatible provider on the loopback server: the thread's
+ * totals count its subagents' model calls (read from their own threads),
+ * the last request is counted once (cache reads are part of the prompt),
+ * and a server that reports no window gets the window the agent runs with,
+ * marked assumed.
+ */
+import "fake-indexeddb/auto";
+import { afterEach, describe, expect, it } from "vitest";
+import { LOCAL_SERVER_WINDOW } from "../models/providers.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { createWorkerApi } from "./app.ts";
+import { createLayout } from "./layout.ts";
+import type { AgentEvent } from "./protocol.ts";
+import { triggerFor } from "./thread-view.ts";
+
+let servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+describe("usage in the thread view", () => {
+  it("totals the main agent's and its subagent's calls; the meter's window is the one the agent uses", async () => {
+    const server = await startScriptedServer("openai", [
+      {
+        toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }],
+        usage: { input: 1_000, output: 20 },
+      },
+      { when: { lastUserIncludes: "Count the files" }, text: "There are none.", usage: { input: 400, output: 10, cacheRead: 300 } },
+      { text: "The subagent found no files.", usage: { input: 1_500, output: 25, cacheRead: 1_000 } },
+    ]);
+    servers.push(server);
+    const db = `u-${crypto.randomUUID()}`;
+    const api = createWorkerApi({
+      storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
+      notify: () => undefined,
+      tokenBatchMs: 0,
+    });
+    await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
+    const events: AgentEvent[] = [];
+    let ended!: () => void;
+    const done = new Promise<void>((r) => (ended = r));
+    const started = await api.startRun("t", { text: "How many files?" }, (e) => {
+      events.push(e);
+      if (e.type === "done" || e.type === "error") ended();
+    });
+    expect(started.ok).toBe(true);
+    await done;
+    expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+
+    const view = await api.getThread("t");
+    // Subagents' calls are part of the thread's usage (the main agent alone: 2,500 in · 45 out · 1,000 cached).
+    expect(view.usage).toEqual({ input: 2_900, output: 55, cacheRead: 1_300 });
+    // The last request: 1,500 prompt tokens (1,000 of them cached, not counted twice) and the 25 of its answer.
+    expect(view.lastRequestTokens).toBe(1_525);
+    // The task card carries its subagent's call with that call's usage.
+    const task = view.messages.find((m) => m.toolCalls?.some((c) => c.name === "task"))!.toolCalls![0]!;
+    expect(task.children?.find((c) => c.role === "assistant")?.usage).toEqual({ input: 400, output: 10, cacheRead: 300 });
+    // The loopback server reports no window: the view shows the one the agent assumed, and says it is assumed.
+    expect(view).toMatchObject({ window: LOCAL_SERVER_WINDOW, trigger: triggerFor(LOCAL_SERVER_WINDOW), windowAssumed: true });
+    // The settings' "model default" stays unknown for it, so they say what is assumed instead.
+    expect(await api.defaultWindow({ provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` })).toBeUndefined();
+
+    await api.setThreadModel("t", {
+      provider: "openai-compatible",
+      model: "e2e-model",
+      baseUrl: `${server.url}/v1`,
+      contextWindow: 16_000,
+    });
+    const set = await api.getThread("t");
+    expect(set).toMatchObject({ window: 16_000, trigger: triggerFor(16_000) });
+    expect(set.windowAssumed).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The one decision of which context window a model choice works in. The
+ * agent's summarization is sized to it (agents.ts) and the context meter
+ * shows it (thread-view.ts), so both always agree:
+ *
+ * - the window the user set;
+ * - OpenAI-compatible servers: what the server says its model is loaded
+ *   with, else LOCAL_SERVER_WINDOW (assumed: marked so, and the settings
+ *   say so);
+ * - llama.cpp in the tab: the context it loads the model with;
+ * - Chrome's built-in model: what the Prompt API reports;
+ * - OpenAI and Anthropic: deeptab's table by model name (undefined for a
+ *   name it does not know).
+ */
+import type { PromptApiPort } from "../models/chrome-ai.ts";
+import { contextWindowOf, LOCAL_SERVER_WINDOW, type ModelChoice } from "../models/providers.ts";
+import { DEFAULT_LOCAL_CONTEXT } from "./local-models.ts";
+
+export interface WindowSources {
+  /** The window an OpenAI-compatible server reports for its loaded model (cached by the caller). */
+  serverWindow(choice: ModelChoice): Promise<number | undefined>;
+  /** Chrome's Prompt API, when the page has it. */
+  promptApi?(): PromptApiPort | undefined;
+}
+
+export interface ModelWindow {
+  tokens: number | undefined;
+  /** Nobody said: the server did not tell and the user set none (LOCAL_SERVER_WINDOW is assumed). */
+  assumed?: true;
+}
+
+export async function modelWindow(choice: ModelChoice, sources: WindowSources): Promise<ModelWindow> {
+  if (choice.contextWindow) return { tokens: choice.contextWindow };
+  switch (choice.provider) {
+    case "openai-compatible": {
+      const reported = await sources.serverWindow(choice);
+      return reported ? { tokens: reported } : { tokens: LOCAL_SERVER_WINDOW, assumed: true };
+    }
+    case "wllama":
+      return { tokens: DEFAULT_LOCAL_CONTEXT };
+    case "chrome": {
+      const port = sources.promptApi?.();
+      return { tokens: port ? await port.contextWindow().catch(() => undefined) : undefined };
+    }
+    default:
+      return { tokens: contextWindowOf(choice) };
+  }
+}
