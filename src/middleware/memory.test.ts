@@ -1,9 +1,10 @@
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph/web";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
+import { StoreBackend } from "../backends/store.ts";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
@@ -158,6 +159,45 @@ describe("memory: freshness within a thread (probe P6)", () => {
     await agent.invoke(start({ "/AGENTS.md": textFile("likes rust") }, "next"), config);
     expect(systemText(model.calls[1]!.messages)).toContain("likes rust");
     expect(systemText(model.calls[1]!.messages)).not.toContain("likes python");
+  });
+});
+
+describe("memory: changed by someone else mid-run", () => {
+  it("the next model call sees a memory file the user wrote, edited or deleted while the run went on", async () => {
+    const store = new InMemoryStore();
+    const shared: BackendOption = () => new StoreBackend(store, ["fs"]);
+    // The user, through another view of the same files (as the page's files panel is), not through the agent.
+    const outside = new StoreBackend(store, ["fs"]);
+    let step = 0;
+    const userEdits: AgentTool = {
+      name: "wait_for_user",
+      description: "waits while the user works",
+      schema: { type: "object", properties: {} },
+      run: async () => {
+        step++;
+        if (step === 1) await outside.write("/memories/AGENTS.md", "likes tea");
+        if (step === 2) await outside.edit("/memories/AGENTS.md", "tea", "coffee");
+        if (step === 3) await outside.delete!("/memories/AGENTS.md");
+        return "ok";
+      },
+    };
+    const model = new ScriptedChatModel({
+      script: ({ call }) => (call < 3 ? { toolCalls: [{ name: "wait_for_user", args: {} }] } : { text: "done" }),
+    });
+    const agent = createDeepAgent({
+      model,
+      backend: shared,
+      tools: [userEdits],
+      middleware: [memoryMiddleware({ sources: ["/memories/AGENTS.md"], backend: shared, now })],
+    });
+    const out = (await agent.invoke({ messages: [new HumanMessage("go")] })) as AgentState;
+    const systems = model.calls.map((c) => systemText(c.messages));
+    expect(systems[0]).toContain("No memory is saved yet");
+    expect(systems[1]).toContain("likes tea");
+    expect(systems[2]).toContain("likes coffee");
+    expect(systems[2]).not.toContain("likes tea");
+    expect(systems[3]).toContain("No memory is saved yet");
+    expect(out.memoryContents).toEqual({});
   });
 });
 

@@ -2,16 +2,20 @@
  * MemoryMiddleware: AGENTS.md-style memory files injected into every model call.
  *
  * - Sources are file paths (e.g. `/AGENTS.md`, `/memories/AGENTS.md`), read
- *   through the backend in `beforeAgent` at the start of every run into the
- *   private state field `memoryContents` (path → text, HTML comments
- *   stripped). Missing files are skipped.
+ *   through the backend before every model call into the private state
+ *   field `memoryContents` (path → text, HTML comments stripped). Missing
+ *   files are skipped. Memory files are small, and reading them is one
+ *   storage read each: cheaper than any stamp that could be trusted.
  * - Each model call gets one `<agent_memory source="…">` block per loaded
  *   source in `systemPromptVolatile` (after the stable prompt and any cache
  *   breakpoint), framed as saved data that may be stale, never instructions.
- * - Freshness (the seed's probe P6): after any tool call that may have
- *   changed a memory file (write_file / edit_file / delete on it, a file update
- *   touching it, or `execute`), the file is re-read through that call's own
- *   backend, so the next model call in the same run sees the new text.
+ * - Freshness (the seed's probe P6): every model call sees the files as they
+ *   are then, whoever changed them: the user between runs or during one
+ *   (through the page's files panel), the agent, a command, a subagent. After
+ *   a tool call that may have changed a memory file (write_file / edit_file /
+ *   delete on it, a file update touching it, or `execute`), the file is also
+ *   re-read through that call's own backend, so the state the step leaves
+ *   behind holds the new text.
  */
 import { isBackendError, type BackendProtocol, type FileData } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
@@ -123,22 +127,20 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): AgentMiddlew
   return {
     name: MEMORY,
     stateSchema: stateSchema(MEMORY_CONTENTS),
-    async beforeAgent(state, config) {
-      const backend = resolveBackend(options.backend, createBackendRuntime(state.files, config, options.now));
-      const current = contentsOf(state);
-      const update: MemoryUpdate = {};
+    async wrapModelCall(request, next) {
+      const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
+      const current = contentsOf(request.state);
+      const changes: MemoryUpdate = {};
       for (const path of sources) {
         const text = await readMemory(backend, path);
-        if ((current[path] ?? null) !== text) update[path] = text;
+        if ((current[path] ?? null) !== text) changes[path] = text;
       }
-      for (const path of Object.keys(current)) if (!sourceSet.has(path)) update[path] = null;
-      return Object.keys(update).length ? MEMORY_CONTENTS.set(update) : undefined;
-    },
-    async wrapModelCall(request, next) {
-      const text = formatMemory(contentsOf(request.state), sources);
-      if (!text) return next(request);
+      for (const path of Object.keys(current)) if (!sourceSet.has(path)) changes[path] = null;
+      const changed = Object.keys(changes).length > 0;
+      const text = formatMemory(changed ? memoryReducer(current, changes) : current, sources);
       const systemPromptVolatile = [request.systemPromptVolatile, text].filter(Boolean).join("\n\n");
-      return next({ ...request, systemPromptVolatile });
+      const response = await next(text ? { ...request, systemPromptVolatile } : request);
+      return changed ? { ...response, update: { ...(response.update ?? {}), ...MEMORY_CONTENTS.set(changes) } } : response;
     },
     async wrapToolCall(request, next) {
       const result = await next(request);

@@ -1,9 +1,10 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph/web";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
+import { StoreBackend } from "../backends/store.ts";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentState, AgentTool } from "../harness/types.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
@@ -87,12 +88,12 @@ describe("skills: listing", () => {
     expect((out.skillsMetadata as SkillMetadata[]).filter((s) => s.name === "pdf")).toHaveLength(1);
   });
 
-  it("loads once per thread", async () => {
-    let globs = 0;
+  it("re-reads SKILL.md files only when their listing changed, and sees a skill added between runs", async () => {
+    let reads = 0;
     const counting: BackendOption = (rt) => {
       const b = new StateBackend(rt);
-      const glob = b.glob.bind(b);
-      b.glob = (pattern, path) => (globs++, glob(pattern, path));
+      const read = b.read.bind(b);
+      b.read = (path, offset, limit) => (reads++, read(path, offset, limit));
       return b;
     };
     const model = new ScriptedChatModel({ script: () => ({ text: "ok" }) });
@@ -101,11 +102,58 @@ describe("skills: listing", () => {
       checkpointer: new MemorySaver(),
       middleware: [skillsMiddleware({ sources: ["/skills"], backend: counting, now })],
     });
-    const config = { configurable: { thread_id: "once" } };
+    const config = { configurable: { thread_id: "stamp" } };
     await agent.invoke({ messages: [new HumanMessage("1")], files: { "/skills/a/SKILL.md": skillFile("a", "Skill A.") } }, config);
-    await agent.invoke({ messages: [new HumanMessage("2")], files: { "/skills/b/SKILL.md": skillFile("b", "Skill B.") } }, config);
-    expect(globs).toBe(1);
+    expect(reads).toBe(1);
+    await agent.invoke({ messages: [new HumanMessage("2")] }, config);
+    // Nothing changed: the stamp matched, no SKILL.md was read again.
+    expect(reads).toBe(1);
+    await agent.invoke({ messages: [new HumanMessage("3")], files: { "/skills/b/SKILL.md": skillFile("b", "Skill B.") } }, config);
     expect(systemText(model.calls[1]!.messages)).not.toContain("Skill B.");
+    expect(systemText(model.calls[2]!.messages)).toContain("- b: Skill B. (/skills/b/SKILL.md)");
+    expect(systemText(model.calls[2]!.messages)).toContain("- a: Skill A.");
+  });
+
+  it("sees a skill added, edited or deleted mid-run by someone else at the next model call", async () => {
+    const store = new InMemoryStore();
+    const shared: BackendOption = () => new StoreBackend(store, ["fs"]);
+    // The user, through another view of the same files (as the page's files panel is), not through the agent.
+    const outside = new StoreBackend(store, ["fs"]);
+    await outside.write("/skills/a/SKILL.md", skillFile("a", "Skill A.").content);
+    let step = 0;
+    const userEdits: AgentTool = {
+      name: "wait_for_user",
+      description: "waits while the user works",
+      schema: { type: "object", properties: {} },
+      run: async () => {
+        if (step++ === 0) await outside.write("/skills/b/SKILL.md", skillFile("b", "Skill B.").content);
+        else {
+          await outside.edit("/skills/a/SKILL.md", "Skill A.", "Skill A, edited to be longer.");
+          await outside.delete!("/skills/b/SKILL.md");
+        }
+        return "ok";
+      },
+    };
+    const model = new ScriptedChatModel({
+      script: [
+        { toolCalls: [{ name: "wait_for_user", args: {} }] },
+        { toolCalls: [{ name: "wait_for_user", args: {} }] },
+        { text: "done" },
+      ],
+    });
+    const agent = createDeepAgent({
+      model,
+      backend: shared,
+      tools: [userEdits],
+      middleware: [skillsMiddleware({ sources: ["/skills"], backend: shared, now })],
+    });
+    await agent.invoke({ messages: [new HumanMessage("go")] });
+    const systems = model.calls.map((c) => systemText(c.messages));
+    expect(systems[0]).toContain("- a: Skill A. (");
+    expect(systems[0]).not.toContain("Skill B.");
+    expect(systems[1]).toContain("- b: Skill B.");
+    expect(systems[2]).toContain("- a: Skill A, edited to be longer.");
+    expect(systems[2]).not.toContain("Skill B.");
   });
 });
 

@@ -2,9 +2,15 @@
  * SkillsMiddleware: progressive disclosure of skills (Agent Skills format).
  *
  * - Sources are backend directories holding `<skill-name>/SKILL.md` files with
- *   YAML frontmatter. They are read once per thread, in `beforeAgent`, into the
- *   private state field `skillsMetadata`; later sources override earlier ones
- *   (same name). Invalid skills are skipped and listed in `skillErrors`.
+ *   YAML frontmatter, read into the private state field `skillsMetadata`;
+ *   later sources override earlier ones (same name). Invalid skills are
+ *   skipped and listed in `skillErrors`.
+ * - Freshness: before every model call the SKILL.md listing is globbed and
+ *   its stamp (each file's path, size and modification time) compared with
+ *   the one the index was read at (`skillsStamp`); the SKILL.md files are
+ *   read again only when it differs. So a skill the user (or the agent, or a
+ *   command) adds, edits or deletes is in the very next model call's index,
+ *   in a thread that ran before as well as mid-run.
  * - Only each skill's name, description and SKILL.md path enter the (stable)
  *   system prompt; the body is read by the agent with `read_file`.
  * - Skill tools (`skillTools`) are owned by this middleware and hidden from the
@@ -18,7 +24,7 @@ import { createBackendRuntime, resolveBackend, type BackendOption } from "../bac
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
-import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
+import type { AgentMiddleware, AgentState, AgentTool, StateUpdate } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 
@@ -144,7 +150,7 @@ export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksToo
   ].join("\n");
 }
 
-/** The skills loaded for this thread; undefined until the first run loaded them. */
+/** The skills loaded for this thread; undefined until the first model call loaded them. */
 export const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
 /** Skills (or sources) that could not be loaded. */
 export const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
@@ -154,6 +160,31 @@ export const SKILLS_READ = defineStateField<string[]>("skillsRead", {
   reducer: (current, update) => [...new Set([...(current ?? []), ...(update ?? [])])],
   private: true,
 });
+
+/** The SKILL.md listing the index was read at (see skillsStamp). */
+export const SKILLS_STAMP = defineStateField<string | undefined>("skillsStamp", { default: () => undefined, private: true });
+
+/**
+ * A cheap stamp of the sources' SKILL.md files: their paths, sizes and
+ * modification times (one glob per source, no file read). A file whose
+ * backend gives no modification time makes the stamp unique, so it is read
+ * every time rather than missed.
+ */
+export async function skillsStamp(backend: BackendProtocol, sources: readonly string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const source of sources) {
+    const found = await backend.glob("*/SKILL.md", source);
+    if (isBackendError(found)) {
+      parts.push(`${source}!${found.error}`);
+      continue;
+    }
+    for (const f of found) {
+      if (f.isDir) continue;
+      parts.push(`${f.path}|${f.size}|${f.modifiedAt ?? `unknown:${crypto.randomUUID()}`}`);
+    }
+  }
+  return parts.sort().join("\n");
+}
 
 function skillsOf(state: Readonly<AgentState>): readonly SkillMetadata[] {
   return SKILLS_METADATA.get(state) ?? [];
@@ -189,22 +220,31 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
   return {
     name: SKILLS,
     tools: skillTools,
-    stateSchema: stateSchema(SKILLS_METADATA, SKILL_ERRORS, SKILLS_READ),
-    async beforeAgent(state, config) {
-      if (SKILLS_METADATA.get(state) !== undefined) return undefined;
-      const backend = resolveBackend(options.backend, createBackendRuntime(state.files, config, options.now));
-      const { skills, errors } = await loadSkills(backend, sources);
-      return { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set(errors) };
-    },
+    stateSchema: stateSchema(SKILLS_METADATA, SKILL_ERRORS, SKILLS_READ, SKILLS_STAMP),
     async wrapModelCall(request, next) {
-      const skills = skillsOf(request.state);
-      const unlocked = unlockedTools(request.state);
+      // The index as of now: re-read only when the SKILL.md listing changed since it was read.
+      const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
+      const stamp = await skillsStamp(backend, sources);
+      let update: StateUpdate | undefined;
+      let state = request.state;
+      if (stamp !== SKILLS_STAMP.get(state) || SKILLS_METADATA.get(state) === undefined) {
+        const { skills, errors } = await loadSkills(backend, sources);
+        update = { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set(errors), ...SKILLS_STAMP.set(stamp) };
+        state = { ...state, ...update };
+      }
+      const skills = skillsOf(state);
+      const unlocked = unlockedTools(state);
       const tools = gated.size ? request.tools.filter((t) => !gated.has(t.name) || unlocked.has(t.name)) : request.tools;
-      if (!skills.length && tools.length === request.tools.length) return next(request);
-      const unlocks = skills.some((s) => s.tools.some((t) => gated.has(t)));
-      const section = skills.length ? formatSkillsSection(skills, unlocks) : "";
+      const section = skills.length
+        ? formatSkillsSection(
+            skills,
+            skills.some((s) => s.tools.some((t) => gated.has(t))),
+          )
+        : "";
       const systemPrompt = [request.systemPrompt, section].filter(Boolean).join("\n\n");
-      return next({ ...request, systemPrompt, tools });
+      const changed = Boolean(section) || tools.length !== request.tools.length;
+      const response = await next(changed ? { ...request, systemPrompt, tools, state } : request);
+      return update ? { ...response, update: { ...(response.update ?? {}), ...update } } : response;
     },
     async wrapToolCall(request, next) {
       const { toolCall, runtime } = request;

@@ -61,7 +61,13 @@ export const GROUPS: readonly GroupSpec[] = [
     always: true,
     open: true,
   },
-  { prefix: "/skills/", label: "Skills", hint: "Shared by every thread: <name>/SKILL.md", always: true, open: true },
+  {
+    prefix: "/skills/",
+    label: "Skills",
+    hint: "Shared by every thread: <name>/SKILL.md, listed to the agent from its next step",
+    always: true,
+    open: true,
+  },
   { prefix: "/large_tool_results/", label: "Large tool results", hint: "Tool results too big for the context", always: false, open: false },
   { prefix: "/conversation_history/", label: "Conversation history", hint: "Messages that were summarized", always: false, open: false },
 ];
