@@ -4,7 +4,8 @@
  *   START → before_agent → model ⇄ tools → END        (+ after_model when a middleware has afterModel)
  *
  * The model node runs the wrapModelCall chain; `tools` runs every pending tool
- * call of the last AI message concurrently through the wrapToolCall chain.
+ * call of the last AI message concurrently through the wrapToolCall chain,
+ * streaming each call's result as it finishes (TOOL_RESULT_EVENT).
  * The loop ends when the last AI message has no tool calls. The run's
  * `config` is handed explicitly to every hook, tool and model call.
  */
@@ -102,9 +103,22 @@ function freshId(message: AIMessage, history: readonly BaseMessage[]): AIMessage
   return copyAIMessage(message, { id: crypto.randomUUID() });
 }
 
-/** The result with how long its call ran in `response_metadata.deeptab_duration_ms` (the UI shows it). */
+/**
+ * Custom stream event (`streamMode: "custom"`): one tool call of the step
+ * finished, `{ type, threadId, message }` with its ToolMessage as the step
+ * will commit it (same id) and the thread it runs in. The step's calls run
+ * together and its update comes only when all have finished; this lets a UI
+ * show each call done as it ends.
+ */
+export const TOOL_RESULT_EVENT = "deeptab:tool_result";
+
+/**
+ * The result with how long its call ran in `response_metadata.deeptab_duration_ms`
+ * (the UI shows it), and an id, so the early event and the step's update name one message.
+ */
 function withDuration(result: ToolCallResult, ms: number): ToolCallResult {
   const m = result.message;
+  m.id ??= crypto.randomUUID();
   if (m.response_metadata?.[TOOL_DURATION_KEY] !== undefined) return result;
   m.response_metadata = { ...m.response_metadata, [TOOL_DURATION_KEY]: Math.round(ms) };
   return result;
@@ -183,6 +197,7 @@ export function buildAgentLoop(spec: LoopSpec) {
           await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames }),
           performance.now() - started,
         );
+        config.writer?.({ type: TOOL_RESULT_EVENT, threadId: config.configurable?.thread_id, message: result.message });
         const pending = backendRuntime.pendingFiles;
         if (Object.keys(pending).length === 0) return result;
         const files = { ...pending, ...((result.update?.files as FilesUpdate | undefined) ?? {}) };

@@ -1,6 +1,12 @@
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { TOOL_DURATION_KEY } from "../core/messages.ts";
+import { TOOL_RESULT_EVENT } from "../harness/loop.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
+import { buildTimeline } from "../ui/lib/timeline.ts";
+import { applyEvent, beginTurn, emptyLive, type LiveThread } from "../ui/lib/live.ts";
 import { evictionStub } from "../middleware/eviction.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
@@ -75,7 +81,7 @@ describe("toPendingApproval", () => {
 
 describe("createTranslator", () => {
   it("turns updates into messages, todos and summaries, and chunks into tokens", () => {
-    const t = createTranslator("r");
+    const t = createTranslator("r", "t");
     const call = { id: "c1", name: "write_file", args: { file_path: "/a" } };
     const ai = new AIMessage({ content: "", id: "m0", tool_calls: [call] });
     expect(t.translate(["updates", { model: { messages: [ai] } }])).toEqual([
@@ -119,7 +125,7 @@ describe("createTranslator", () => {
   });
 
   it("reports command output and retries from custom events", () => {
-    const t = createTranslator("r");
+    const t = createTranslator("r", "t");
     expect(t.translate(["custom", { type: EXECUTE_OUTPUT, toolCallId: "c1", chunk: "hi\n" }])).toEqual([
       { type: "tool_output", runId: "r", toolCallId: "c1", chunk: "hi\n" },
     ]);
@@ -129,8 +135,23 @@ describe("createTranslator", () => {
     expect(t.translate(["custom", { type: "other" }])).toEqual([]);
   });
 
+  it("reports a tool call's result as soon as it finishes, for the run's own thread only", () => {
+    const t = createTranslator("r", "t");
+    const result = new ToolMessage({ content: "report", tool_call_id: "c1", name: "task", id: "tm1" });
+    expect(t.translate(["custom", { type: TOOL_RESULT_EVENT, threadId: "t", message: result }])).toEqual([
+      {
+        type: "messages",
+        runId: "r",
+        messages: [{ role: "tool", content: "report", id: "tm1", toolCallId: "c1", name: "task", status: "success" }],
+      },
+    ]);
+    // A subagent's (its own thread), or something that is not a tool result: nothing at the top level.
+    expect(t.translate(["custom", { type: TOOL_RESULT_EVENT, threadId: "t::c1", message: result }])).toEqual([]);
+    expect(t.translate(["custom", { type: TOOL_RESULT_EVENT, threadId: "t", message: "report" }])).toEqual([]);
+  });
+
   it("reports an approval interrupt and remembers it; a subagent's finished model call becomes its message", () => {
-    const t = createTranslator("r");
+    const t = createTranslator("r", "t");
     const events = t.translate([
       "updates",
       { __interrupt__: [{ id: "i1", value: { actionRequests: [{ name: "write_file", args: {} }] } }] },
@@ -149,6 +170,61 @@ describe("createTranslator", () => {
     expect(t.childMessage("task1", new AIMessage({ content: "found it" }))).toEqual([
       { type: "messages", runId: "r", taskId: "task1", messages: [{ role: "assistant", content: "found it" }] },
     ]);
+  });
+});
+
+describe("parallel subagents, each with its own status", () => {
+  it("the quick subagent's task card is done while the slow one still runs; the step's update then replaces the early result", async () => {
+    const lastHuman = (messages: readonly { getType(): string; text: string }[]) => messages.findLast((m) => m.getType() === "human")?.text;
+    const model = new ScriptedChatModel({
+      script: ({ messages }) => {
+        const asked = lastHuman(messages);
+        if (asked === "quick job") return { text: "quick done" };
+        if (asked === "slow job") return { text: "slow done", delayMs: 1_500 };
+        if (messages.some((m) => ToolMessage.isInstance(m))) return { text: "both done" };
+        return {
+          toolCalls: [
+            { name: "task", id: "quick", args: { description: "quick job", subagent_type: "general-purpose" } },
+            { name: "task", id: "slow", args: { description: "slow job", subagent_type: "general-purpose" } },
+          ],
+        };
+      },
+    });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
+    const t = createTranslator("r", "p");
+    let live: LiveThread = beginTurn(emptyLive(), "go");
+    const statuses = () =>
+      buildTimeline(live.messages, { running: true }).flatMap((i) => (i.kind === "tool" ? [`${i.call.args.description}:${i.status}`] : []));
+    /** The cards' statuses after each stream chunk (a chunk's events all applied), when they changed, and when. */
+    const seen: Array<{ cards: string[]; at: number; slowAnswered: boolean }> = [];
+    const stream = await agent.stream(
+      { messages: [new HumanMessage("go")] },
+      { configurable: { thread_id: "p" }, streamMode: ["messages", "updates", "custom"] },
+    );
+    for await (const chunk of stream) {
+      for (const event of t.translate(chunk)) live = applyEvent(live, event);
+      const cards = statuses();
+      if (cards.length && cards.join() !== seen.at(-1)?.cards.join())
+        seen.push({ cards, at: performance.now(), slowAnswered: Boolean(live.children.slow?.text) });
+    }
+    expect(seen.map((s) => s.cards)).toEqual([
+      ["quick job:running", "slow job:running"],
+      // The quick one finished: its card is done while the slow one runs on (its subagent has not answered yet).
+      ["quick job:done", "slow job:running"],
+      ["quick job:done", "slow job:done"],
+    ]);
+    expect(seen[1]!.slowAnswered).toBe(false);
+    // Done as it finished, not when its sibling did (the slow subagent waits 1.5 s before answering).
+    expect(seen[2]!.at - seen[1]!.at).toBeGreaterThan(1_000);
+    // One result per call in the end: the step's update replaced the early ones (same ids), nothing doubled.
+    const results = live.messages.filter((m) => m.role === "tool");
+    expect(results.map((m) => [m.toolCallId, m.content])).toEqual([
+      ["quick", "quick done"],
+      ["slow", "slow done"],
+    ]);
+    expect(results.every((m) => typeof m.id === "string" && typeof m.durationMs === "number")).toBe(true);
+    expect(results[0]!.durationMs!).toBeLessThan(results[1]!.durationMs!);
+    expect(live.messages.at(-1)).toMatchObject({ role: "assistant", content: "both done" });
   });
 });
 

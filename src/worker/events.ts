@@ -7,11 +7,14 @@
  *   as nodes return them), todos, summarization, the approval interrupt.
  * - `messages`: streamed assistant tokens; a subagent's (its metadata names
  *   the `task` call) become tokens and tool results of that task.
- * - `custom`: a command's output as it runs, and provider retries.
+ * - `custom`: a command's output as it runs, provider retries, and each
+ *   tool call's result as soon as it finishes (the step's update waits for
+ *   all of them; the page upserts the message by id when it comes).
  * A subagent's complete AI messages come from `childMessage` (the host's
  * callback handler sees each model call end).
  */
 import { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { TOOL_RESULT_EVENT } from "../harness/loop.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
@@ -34,7 +37,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-export function createTranslator(runId: string): Translator {
+/** A translator for run `runId` of thread `threadId`. */
+export function createTranslator(runId: string, threadId: string): Translator {
   let interrupted = false;
   let approval: PendingApproval | null = null;
   let partial = "";
@@ -101,6 +105,10 @@ export function createTranslator(runId: string): Translator {
     if (!isRecord(payload)) return [];
     if (payload.type === EXECUTE_OUTPUT && typeof payload.toolCallId === "string" && typeof payload.chunk === "string") {
       return [{ type: "tool_output", runId, toolCallId: payload.toolCallId, chunk: payload.chunk }];
+    }
+    // Only the run's own thread: a subagent's calls (its own thread), should they reach this stream, nest elsewhere.
+    if (payload.type === TOOL_RESULT_EVENT && payload.threadId === threadId && ToolMessage.isInstance(payload.message)) {
+      return [{ type: "messages", runId, messages: [toMessageInfo(payload.message)] }];
     }
     if (payload.type === RETRY_EVENT) {
       return [

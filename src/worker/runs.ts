@@ -162,7 +162,7 @@ export function createRunService(deps: RunDeps): RunService {
     sink: EventSink,
     signal: AbortSignal,
   ): Promise<TerminalEvent> {
-    const translator = createTranslator(runId);
+    const translator = createTranslator(runId, threadId);
     let lastSaved = 0;
     let saving: Promise<void> = Promise.resolve();
     let terminal: TerminalEvent;

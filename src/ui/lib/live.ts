@@ -73,11 +73,16 @@ export function failTurn(live: LiveThread, error: ErrorInfo, optimistic: boolean
   return { ...live, messages: optimistic ? live.messages.slice(0, -1) : live.messages, runId: null, error };
 }
 
-/** Adds messages; an AI message whose id is already shown replaces it (the approval step re-emits edited calls). */
+/**
+ * Adds messages; one whose id is already shown replaces it: an AI message
+ * the approval step re-emits with edited calls, a tool result that came
+ * early (as its call finished) and again with its step's update.
+ */
 function upsert(list: readonly MessageInfo[], incoming: readonly MessageInfo[]): MessageInfo[] {
   const out = [...list];
   for (const m of incoming) {
-    const at = m.role === "assistant" && m.id ? out.findIndex((o) => o.role === "assistant" && o.id === m.id) : -1;
+    const keyed = m.id && (m.role === "assistant" || m.role === "tool");
+    const at = keyed ? out.findIndex((o) => o.role === m.role && o.id === m.id) : -1;
     if (at >= 0) out[at] = m;
     else out.push(m);
   }
