@@ -75,15 +75,45 @@ export interface FilesService {
   text(backend: BackendProtocol, path: string): Promise<string | undefined>;
 }
 
+/** What identifies a file's content without reading it: its size and modification time, from its folder's listing. */
+async function stampOf(backend: BackendProtocol, path: string): Promise<string | undefined> {
+  const listed = await backend.ls(path.slice(0, path.lastIndexOf("/")) || "/");
+  const info = isBackendError(listed) ? undefined : listed.find((f) => f.path === path && !f.isDir);
+  return info?.modifiedAt ? `${info.size}|${info.modifiedAt}` : undefined;
+}
+
 export function createFilesService(): FilesService {
-  /** The last file split into lines, reused while its bytes are the same. */
-  let cached: { path: string; size: number; modifiedAt: string | undefined; lines: string[] } | undefined;
+  /**
+   * The last file read, split into lines once: pages of it are served from
+   * here while its stamp (size and modification time) is unchanged, so
+   * paging a 50 MB file reads it from storage once, not once per page.
+   */
+  let cached: { path: string; stamp: string; size: number; binary: boolean; lines: string[] } | undefined;
 
   async function download(backend: BackendProtocol, path: string): Promise<Result<Uint8Array, string>> {
     if (!backend.downloadFiles) return err("This filesystem cannot read files.");
     const [d] = await backend.downloadFiles([path]);
     if (!d?.content) return err(d?.error === "is_directory" ? `${path} is a folder.` : `${path} does not exist.`);
     return ok(d.content);
+  }
+
+  /** The file as lines (or binary), from the cache when its stamp matches, else read and split. */
+  async function linesOf(
+    backend: BackendProtocol,
+    path: string,
+  ): Promise<Result<{ size: number; binary: boolean; lines: string[] }, string>> {
+    const stamp = await stampOf(backend, path);
+    if (stamp !== undefined && cached?.path === path && cached.stamp === stamp) return ok(cached);
+    const data = await download(backend, path);
+    if (!data.ok) return data;
+    const bytes = data.value;
+    const binary = looksBinary(bytes);
+    const lines = binary ? [] : new TextDecoder().decode(bytes).split(/\r?\n/);
+    if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+    const file = { size: bytes.length, binary, lines };
+    // Without a stamp (a backend that gives no modification time) nothing is cached: it could not be checked.
+    cached = stamp === undefined ? undefined : { path, stamp, ...file };
+    return ok(file);
   }
 
   return {
@@ -94,27 +124,13 @@ export function createFilesService(): FilesService {
     },
 
     async read(backend, path, offset, limit) {
-      const data = await download(backend, path);
-      if (!data.ok) return data;
-      const bytes = data.value;
-      if (looksBinary(bytes)) return ok({ path, lines: [], offset: 0, totalLines: 0, binary: true, size: bytes.length });
-      const info = await backend.ls(path.slice(0, path.lastIndexOf("/")) || "/");
-      const modifiedAt = isBackendError(info) ? undefined : info.find((f) => f.path === path)?.modifiedAt;
-      if (!cached || cached.path !== path || cached.size !== bytes.length || cached.modifiedAt !== modifiedAt) {
-        const text = new TextDecoder().decode(bytes);
-        cached = { path, size: bytes.length, modifiedAt, lines: text.split(/\r?\n/) };
-        if (cached.lines.length > 1 && cached.lines.at(-1) === "") cached.lines.pop();
-      }
-      const start = Math.max(0, Math.min(Math.floor(offset), cached.lines.length));
+      const file = await linesOf(backend, path);
+      if (!file.ok) return file;
+      const { size, binary, lines } = file.value;
+      if (binary) return ok({ path, lines: [], offset: 0, totalLines: 0, binary: true, size });
+      const start = Math.max(0, Math.min(Math.floor(offset), lines.length));
       const count = Math.max(1, Math.min(Math.floor(limit) || 500, 5_000));
-      return ok({
-        path,
-        lines: cached.lines.slice(start, start + count),
-        offset: start,
-        totalLines: cached.lines.length,
-        binary: false,
-        size: bytes.length,
-      });
+      return ok({ path, lines: lines.slice(start, start + count), offset: start, totalLines: lines.length, binary: false, size });
     },
 
     bytes: (backend, path) => download(backend, path),
