@@ -4,7 +4,7 @@
  * (time reported, not asserted).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown.ts";
+import { markdownToText, renderMarkdown } from "./markdown.ts";
 import { sanitizeMarkdownHtml } from "./sanitize.ts";
 
 declare global {
@@ -126,5 +126,24 @@ describe("renderMarkdown", () => {
       `renderMarkdown (marked + DOMPurify): ${(doc.length / 1024).toFixed(0)} KB in ${ms.toFixed(1)} ms (Chromium, mean of ${runs})`,
     );
     expect(html.length).toBeGreaterThan(doc.length);
+  });
+});
+
+describe("markdownToText (what the live region announces)", () => {
+  it("gives the words a reader sees, line by line, without the Markdown syntax or link targets", () => {
+    const text = markdownToText(
+      "# Release plan\n\n- write the **notes**\n- tag the build\n\n```ts\nconst answer = 42;\n```\n\nSee [the guide](https://example.com/guide).",
+    );
+    expect(text).toBe("Release plan\nwrite the notes\ntag the build\nconst answer = 42;\nSee the guide.");
+  });
+
+  it("keeps injected markup as text and runs none of it", async () => {
+    const fired: string[] = [];
+    (globalThis as { __announceProbe?: (s: string) => void }).__announceProbe = (s) => fired.push(s);
+    const text = markdownToText('<img src=x onerror="__announceProbe(1)"> <script>__announceProbe(2)</script> done');
+    expect(text).toContain("done");
+    expect(text).toContain("<img");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fired).toEqual([]);
   });
 });

@@ -60,3 +60,21 @@ export function markdownToHtml(text: string): string {
 export function renderMarkdown(text: string): string {
   return sanitizeMarkdownHtml(markdownToHtml(text));
 }
+
+/** Elements after which the plain text of rendered Markdown breaks the line. */
+const BLOCKS = "p,h1,h2,h3,h4,h5,h6,li,pre,blockquote,tr,br,hr,div";
+
+/**
+ * Markdown as the words a reader sees, without its syntax (`#`, `**`,
+ * fences, link targets): for the live region that announces a finished
+ * answer. Rendered and sanitized first, parsed in an inert document (nothing
+ * in it runs or loads). Browser only.
+ */
+export function markdownToText(text: string): string {
+  const doc = new DOMParser().parseFromString(renderMarkdown(text), "text/html");
+  for (const el of doc.body.querySelectorAll(BLOCKS)) el.append(doc.createTextNode("\n"));
+  return (doc.body.textContent ?? "")
+    .replace(/[ \t]*\n[ \t]*/g, "\n")
+    .replace(/\n{2,}/g, "\n")
+    .trim();
+}
