@@ -1,0 +1,51 @@
+/**
+ * A refused key, 401 or 403 (a key without permission for the model), from
+ * the real OpenAI and Anthropic clients over the loopback servers: both are
+ * "auth" failures, never retried, and the run's message says to check the
+ * key.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
+import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
+import { classifyProviderError, describeProviderFailure, providerRetryMiddleware } from "./provider-retry.ts";
+
+let servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+describe("a refused key", () => {
+  for (const dialect of ["openai", "anthropic"] as const satisfies readonly Dialect[]) {
+    for (const status of [401, 403]) {
+      it(`${dialect} ${status}: an auth failure, not retried, with "check the key" as the message`, async () => {
+        const server = await startScriptedServer(dialect, [{ status }]);
+        servers.push(server);
+        const choice: ModelChoice =
+          dialect === "openai"
+            ? { provider: "openai", model: "gpt-4.1", baseUrl: `${server.url}/v1` }
+            : { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.url };
+        const model = await createRemoteModel(choice, "sk-no-permission");
+        if (!model.ok) throw new Error(model.error);
+        const waits: number[] = [];
+        const agent = createDeepAgent({
+          model: model.value,
+          middleware: [providerRetryMiddleware({ sleep: async (ms) => void waits.push(ms) })],
+        });
+        const failure = await agent.invoke({ messages: [new HumanMessage("hi")] }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(failure).toBeDefined();
+        expect(classifyProviderError(failure)).toMatchObject({ kind: "auth", status });
+        expect(describeProviderFailure(failure, server.url)).toBe(
+          `127.0.0.1:${server.port} refused the API key (HTTP ${status}). Check the key in Settings.`,
+        );
+        expect(waits).toEqual([]);
+        expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+      });
+    }
+  }
+});
