@@ -4,7 +4,8 @@
  * keeps the thread whole, including its tool cards (the first issue a new
  * user met); an approval survives a reload; a command runs in the offline
  * shell and the Terminal tab lists it; a file a command wrote is in the Files
- * panel with its content after a reload.
+ * panel with its content after a reload; files dropped on the composer or
+ * pasted into it are written to /uploads/ and named in the message.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
@@ -115,5 +116,70 @@ test("a file a command writes is in the Files panel, with its content, after a r
   await expect(viewer).toHaveAttribute("data-path", "/x.txt");
   const code = viewer.getByRole("region", { name: "/x.txt", exact: true });
   await expect.poll(async () => (await code.locator("[data-line] .text").allTextContents()).join("\n")).toBe("3\n2\n1");
+  expect(errors).toEqual([]);
+});
+
+test("files dropped on the composer or pasted into it go into /uploads/ and the message names them", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Please look at these");
+
+  // A drop of two files, as the browser delivers one from the desktop (a DataTransfer with files).
+  const dropped = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["alpha line\nbeta line\n"], "notes.txt", { type: "text/plain" }));
+    dt.items.add(new File(['{"a": 1}'], "data.json", { type: "application/json" }));
+    return dt;
+  });
+  const form = page.locator("form").filter({ has: box });
+  await form.dispatchEvent("dragover", { dataTransfer: dropped });
+  await form.dispatchEvent("drop", { dataTransfer: dropped });
+  // A pasted image (clipboard files), as a screenshot pasted with Ctrl+V arrives.
+  const pasted = await box.evaluate((el) => {
+    const dt = new DataTransfer();
+    dt.items.add(
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], "image.png", { type: "image/png" }),
+    );
+    const event = new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true });
+    el.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  // The paste of files is taken by the composer (nothing is pasted as text).
+  expect(pasted).toBe(true);
+  await expect(box).toHaveValue("Please look at these");
+  const attached = page.getByRole("list", { name: "Attached files" }).getByRole("listitem");
+  await expect(attached).toHaveCount(3);
+  await expect(attached.nth(0)).toContainText("notes.txt");
+  await expect(attached.nth(1)).toContainText("data.json");
+  await expect(attached.nth(2)).toContainText("image.png");
+
+  await box.press("Enter");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
+  await expect(page.getByTestId("user-message")).toHaveText(
+    "Please look at these\n\nAttached files: /uploads/notes.txt, /uploads/data.json, /uploads/image.png",
+  );
+  await expect(page.getByRole("list", { name: "Attached files" })).toHaveCount(0);
+  // In the workspace's files, with their bytes.
+  for (const [path, size] of [
+    ["/uploads/notes.txt", "21 B"],
+    ["/uploads/data.json", "8 B"],
+    ["/uploads/image.png", "12 B"],
+  ] as const)
+    await expect(page.locator(`[data-testid="file"][data-path="${path}"]`)).toHaveAccessibleName(`${path}, ${size}`);
+  await page.locator('[data-testid="file"][data-path="/uploads/notes.txt"]').click();
+  const viewer = page.getByTestId("file-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "/uploads/notes.txt");
+  await expect(viewer).toContainText("alpha line");
+  await expect(viewer).toContainText("beta line");
+  // The same names again: the next message's files do not overwrite these.
+  await page.keyboard.press("Escape");
+  await box.fill("One more");
+  await form.dispatchEvent("drop", { dataTransfer: dropped });
+  await box.press("Enter");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
+  await expect(page.getByTestId("user-message").last()).toHaveText(
+    "One more\n\nAttached files: /uploads/notes-1.txt, /uploads/data-1.json",
+  );
   expect(errors).toEqual([]);
 });

@@ -5,7 +5,8 @@
  * the settings, an approval); the thread list is a drawer and the files a
  * sheet there, while at 1280 px both stand beside the conversation. It saves
  * screenshots of those screens at 1280×800 and 390×844, light and dark
- * (test-results/screenshots/), to be looked at.
+ * (test-results/screenshots/), to be looked at. The theme toggle switches
+ * light, dark and the system's, and the choice survives a reload.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { shot, turn, watchErrors } from "./app.ts";
@@ -125,6 +126,45 @@ test("at 1280 px the thread list and the files panel stand beside the conversati
   expect(conversation!.x + conversation!.width).toBeLessThanOrEqual(files!.x + 1);
   expect(conversation!.width).toBeGreaterThan(500);
   await expect(page.getByRole("button", { name: "Threads", exact: true })).toBeHidden();
+});
+
+test("the theme toggle: system, light, dark and back; data-theme follows, and the choice survives a reload", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const html = page.locator("html");
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const toggle = page.getByRole("button", { name: /^Theme:/ });
+  // The system's (dark) at first: no data-theme.
+  await expect(toggle).toHaveAccessibleName("Theme: system theme (switch to light)");
+  await expect(html).not.toHaveAttribute("data-theme");
+  const dark = await background();
+  expect(dark).not.toBe("rgb(255, 255, 255)");
+
+  await toggle.click();
+  await expect(html).toHaveAttribute("data-theme", "light");
+  await expect(toggle).toHaveAccessibleName("Theme: light theme (switch to dark)");
+  await expect.poll(background).toBe("rgb(255, 255, 255)");
+  await page.reload();
+  // Kept across the reload, although the system is dark.
+  await expect(html).toHaveAttribute("data-theme", "light");
+  await expect(page.getByRole("button", { name: /^Theme:/ })).toHaveAccessibleName("Theme: light theme (switch to dark)");
+  await expect.poll(background).toBe("rgb(255, 255, 255)");
+
+  await page.getByRole("button", { name: /^Theme:/ }).click();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.reload();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  await expect.poll(background).toBe(dark);
+
+  // Back to the system's: no data-theme, and the page follows the (now light) system.
+  await page.getByRole("button", { name: /^Theme:/ }).click();
+  await expect(html).not.toHaveAttribute("data-theme");
+  await expect(page.getByRole("button", { name: /^Theme:/ })).toHaveAccessibleName("Theme: system theme (switch to light)");
+  await page.reload();
+  await expect(html).not.toHaveAttribute("data-theme");
+  await expect.poll(background).toBe("rgb(255, 255, 255)");
 });
 
 for (const scheme of ["light", "dark"] as const) {

@@ -8,7 +8,7 @@
  *   key (its /v1/models fills the picker), OpenAI and Anthropic with a key
  *   the server requires; each streams its answer; the thread remembers its
  *   model, and switching provider mid-thread carries the conversation over.
- * - Failures say what to do: 401 (check the key, no retry), 429 with
+ * - Failures say what to do: 401 and 403 (check the key, no retry), 429 with
  *   Retry-After (a visible retry that waits as told), 503 (retried), an
  *   unreachable endpoint (the CORS advice for Ollama and LM Studio), and a
  *   context overflow that the harness's recovery cannot fix.
@@ -133,6 +133,23 @@ test("a refused key says to check it and is not retried; with the right key, Try
   const chats = await scope.chatRequests();
   expect(chats).toHaveLength(2);
   expect(userTexts(chats[1]!)).toEqual(["Hello?"]);
+});
+
+test("a key without permission (Anthropic's 403) is handled like a refused one: check the key, no retry", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = providerScope("anthropic");
+  await scope.script([{ status: 403 }]);
+  await page.goto("/");
+  await connect(page, { provider: "anthropic", baseUrl: scope.baseUrl, model: "claude-sonnet-4-5", key: "sk-ant-limited" });
+  await turn(page, "Hello?");
+  const error = page.getByTestId("run-error");
+  await expect(error).toContainText("refused the API key (HTTP 403). Check the key in Settings.");
+  await expect(error).not.toContainText("sk-ant-limited");
+  await expect(page.getByTestId("retry-notice")).toBeHidden();
+  expect(await scope.chatRequests()).toHaveLength(1);
+  await expect(page.getByTestId("user-message")).toHaveText(["Hello?"]);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
+  expect(errors).toEqual([]);
 });
 
 test("429 with Retry-After and a 503 are retried visibly, waiting as the server says", async ({ page }) => {

@@ -9,8 +9,12 @@
  * Stop keeping the partial answer (and focus in the box) across a reload; a
  * reload mid-run marked interrupted, then Continue; editing a message and
  * Retry making branches the switcher moves between; a provider repeating
- * tool-call id `call_0` on every turn across reloads. Screenshots of a rich
- * timeline at desktop and phone sizes, light and dark.
+ * tool-call id `call_0` on every turn across reloads; two subagents in one
+ * step, each with its own status; the context meter and each turn's usage
+ * with the numbers the provider reported; the summarization marker opening
+ * the history file; the live region announcing a finished answer once, as
+ * text. Screenshots of a rich timeline at desktop and phone sizes, light
+ * and dark.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { connect, idle, send, shot, turn, watchErrors, type Connection } from "./app.ts";
@@ -23,6 +27,23 @@ async function start(page: Page, extra: Partial<Connection> = {}): Promise<Provi
   await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "e2e-model", ...extra });
   return scope;
 }
+
+/** Records each text the live region (aria-live) takes, as it changes. */
+async function watchAnnouncements(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const region = document.querySelector('[data-testid="announce"]')!;
+    const seen: string[] = [];
+    (window as unknown as { announced: string[] }).announced = seen;
+    let last = region.textContent ?? "";
+    new MutationObserver(() => {
+      const now = region.textContent ?? "";
+      if (now !== last && now.trim()) seen.push(now);
+      last = now;
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+const announcements = (page: Page) => page.evaluate(() => (window as unknown as { announced: string[] }).announced);
 
 const MARKDOWN = [
   "# Release plan\n\n",
@@ -37,6 +58,7 @@ test("a Markdown answer streams visibly, then shows as a heading, a list, highli
   const errors = watchErrors(page);
   const scope = await start(page);
   await scope.script([{ chunks: MARKDOWN, delayMs: 250 }]);
+  await watchAnnouncements(page);
   await send(page, "Plan the release");
 
   const live = page.getByTestId("assistant-live");
@@ -58,6 +80,10 @@ test("a Markdown answer streams visibly, then shows as a heading, a list, highli
   await expect(link).toHaveAttribute("href", "https://example.com/guide");
   await expect(link).toHaveAttribute("target", "_blank");
   await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  // Screen readers hear the finished answer once, as its words (not per token, not its Markdown source).
+  expect(await announcements(page)).toEqual([
+    "Release plan\nwrite the notes\ntag the build\nconst answer: number = 42;\nSee the guide for more.",
+  ]);
   expect(errors).toEqual([]);
 });
 
@@ -140,6 +166,140 @@ test("a subagent's tool calls and text show nested under its task card while it 
   expect(errors).toEqual([]);
 });
 
+test("two subagents in one step: the one that finishes first is Done while the other still runs", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const scope = await start(page);
+  await scope.script([
+    {
+      toolCalls: [
+        { name: "task", args: { description: "Quick job: say hello", subagent_type: "general-purpose" } },
+        { name: "task", args: { description: "Slow job: think it over", subagent_type: "general-purpose" } },
+      ],
+    },
+    // Each subagent's request is answered by the reply made for it, whichever comes first.
+    { when: { lastUserIncludes: "Quick job" }, text: "Hello from the quick one." },
+    { when: { lastUserIncludes: "Slow job" }, chunks: ["Thinking ", "it ", "over, ", "done."], delayMs: 1_500 },
+    { text: "Both subagents reported." },
+  ]);
+  await send(page, "Run two subagents at once");
+
+  const tasks = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
+  await expect(tasks).toHaveCount(2);
+  const [quick, slow] = [tasks.nth(0), tasks.nth(1)];
+  await expect(quick.getByRole("button", { name: /task/ })).toContainText("Quick job");
+  await expect(quick).toHaveAttribute("data-status", "done");
+  await expect(quick).toContainText(/Done\s*\d+(\.\d)? (ms|s)/);
+  await expect(quick.getByRole("group", { name: "Subagent activity" })).toContainText("Hello from the quick one.");
+  // Meanwhile the slow one still runs, its own status.
+  await expect(slow).toHaveAttribute("data-status", "running");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
+  await page.screenshot({ path: shot("timeline-parallel-subagents") });
+
+  await idle(page);
+  await expect(slow).toHaveAttribute("data-status", "done");
+  await expect(quick).toHaveAttribute("data-status", "done");
+  await expect(tasks).toHaveCount(2);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Both subagents reported.");
+  expect(errors).toEqual([]);
+});
+
+test("the context meter and each turn's usage show what the provider reported, subagents and cache reads included", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const scope = await start(page);
+  await scope.script([
+    {
+      toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }],
+      usage: { input: 1_000, output: 20 },
+    },
+    { when: { lastUserIncludes: "Count the files" }, text: "There are none.", usage: { input: 400, output: 10, cacheRead: 300 } },
+    { text: "The subagent found no files.", usage: { input: 1_500, output: 25, cacheRead: 1_000 } },
+    { text: "You are welcome.", usage: { input: 1_600, output: 5, cacheRead: 1_500 } },
+  ]);
+  await turn(page, "How many files are there?");
+
+  // The turn: the main agent's two calls (one only called a tool) and the subagent's one.
+  const usage = page.getByTestId("turn-usage");
+  await expect(usage).toHaveText(["3 model calls · 2,900 in · 55 out · 1,300 cached (subagents: 1 call · 400 in · 10 out · 300 cached)"]);
+  const meter = page.getByTestId("context-meter").filter({ visible: true });
+  // The last request: 1,500 prompt tokens (cache reads are part of them) and its 25-token answer, in the
+  // window the agent runs with (the loopback server reports none, so 8,192 is assumed and said so).
+  await expect(meter.getByTestId("context-used")).toHaveText("1.5k / 8.2k");
+  await expect(meter.getByRole("meter")).toHaveAttribute(
+    "aria-label",
+    "Context: 1.5k of 8.2k tokens; summarizes at 7.0k (window assumed: the server did not report one; set it in Settings)",
+  );
+  await expect(meter.getByTestId("thread-usage")).toHaveText("2.9k in · 55 out · 1.3k cached");
+  await page.screenshot({ path: shot("timeline-usage-desktop") });
+  // On a phone the meter and the usage fit without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("context-meter").filter({ visible: true }).getByTestId("context-used")).toHaveText("1.5k / 8.2k");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await page.getByTestId("messages").evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: shot("timeline-usage-phone") });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await turn(page, "Thanks");
+  await expect(usage).toHaveText([
+    "3 model calls · 2,900 in · 55 out · 1,300 cached (subagents: 1 call · 400 in · 10 out · 300 cached)",
+    "1 model call · 1,600 in · 5 out · 1,500 cached",
+  ]);
+  await expect(meter.getByTestId("context-used")).toHaveText("1.6k / 8.2k");
+  await expect(meter.getByTestId("thread-usage")).toHaveText("4.5k in · 60 out · 2.8k cached");
+  // The same numbers after a reload (from the checkpoints, not the stream).
+  await page.reload();
+  await expect(page.getByTestId("turn-usage")).toHaveCount(2);
+  await expect(page.getByTestId("context-meter").filter({ visible: true }).getByTestId("thread-usage")).toHaveText(
+    "4.5k in · 60 out · 2.8k cached",
+  );
+  expect(errors).toEqual([]);
+});
+
+test("summarization shows its marker in the timeline, and the marker opens the history file in the viewer", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const scope = await start(page, { contextWindow: 8_192 });
+  // A first answer of about 7,800 tokens (as the server reports it: the harness trusts reported usage): the
+  // next request is over the trigger (85% of 8,192) and is summarized.
+  const long = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of the long first answer, with words.`).join("\n\n");
+  await scope.script([
+    { text: long, usage: { input: 900, output: 7_800 } },
+    { text: "The user asked for a long answer and got one about paragraphs." },
+    { text: "Short answer after the summary." },
+  ]);
+  await turn(page, "Write something very long");
+  const marker = page.getByRole("note").filter({ hasText: "Earlier messages were summarized" });
+  await expect(marker).toHaveCount(0);
+  await turn(page, "Now something short");
+  await expect(marker).toBeVisible();
+  const link = marker.getByRole("button", { name: /^\/conversation_history\// });
+  const path = (await link.textContent())!.trim();
+  expect(path).toMatch(/^\/conversation_history\/.+/);
+  // The marker stands before the message that was kept verbatim.
+  const order = await page
+    .getByTestId("messages")
+    .evaluate((el) =>
+      [...el.querySelectorAll('[role="note"], [data-testid="user-message"]')].map((n) => n.textContent?.trim().slice(0, 30)),
+    );
+  expect(order).toEqual(["Write something very long", expect.stringContaining("Earlier messages were summ"), "Now something short"]);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Short answer after the summary.");
+  await page.screenshot({ path: shot("timeline-summary-marker") });
+
+  await link.click();
+  const viewer = page.getByTestId("file-viewer");
+  await expect(viewer).toBeVisible();
+  await expect(viewer).toHaveAttribute("data-path", path);
+  await expect(viewer.getByRole("heading", { name: path })).toBeVisible();
+  await expect(viewer).toContainText("Write something very long");
+  await expect(viewer).toContainText("Paragraph 1 of the long first answer");
+  // The model's last request carried the summary instead of the long answer.
+  const last = JSON.stringify((await scope.chatRequests()).at(-1)!.body.messages);
+  expect(last).toContain("The user asked for a long answer");
+  expect(last).not.toContain("Paragraph 300 of the long first answer");
+  expect(errors).toEqual([]);
+});
+
 const todos = (...statuses: Array<"pending" | "in_progress" | "completed">) => ({
   todos: ["Read the brief", "Draft the notes", "Send the notes"].map((content, i) => ({ content, status: statuses[i] })),
 });
@@ -176,6 +336,7 @@ test("write_todos shows a checklist in the Todos tab; the next write_todos updat
 
 test("a result too big for the context is offloaded: its card previews it and opens the full file", async ({ page }) => {
   const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
   // Over deepagents' 20,000 tokens (80,000 characters): `seq 1 30000` prints about 169,000.
   const scope = await start(page, { approveExecute: false });
   await scope.script([
