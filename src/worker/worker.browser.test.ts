@@ -38,7 +38,12 @@ describe("agent worker", () => {
 
     const types = events.map((e) => e.type);
     expect(types[types.length - 1]).toBe("done");
-    const messages = events.flatMap((e) => (e.type === "messages" ? e.messages : []));
+    const sent = events.flatMap((e) => (e.type === "messages" ? e.messages : []));
+    // A tool result is sent as soon as its call finishes, then again with its step's update: one message, by id.
+    expect(sent.map((m) => m.role)).toEqual(["assistant", "tool", "tool", "assistant"]);
+    expect(sent[1]!.id).toBeTruthy();
+    expect(sent[2]).toEqual(sent[1]);
+    const messages = sent.filter((m, i) => !(m.role === "tool" && sent.findIndex((o) => o.id === m.id) < i));
     expect(messages.map((m) => m.role)).toEqual(["assistant", "tool", "assistant"]);
     expect(messages[0]!.toolCalls![0]).toMatchObject({ name: "write_file", args: { file_path: "/hello.md" } });
     expect(messages[1]).toMatchObject({ name: "write_file", status: "success" });
