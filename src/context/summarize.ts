@@ -20,6 +20,9 @@ import {
   type SummarizationEvent,
 } from "./view.ts";
 
+/** The tag of the summary's model call (a stream consumer tells it from an answer by it). */
+export const SUMMARIZATION_TAG = "deeptab:summarization";
+
 export const SUMMARY_PROMPT = `Summarize the conversation so far so that you can continue the task without it. Keep the user's goals and constraints, decisions made, facts learned (names, numbers, paths, identifiers), files created or changed, and the open questions and next steps. Be concise; use bullet points.`;
 
 export interface SummarizeInput {
@@ -49,7 +52,7 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
   if (failure) return err(failure);
 
   const previous = input.event ? `Earlier summary:\n${messageText(input.event.summaryMessage)}\n\n` : "";
-  const config = { ...input.config, tags: [...(input.config.tags ?? []), "deeptab:summarization"] };
+  const config = { ...input.config, tags: [...(input.config.tags ?? []), SUMMARIZATION_TAG] };
   const reply = await input.model.invoke(
     [
       new SystemMessage(input.prompt ?? SUMMARY_PROMPT),

@@ -228,6 +228,30 @@ describe("parallel subagents, each with its own status", () => {
   });
 });
 
+describe("summarization", () => {
+  it("the summary the model writes is not streamed as the answer; the answer after it is", async () => {
+    const model = new ScriptedChatModel({
+      script: [{ text: "word ".repeat(3_000) }, { text: "SUMMARY OF THE EARLIER TALK" }, { text: "The short answer." }],
+    });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver(), summarization: { maxInputTokens: 4_000 } });
+    const config = { configurable: { thread_id: "s" } };
+    await agent.invoke({ messages: [new HumanMessage("write a lot")] }, config);
+    const t = createTranslator("r", "s");
+    const events = [];
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("and now?")] },
+      { ...config, streamMode: ["messages", "updates", "custom"] },
+    ))
+      events.push(...t.translate(chunk));
+    // The summary was written (the model got its request), and the turn was summarized.
+    expect(model.calls).toHaveLength(3);
+    expect(events.some((e) => e.type === "summarized")).toBe(true);
+    const streamed = events.flatMap((e) => (e.type === "token" ? [e.text] : [])).join("");
+    expect(streamed).toBe("The short answer.");
+    expect(t.partial).toBe("");
+  });
+});
+
 describe("mergeTokens", () => {
   it("merges tokens of one message only", () => {
     const a = { type: "token" as const, runId: "r", messageId: "m", text: "a", chunks: 1 };

@@ -6,7 +6,8 @@
  * - `updates`: complete new messages of the thread (AI and tool messages,
  *   as nodes return them), todos, summarization, the approval interrupt.
  * - `messages`: streamed assistant tokens; a subagent's (its metadata names
- *   the `task` call) become tokens and tool results of that task.
+ *   the `task` call) become tokens and tool results of that task; the
+ *   summary a summarization writes is no answer and is left out.
  * - `custom`: a command's output as it runs, provider retries, and each
  *   tool call's result as soon as it finishes (the step's update waits for
  *   all of them; the page upserts the message by id when it comes).
@@ -14,6 +15,7 @@
  * callback handler sees each model call end).
  */
 import { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { SUMMARIZATION_TAG } from "../context/summarize.ts";
 import { TOOL_RESULT_EVENT } from "../harness/loop.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
@@ -85,6 +87,8 @@ export function createTranslator(runId: string, threadId: string): Translator {
     if (!Array.isArray(payload)) return [];
     const [msg, meta] = payload as [unknown, unknown];
     if (!BaseMessage.isInstance(msg)) return [];
+    // The summary the model writes for summarization is not an answer (the history file and the marker show it).
+    if (isRecord(meta) && Array.isArray(meta.tags) && meta.tags.includes(SUMMARIZATION_TAG)) return [];
     const taskId = isRecord(meta) && typeof meta.deeptab_task_id === "string" ? meta.deeptab_task_id : undefined;
     if (ToolMessage.isInstance(msg)) return taskId ? [{ type: "messages", runId, taskId, messages: [toMessageInfo(msg)] }] : [];
     if (msg.getType() !== "ai") return [];
