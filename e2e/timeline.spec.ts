@@ -266,11 +266,19 @@ test("summarization shows its marker in the timeline, and the marker opens the h
   await scope.script([
     { text: long, usage: { input: 900, output: 7_800 } },
     { text: "The user asked for a long answer and got one about paragraphs." },
-    { text: "Short answer after the summary." },
+    { chunks: ["Short answer ", "after the summary."], delayMs: 200 },
   ]);
   await turn(page, "Write something very long");
   const marker = page.getByRole("note").filter({ hasText: "Earlier messages were summarized" });
   await expect(marker).toHaveCount(0);
+  // Every text the streaming answer shows, to check the summary never shows as an answer.
+  await page.getByTestId("messages").evaluate((el) => {
+    const seen: string[] = [];
+    (window as unknown as { streamed: string[] }).streamed = seen;
+    new MutationObserver(() => {
+      for (const live of el.querySelectorAll('[data-testid="assistant-live"]')) seen.push(live.textContent ?? "");
+    }).observe(el, { childList: true, characterData: true, subtree: true });
+  });
   await turn(page, "Now something short");
   await expect(marker).toBeVisible();
   const link = marker.getByRole("button", { name: /^\/conversation_history\// });
@@ -284,6 +292,9 @@ test("summarization shows its marker in the timeline, and the marker opens the h
     );
   expect(order).toEqual(["Write something very long", expect.stringContaining("Earlier messages were summ"), "Now something short"]);
   await expect(page.getByTestId("assistant-message").last()).toHaveText("Short answer after the summary.");
+  const streamed = await page.evaluate(() => (window as unknown as { streamed: string[] }).streamed);
+  expect(streamed.some((t) => t.includes("Short answer"))).toBe(true);
+  expect(streamed.filter((t) => t.includes("The user asked for a long answer"))).toEqual([]);
   await page.screenshot({ path: shot("timeline-summary-marker") });
 
   await link.click();
