@@ -102,6 +102,15 @@ const PATTERNS = [
   "TODO",
   "(",
   ".*",
+  // Alternatives: nested, empty, unclosed, over the limit, with globstars inside, and times long fixed pieces.
+  "{*.md,**/{a,d}/*,[!a]*}",
+  "{,}",
+  "{}",
+  "{a,{b,}",
+  "x/{**,y}/z",
+  "{a,b}".repeat(9),
+  `**/*${"x".repeat(40)}${"{x,y}".repeat(8)}z*`,
+  `*${"y/".repeat(20)}{y,z}{**,/}*`,
 ];
 
 /** Files each run starts with, so reads, edits and searches find something. */

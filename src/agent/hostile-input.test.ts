@@ -119,21 +119,32 @@ describe("null never passes validation", () => {
 describe("bad patterns are error results and cannot freeze the run", () => {
   it("an invalid glob in glob or grep is an error result; a hostile one finishes fast", async () => {
     const started = performance.now();
+    // 256 alternatives times a long fixed piece: expanding the braces took seconds per few hundred paths.
+    const braces = `**/*${"a".repeat(40)}${"{a,b}".repeat(8)}c*`;
     const { messages } = await run([
-      { toolCalls: [{ name: "write_file", args: { file_path: `/${"a".repeat(120)}`, content: "a" } }] },
+      {
+        toolCalls: Array.from({ length: 200 }, (_, i) => ({
+          name: "write_file",
+          args: { file_path: `/${"a/".repeat(i % 4)}${"a".repeat(120 + i)}`, content: "a" },
+        })),
+      },
       {
         toolCalls: [
           { name: "glob", args: { pattern: "[z-a]" } },
           { name: "grep", args: { pattern: "a", glob: "{unclosed" } },
           { name: "glob", args: { pattern: "**a**a**a**a**a**b" } },
+          { name: "glob", args: { pattern: braces } },
+          { name: "grep", args: { pattern: "a", glob: braces } },
         ],
       },
     ]);
-    const [, bad, badFilter, hostile] = results(messages);
+    const [bad, badFilter, hostile, hostileBraces, hostileFilter] = results(messages).slice(200);
     expect(bad!.status).toBe("error");
     expect(bad!.content).toMatch(/^Error: invalid glob pattern '\[z-a\]'/);
     expect(badFilter!.content).toMatch(/^Error: invalid glob pattern '\{unclosed'/);
     expect(hostile!.content).toBe("No files found matching pattern '**a**a**a**a**a**b'");
+    expect(hostileBraces!.content).toBe(`No files found matching pattern '${braces}'`);
+    expect(hostileFilter!.content).toBe("No matches found");
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 });
