@@ -179,6 +179,32 @@ describe("tool-call ids", () => {
     expect(sent).toEqual(["human", "ai", "tool", "tool", "ai", "human"]);
   });
 
+  for (const stream of [false, true]) {
+    it(`two parallel calls sharing one id both run, each under its own id (${stream ? "streamed" : "invoked"})`, async () => {
+      const { messages } = await run(
+        [
+          {
+            toolCalls: [
+              { name: "write_file", args: { file_path: "/a.md", content: "1" }, id: "dup" },
+              { name: "write_file", args: { file_path: "/b.md", content: "2" }, id: "dup" },
+            ],
+          },
+        ],
+        { stream },
+      );
+      const [a, b] = results(messages);
+      expect([a!.status, b!.status]).toEqual(["success", "success"]);
+      expect([a!.content, b!.content]).toEqual(["Updated file /a.md", "Updated file /b.md"]);
+      expect(a!.tool_call_id).not.toBe(b!.tool_call_id);
+      const ai = messages.find((m) => AIMessage.isInstance(m) && m.tool_calls?.length) as AIMessage;
+      expect(ai.tool_calls!.map((c) => [c.id, c.args])).toEqual([
+        [a!.tool_call_id, { file_path: "/a.md", content: "1" }],
+        [b!.tool_call_id, { file_path: "/b.md", content: "2" }],
+      ]);
+      expect(messages.at(-1)!.content).toBe("done");
+    });
+  }
+
   it("a provider repeating call_0 on every turn keeps every result, each under its own id", async () => {
     const model = new ScriptedChatModel({
       script: ({ messages }) => {

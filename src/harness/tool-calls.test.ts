@@ -73,4 +73,35 @@ describe("normalizeToolCalls", () => {
     expect(out.invalid_tool_calls).toEqual([]);
     expect(invalidCallProblem([out], out.tool_calls![0]!.id!)).toBeUndefined();
   });
+
+  it("joins streamed pieces by their index, so parallel calls sharing one id stay apart", () => {
+    const piece = (fields: { id?: string; name?: string; args: string; index?: number }) => ({
+      ...fields,
+      type: "tool_call_chunk" as const,
+    });
+    const chunk = new AIMessageChunk({
+      content: "",
+      tool_call_chunks: [
+        piece({ id: "dup", name: "write_file", args: '{"file_path": "/a.md", ', index: 0 }),
+        piece({ id: "dup", name: "write_file", args: '{"file_path": "/b.md", "content": "2"}', index: 1 }),
+        // A continuation piece carries only its index.
+        piece({ args: '"content": "1"}', index: 0 }),
+        // Without an index, a piece joins the latest call with its id.
+        piece({ id: "solo", name: "ls", args: '{"path": ' }),
+        piece({ id: "solo", args: '"/d"}' }),
+      ],
+    });
+    const out = normalizeToolCalls(chunk, []);
+    expect(out.tool_calls!.map((c) => [c.name, c.args])).toEqual([
+      ["write_file", { file_path: "/a.md", content: "1" }],
+      ["write_file", { file_path: "/b.md", content: "2" }],
+      ["ls", { path: "/d" }],
+    ]);
+    const [first, second, third] = out.tool_calls!.map((c) => c.id!);
+    expect(first).toBe("dup");
+    expect(second).toMatch(/^dup_[0-9a-f]{8}$/);
+    expect(third).toBe("solo");
+    expect(out.response_metadata[ORIGINAL_IDS_KEY]).toEqual({ [second!]: "dup" });
+    expect(out.response_metadata[INVALID_CALLS_KEY]).toBeUndefined();
+  });
 });

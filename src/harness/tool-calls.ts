@@ -110,50 +110,93 @@ function strictObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+const CUT_OFF = "the argument text is not one complete JSON object (was it cut off?)";
+
+interface StreamedCall {
+  index: number | undefined;
+  id: string | undefined;
+  name: string;
+  text: string;
+  /** A custom tool's raw input (LangChain's `isCustomTool`): its text is the `input` argument, not JSON. */
+  raw: boolean;
+}
+
 /**
- * Sorts a streamed message's calls again, strictly. LangChain collapses
- * streamed tool-call chunks with a partial-JSON parser, which "repairs"
- * arguments cut off mid-stream (a truncated `content` would be written as
- * if complete), and calls a call without an id invalid even when its
- * arguments parse. Here a call is valid when its joined argument text is
- * one whole JSON object, whatever its id.
+ * Streamed pieces joined into calls. A piece belongs to the call with its
+ * `index` (the position the provider gave the call; continuation pieces
+ * often carry no id), unless both carry different ids; a piece without an
+ * index joins the latest call with its id. Providers that give parallel
+ * calls one id (`call_0` for all) keep them apart this way.
  */
-function strictCalls(message: AIMessage): { calls: ToolCall[]; invalid: InvalidToolCall[] } {
-  const calls = [...(message.tool_calls ?? [])];
-  const invalid: InvalidToolCall[] = [];
+function joinChunks(chunks: readonly ToolCallChunk[]): StreamedCall[] {
+  const joined: StreamedCall[] = [];
+  for (const chunk of chunks) {
+    const id = typeof chunk.id === "string" && chunk.id !== "" ? chunk.id : undefined;
+    const index = typeof chunk.index === "number" ? chunk.index : undefined;
+    const call =
+      index !== undefined
+        ? joined.findLast((c) => c.index === index && (id === undefined || c.id === undefined || c.id === id))
+        : id !== undefined
+          ? joined.findLast((c) => c.id === id)
+          : undefined;
+    const piece = typeof chunk.args === "string" ? chunk.args : "";
+    const raw = (chunk as { isCustomTool?: unknown }).isCustomTool === true;
+    if (!call) {
+      joined.push({ index, id, name: typeof chunk.name === "string" ? chunk.name : "", text: piece, raw });
+      continue;
+    }
+    call.id ??= id;
+    if (!call.name && typeof chunk.name === "string") call.name = chunk.name;
+    call.text += piece;
+    call.raw ||= raw;
+  }
+  return joined;
+}
+
+function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[]): boolean {
+  const key = (calls: readonly ToolCall[]) => jsonText(calls.map((c) => [c.id, c.name, c.args]));
+  return a.length === b.length && key(a) === key(b);
+}
+
+/**
+ * The calls of a message, strictly. A streamed message's calls are sorted
+ * again from its pieces: LangChain collapses them with a partial-JSON parser,
+ * which "repairs" arguments cut off mid-stream (a truncated `content` would
+ * be written as if complete), and calls a call without an id invalid even
+ * when its arguments parse. Here a call is valid when its joined argument
+ * text is one whole JSON object, whatever its id. `rebuilt`: the calls differ
+ * from the message's own `tool_calls`.
+ */
+function strictCalls(message: AIMessage): { calls: ToolCall[]; invalid: InvalidToolCall[]; rebuilt: boolean } {
   const chunks = (message as AIMessage & { tool_call_chunks?: ToolCallChunk[] }).tool_call_chunks;
   if (chunks?.length) {
-    const joined = new Map<string, string>();
-    for (const c of chunks) if (c.id) joined.set(c.id, (joined.get(c.id) ?? "") + (c.args ?? ""));
-    for (let i = calls.length - 1; i >= 0; i--) {
-      const text = calls[i]!.id ? joined.get(calls[i]!.id!) : undefined;
-      if (text === undefined || strictObject(text)) continue;
-      const [cut] = calls.splice(i, 1);
-      invalid.unshift({
-        type: "invalid_tool_call",
-        id: cut!.id,
-        name: cut!.name,
-        args: text,
-        error: "the argument text is not one complete JSON object (was it cut off?)",
-      });
+    const calls: ToolCall[] = [];
+    const invalid: InvalidToolCall[] = [];
+    for (const c of joinChunks(chunks)) {
+      const args = c.raw ? { input: c.text } : strictObject(c.text);
+      if (args) calls.push({ type: "tool_call", id: c.id, name: c.name, args });
+      else invalid.push({ type: "invalid_tool_call", id: c.id, name: c.name, args: c.text, error: CUT_OFF });
     }
+    return { calls, invalid, rebuilt: !sameCalls(calls, message.tool_calls ?? []) };
   }
+  const calls = [...(message.tool_calls ?? [])];
+  const invalid: InvalidToolCall[] = [];
   for (const bad of message.invalid_tool_calls ?? []) {
     const args = typeof bad.args === "string" ? strictObject(bad.args) : undefined;
     if (args && typeof bad.name === "string" && bad.name) calls.push({ type: "tool_call", id: bad.id, name: bad.name, args });
     else invalid.push(bad);
   }
-  return { calls, invalid };
+  return { calls, invalid, rebuilt: calls.length !== (message.tool_calls?.length ?? 0) };
 }
 
 export function normalizeToolCalls(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
   if (!message.tool_calls?.length && !message.invalid_tool_calls?.length) return message;
-  const { calls, invalid } = strictCalls(message);
+  const { calls, invalid, rebuilt } = strictCalls(message);
   const taken = usedToolCallIds(history);
   const originals: Record<string, string> = {};
   const renamed = new Map<string, string[]>();
   const invalidInfo: Record<string, InvalidCallInfo> = {};
-  let changed = invalid.length > 0 || (message.invalid_tool_calls?.length ?? 0) > 0 || calls.length !== (message.tool_calls?.length ?? 0);
+  let changed = rebuilt || invalid.length > 0 || (message.invalid_tool_calls?.length ?? 0) > 0;
 
   /** The final id of each occurrence of an original id, in order (content blocks are renamed the same way). */
   const place = (id: string | undefined): string => {
