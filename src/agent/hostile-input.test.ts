@@ -244,6 +244,25 @@ describe("two runs on one thread at once", () => {
   });
 });
 
+/** `value` with a property pointing back at itself. */
+function circular(value: object): object {
+  (value as Record<string, unknown>).self = value;
+  return value;
+}
+
+/** A Proxy whose every property read throws (but `then`, so that a promise can resolve to it). */
+function trap(): object {
+  return new Proxy(
+    { content: "hidden" },
+    {
+      get(_target, key) {
+        if (key === "then") return undefined;
+        throw new Error("trap");
+      },
+    },
+  );
+}
+
 describe("tools that misbehave", () => {
   const weird = (name: string, run: AgentTool["run"]): AgentTool => ({
     name,
@@ -262,6 +281,26 @@ describe("tools that misbehave", () => {
     weird("returns_number", async () => 42 as unknown as string),
     weird("returns_object", async () => ({ rows: [1, 2], ok: true }) as unknown as string),
     weird("returns_list", async () => ["a", "b"] as unknown as string),
+    weird("returns_circular", async () => circular({ a: 1 }) as unknown as string),
+    weird("returns_bare_circular", async () => circular(Object.create(null) as object) as unknown as string),
+    weird("throws_bare_circular", async () => {
+      throw circular(Object.create(null) as object);
+    }),
+    weird("throws_trap", async () => {
+      throw trap();
+    }),
+    weird("returns_trap", async () => trap() as unknown as string),
+    weird(
+      "returns_bad_getter",
+      async () =>
+        ({
+          ok: 1,
+          get bad(): never {
+            throw new Error("nope");
+          },
+        }) as unknown as string,
+    ),
+    weird("returns_bigint", async () => ({ n: 10n }) as unknown as string),
   ];
 
   it("every return value becomes faithful content and every thrown value an error result keeping its text", async () => {
@@ -274,6 +313,13 @@ describe("tools that misbehave", () => {
       returns_number: ["success", "42"],
       returns_object: ["success", '{"rows":[1,2],"ok":true}'],
       returns_list: ["success", '["a","b"]'],
+      returns_circular: ["success", '{"a":1,"self":"[Circular]"}'],
+      returns_bare_circular: ["success", '{"self":"[Circular]"}'],
+      throws_bare_circular: ["error", 'Error: the tool failed: {"self":"[Circular]"}'],
+      throws_trap: ["error", 'Error: the tool failed: {"content":"[unreadable: trap]"}'],
+      returns_trap: ["success", '{"content":"[unreadable: trap]"}'],
+      returns_bad_getter: ["success", '{"ok":1,"bad":"[unreadable: nope]"}'],
+      returns_bigint: ["success", '{"n":"10"}'],
     });
     expect(messages.at(-1)!.content).toBe("done");
   });

@@ -7,6 +7,7 @@
  * a string `code`, so callers branch on it rather than on `instanceof`, which
  * does not survive postMessage across the worker boundary.
  */
+import { jsonText, safeString } from "./json-text.ts";
 
 /** The base of every error deeptab throws: a `code` to branch on and a message for people. */
 export class DeeptabError<C extends string = string> extends Error {
@@ -36,8 +37,18 @@ function stringField(value: unknown, key: string): string | undefined {
 /**
  * Any thrown value as {@link ErrorInfo}. Non-Error values keep their text: a
  * thrown string is the message; `undefined` says so rather than vanishing.
+ * Never throws.
  */
 export function toErrorInfo(err: unknown): ErrorInfo {
+  try {
+    return errorInfo(err);
+  } catch {
+    // A getter or Proxy trap of the thrown value threw.
+    return { name: "Error", message: describeThrown(err) };
+  }
+}
+
+function errorInfo(err: unknown): ErrorInfo {
   if (err instanceof Error) {
     const { code, status } = err as { code?: unknown; status?: unknown };
     return {
@@ -55,21 +66,15 @@ export function toErrorInfo(err: unknown): ErrorInfo {
   return { name: "Error", message: describeThrown(err) };
 }
 
-/** The text of a thrown value that is not an Error (a string, a number, `undefined`, an object). */
+/** The text of a thrown value that is not an Error (a string, a number, `undefined`, an object). Never throws. */
 export function describeThrown(value: unknown): string {
-  if (value instanceof Error) return value.message;
   if (typeof value === "string") return value;
   if (value === undefined) return "undefined was thrown";
   if (value === null) return "null was thrown";
-  return jsonText(value);
-}
-
-/** A value as JSON text, or as `String(value)` when it has no JSON form (a function, a cycle, a BigInt). */
-export function jsonText(value: unknown): string {
   try {
-    const json = JSON.stringify(value);
-    return json === undefined ? String(value) : json;
+    if (value instanceof Error) return safeString(value.message);
   } catch {
-    return String(value);
+    // A Proxy or a getter that throws: shown as a value below.
   }
+  return jsonText(value);
 }

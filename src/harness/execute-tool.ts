@@ -5,7 +5,8 @@
  */
 import { ToolMessage } from "@langchain/core/messages";
 import { isGraphBubbleUp } from "@langchain/langgraph/web";
-import { describeThrown, jsonText } from "../core/errors.ts";
+import { describeThrown } from "../core/errors.ts";
+import { jsonText, safeString } from "../core/json-text.ts";
 import { invalidCallProblem } from "./tool-calls.ts";
 import { checkArgs } from "./validate-args.ts";
 import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
@@ -21,15 +22,26 @@ export function errorToolMessage(toolCallId: string, name: string, content: stri
  */
 export function endsRun(err: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted) return true;
-  if (isGraphBubbleUp(err)) return true;
-  return err instanceof Error && err.name === "StorageError";
+  try {
+    if (isGraphBubbleUp(err)) return true;
+    return err instanceof Error && err.name === "StorageError";
+  } catch {
+    // A thrown value whose getters or Proxy traps throw is no signal of ours: it becomes a result.
+    return false;
+  }
 }
 
-/** The text of a thrown value for the model: expected failures as they are, others with their kind. */
+/** The text of a thrown value for the model: expected failures as they are, others with their kind. Never throws. */
 function thrownText(err: unknown): string {
-  if (err instanceof Error) {
-    const expected = err.name === "ToolError" || err.name === "ToolException" || err.name === "ToolInputParsingException";
-    return expected || err.name === "Error" ? `Error: ${err.message}` : `Error: ${err.name}: ${err.message}`;
+  try {
+    if (err instanceof Error) {
+      const name = safeString(err.name);
+      const message = safeString(err.message);
+      const expected = name === "ToolError" || name === "ToolException" || name === "ToolInputParsingException";
+      return expected || name === "Error" ? `Error: ${message}` : `Error: ${name}: ${message}`;
+    }
+  } catch {
+    // An Error-like value whose getters or Proxy traps throw: shown as a value.
   }
   return `Error: the tool failed: ${describeThrown(err)}`;
 }
@@ -81,10 +93,22 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
 
 /** A tool's return value as a result: a ToolOutput as it says, any other value as its JSON text. */
 export function normalizeOutput(output: unknown, toolCallId: string, name: string): ToolCallResult {
-  if (isRecord(output) && typeof output.content === "string") {
-    const status = output.status === "error" ? "error" : "success";
-    const message = new ToolMessage({ content: output.content, tool_call_id: toolCallId, name, status });
-    return isRecord(output.update) ? { message, update: output.update as StateUpdate } : { message };
+  const asToolOutput = toolOutputFields(output);
+  if (asToolOutput) {
+    const { content, status, update } = asToolOutput;
+    const message = new ToolMessage({ content, tool_call_id: toolCallId, name, status: status === "error" ? "error" : "success" });
+    return isRecord(update) ? { message, update: update as StateUpdate } : { message };
   }
   return { message: new ToolMessage({ content: outputText(output), tool_call_id: toolCallId, name, status: "success" }) };
+}
+
+/** The fields of a ToolOutput, read once each; undefined for any other value, or one whose fields cannot be read. */
+function toolOutputFields(output: unknown): { content: string; status: unknown; update: unknown } | undefined {
+  try {
+    if (!isRecord(output)) return undefined;
+    const content = output.content;
+    return typeof content === "string" ? { content, status: output.status, update: output.update } : undefined;
+  } catch {
+    return undefined;
+  }
 }

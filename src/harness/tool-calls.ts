@@ -14,7 +14,7 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from "@langchain/core/messages/tool";
-import { jsonText } from "../core/errors.ts";
+import { jsonText } from "../core/json-text.ts";
 import { copyAIMessage } from "../core/messages.ts";
 
 /** `response_metadata` key: new id → the id the provider sent (only for ids that were changed). */
