@@ -45,6 +45,12 @@ export interface CreateDeepAgentOptions {
   excludeMiddleware?: readonly string[];
   /** Where files live; defaults to a StateBackend (files in graph state). */
   backend?: BackendOption;
+  /**
+   * Where threads are kept. One run per thread at a time: a second concurrent
+   * run is refused with `thread_busy`, across every checkpointer over the same
+   * storage (IndexedDBSaver: the same database, in any tab or worker) or, for
+   * others (MemorySaver), across agents sharing the object.
+   */
   checkpointer?: BaseCheckpointSaver;
   store?: BaseStore;
   name?: string;

@@ -9,7 +9,12 @@ import { describe, expect, it } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
 import type { AgentTool } from "../harness/types.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
+
+// Node has no IndexedDB; Chromium (hostile-input.browser.test.ts runs this table too) has the real one.
+const FAKE_INDEXEDDB = "fake-indexeddb/auto";
+if (typeof indexedDB === "undefined") await import(/* @vite-ignore */ FAKE_INDEXEDDB);
 
 const human = (text: string) => ({ messages: [new HumanMessage(text)] });
 const results = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
@@ -240,6 +245,23 @@ describe("two runs on one thread at once", () => {
     // Other threads are not blocked, and the thread runs again once the first run ended.
     await agent.invoke(human("elsewhere"), { configurable: { thread_id: "other" } });
     const out = await agent.invoke(human("third"), config);
+    expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["first", "answer 0", "third", "answer 2"]);
+  });
+
+  it("two agents with two savers over one database share the guard, and both conversations are kept", async () => {
+    const db = `busy-${crypto.randomUUID()}`;
+    const model = new ScriptedChatModel({ script: ({ call }) => ({ text: `answer ${call}`, delayMs: call === 0 ? 100 : 0 }) });
+    const one = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
+    const two = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
+    const config = { configurable: { thread_id: "busy" } };
+    const first = one.invoke(human("first"), config);
+    await new Promise((r) => setTimeout(r, 10));
+    await expect(two.invoke(human("second"), config)).rejects.toMatchObject({ name: "HarnessError", code: "thread_busy" });
+    await first;
+    // A saver over another database is another storage: its thread of the same id is free.
+    const elsewhere = createDeepAgent({ model, checkpointer: new IndexedDBSaver(`${db}-other`) });
+    await elsewhere.invoke(human("elsewhere"), config);
+    const out = await two.invoke(human("third"), config);
     expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["first", "answer 0", "third", "answer 2"]);
   });
 });

@@ -79,33 +79,6 @@ function threadIdOf(config: RunnableConfig, operation: string): string {
   return id;
 }
 
-/**
- * IndexedDB-backed `BaseCheckpointSaver`.
- *
- * Every `put`, `putWrites` and `deleteThread` is one IndexedDB transaction:
- * either all of its records are committed or none are, so a crash, a closed
- * tab or a quota error leaves the previous checkpoint intact and readable.
- * Reads never hold a transaction across a `yield`.
- *
- * Messages are treated as immutable values: each message object is
- * serialized once and reused while its constructor fields are unchanged
- * (`===`); one mutated deep inside a field after it was checkpointed is not
- * re-serialized (replace it, as `messagesStateReducer` does by id).
- *
- * Channel versions from {@link getNextVersion} are `n + 1 + fraction` with a
- * random fraction, so two branches forked from one checkpoint never share a
- * (channel, version) blob key.
- *
- * Errors: every method rejects with a {@link StorageError}:
- * - `invalid_config` when `put`/`putWrites` get no `thread_id` (or
- *   `putWrites` no `checkpoint_id`); `getTuple` returns `undefined` instead;
- * - `quota_exceeded` when the origin is out of storage (nothing was written);
- * - `unavailable` when IndexedDB cannot be opened (see {@link open} to get
- *   this as a value);
- * - `transaction_failed` when a transaction aborts for another reason;
- * - `corrupt_record` when a stored list references a missing message or blob.
- * Errors thrown by `serde` propagate unchanged, before any transaction opens.
- */
 function recordThread(record: unknown): string | undefined {
   const id = (record as { thread_id?: unknown } | null)?.thread_id;
   return typeof id === "string" ? id : undefined;
@@ -140,8 +113,44 @@ async function asCorrupt<T>(threadId: string | undefined, checkpointId: () => st
   }
 }
 
+/**
+ * IndexedDB-backed `BaseCheckpointSaver`.
+ *
+ * Every `put`, `putWrites` and `deleteThread` is one IndexedDB transaction:
+ * either all of its records are committed or none are, so a crash, a closed
+ * tab or a quota error leaves the previous checkpoint intact and readable.
+ * Reads never hold a transaction across a `yield`.
+ *
+ * Messages are treated as immutable values: each message object is
+ * serialized once and reused while its constructor fields are unchanged
+ * (`===`); one mutated deep inside a field after it was checkpointed is not
+ * re-serialized (replace it, as `messagesStateReducer` does by id).
+ *
+ * Channel versions from {@link getNextVersion} are `n + 1 + fraction` with a
+ * random fraction, so two branches forked from one checkpoint never share a
+ * (channel, version) blob key.
+ *
+ * Several savers may open one database (two agents, two tabs, a page and its
+ * worker): they read and write the same threads. `storageKey` names that
+ * database, and `createDeepAgent` allows one run per thread at a time across
+ * every saver with the same key, in this realm and, through a Web Lock, in
+ * other tabs and workers; a second run is refused with `thread_busy`.
+ *
+ * Errors: every method rejects with a {@link StorageError}:
+ * - `invalid_config` when `put`/`putWrites` get no `thread_id` (or
+ *   `putWrites` no `checkpoint_id`); `getTuple` returns `undefined` instead;
+ * - `quota_exceeded` when the origin is out of storage (nothing was written);
+ * - `unavailable` when IndexedDB cannot be opened (see {@link open} to get
+ *   this as a value);
+ * - `transaction_failed` when a transaction aborts for another reason;
+ * - `corrupt_record` when a stored record cannot be read, or one it refers to
+ *   (a message, a channel value, a list it extends) is missing.
+ * Errors thrown by `serde` propagate unchanged, before any transaction opens.
+ */
 export class IndexedDBSaver extends BaseCheckpointSaver<number> {
   readonly dbName: string;
+  /** `indexeddb:<dbName>`: equal for every saver over this database (see the class comment). */
+  readonly storageKey: string;
   readonly stats: SaverStats = { bytesWritten: 0, recordsWritten: 0 };
   private readonly snapshotEvery: number;
   private readonly conn: LazyConnection<CheckpointDB>;
@@ -155,6 +164,7 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
   constructor(dbName: string, options: IndexedDBSaverOptions = {}) {
     super(options.serde);
     this.dbName = dbName;
+    this.storageKey = `indexeddb:${dbName}`;
     this.conn = checkpointConnection(dbName);
     this.snapshotEvery = Math.max(1, options.snapshotEvery ?? 64);
   }
