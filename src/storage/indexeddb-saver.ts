@@ -334,8 +334,17 @@ export class IndexedDBSaver extends BaseCheckpointSaver<number> {
       }
     }
 
+    // Channels with a value: written now, or (unchanged since an earlier checkpoint) already stored.
+    const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+    const valued = Object.keys(values).filter((c) => has(versions, c));
+    const writtenNow = new Set(valued.filter((c) => has(newVersions, c) && newVersions[c] === versions[c]));
+
     const chosen = await this.withTx(["checkpoints", "blobs", "messages"], "readwrite", "put", async (tx) => {
       const blobs = tx.objectStore("blobs");
+      const stored = await Promise.all(
+        valued.map(async (c) => writtenNow.has(c) || (await blobs.getKey([threadId, ns, c, versions[c]!])) !== undefined),
+      );
+      record.valued = valued.filter((_, i) => stored[i]);
       const picks = await Promise.all(
         listPlans.map(async (plan) => {
           if (plan.delta && (await blobs.getKey(plan.delta.baseKey)) !== undefined) {

@@ -135,7 +135,11 @@ export async function readTuple(tx: ReadTx, record: CheckpointRecord, cache: Lis
     Object.entries(record.versions).map(async ([channel, version]: [string, ChannelVersion]) => {
       const key: BlobKey = [threadId, ns, channel, version];
       const blob = await blobs.get(key);
-      if (!blob) return;
+      if (!blob) {
+        // An empty channel has no blob; one the record says holds a value lost it.
+        if (record.valued?.includes(channel)) throw corrupt(`the value of channel '${channel}' (version ${String(version)}) is missing`);
+        return;
+      }
       if (blob.t === "v") {
         channels.set(channel, blob);
         return;

@@ -59,6 +59,12 @@ export interface CheckpointRecord {
   v: number;
   /** `checkpoint.channel_versions`; which blobs make up the channel values. */
   versions: Record<string, ChannelVersion>;
+  /**
+   * The channels of `versions` that hold a value (the others are empty and
+   * have no blob), so a missing blob of one of these is corruption. Absent in
+   * records written before it was kept: there a missing blob reads as empty.
+   */
+  valued?: string[];
   /** The checkpoint minus `channel_values` and `channel_versions`, serialized. */
   checkpoint: SerializedValue;
   metadata: SerializedValue;

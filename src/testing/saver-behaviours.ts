@@ -453,7 +453,7 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
     it("reports every corrupted record as corrupt_record with its thread and checkpoint; the rest stays usable", async () => {
       const { saver, reopen, f, dbName } = make();
       const ids: Record<string, string> = {};
-      for (const thread of ["good", "bytes", "type", "shape", "list"]) {
+      for (const thread of ["good", "bytes", "type", "shape", "list", "lost", "lostValue", "legacy"]) {
         const c = ckpt({ messages: [ai(1), tool(1)], count: 1 }, { messages: 1, count: 1 });
         ids[thread] = c.id;
         await saver.put({ configurable: { thread_id: thread } }, c, meta(0), { messages: 1, count: 1 });
@@ -471,8 +471,14 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       }));
       await rawUpdate(f, dbName, "checkpoints", key("shape"), (r) => ({ ...r, versions: null }));
       await rawUpdate(f, dbName, "checkpoints", key("list"), (r) => ({ ...r, metadata: 42 }));
+      // A value the checkpoint refers to is gone: the message list, a plain value.
+      await rawDelete(f, dbName, "blobs", ["lost", "", "messages", 1]);
+      await rawDelete(f, dbName, "blobs", ["lostValue", "", "count", 1]);
+      // A record from before `valued` was kept cannot tell a lost value from an empty channel: it reads as empty.
+      await rawUpdate(f, dbName, "checkpoints", key("legacy"), ({ valued: _, ...r }) => r);
+      await rawDelete(f, dbName, "blobs", ["legacy", "", "count", 1]);
       const fresh = reopen();
-      for (const thread of ["bytes", "type", "shape"]) {
+      for (const thread of ["bytes", "type", "shape", "lost", "lostValue"]) {
         const err = await fresh.getTuple({ configurable: { thread_id: thread } }).catch((e: unknown) => e);
         expect(err, thread).toMatchObject({ name: "StorageError", code: "corrupt_record", threadId: thread, checkpointId: ids[thread] });
         expect((err as Error).message).toContain(`thread ${thread}, checkpoint ${ids[thread]}`);
@@ -484,6 +490,10 @@ export function saverBehaviours({ name, factory }: SaverHarness): void {
       };
       await expect(listed("list")).rejects.toMatchObject({ code: "corrupt_record", threadId: "list", checkpointId: ids.list });
       await expect(listed("shape")).rejects.toMatchObject({ code: "corrupt_record", threadId: "shape" });
+      await expect(listed("lost")).rejects.toMatchObject({ code: "corrupt_record", threadId: "lost", checkpointId: ids.lost });
+      await expect(fresh.getTuple({ configurable: { thread_id: "lost" } })).rejects.toThrow(/channel 'messages' \(version 1\) is missing/);
+      const legacy = await fresh.getTuple({ configurable: { thread_id: "legacy" } });
+      expect(Object.keys(legacy!.checkpoint.channel_values)).toEqual(["messages"]);
       // The other thread still reads, lists and takes new checkpoints.
       expect((await fresh.getTuple({ configurable: { thread_id: "good" } }))!.checkpoint.channel_values.count).toBe(1);
       expect(await listed("good")).toEqual([ids.good]);
