@@ -55,6 +55,23 @@ describe("CompositeBackend routing", () => {
     expect(b.execute).toBeUndefined();
   });
 
+  it("names the paths the caller wrote in a routed backend's errors, the route's own folder included", async () => {
+    const b = new CompositeBackend(state(), { "/memories/": state() });
+    await b.write("/memories/a.md", "x");
+    const message = async (p: Promise<unknown>) => ((await p) as { message?: string }).message;
+    expect(await message(b.write("/memories", "x"))).toBe("Error: '/memories' is a directory, not a file");
+    expect(await message(b.read("/memories/"))).toBe("Error: '/memories' is a directory, not a file");
+    expect(await message(b.read("/memories/nope.md"))).toBe("Error: File '/memories/nope.md' not found");
+    expect(await message(b.write("/memories/a.md", "y"))).toMatch(/^Cannot write to \/memories\/a\.md because it already exists/);
+    expect(await message(b.write("/memories/a.md/b", "y"))).toBe(
+      "Error: Cannot create '/memories/a.md/b': '/memories/a.md' is a file, not a directory.",
+    );
+    // The model's own text is echoed as it was.
+    expect(await message(b.edit("/memories/a.md", "/a.md", "z"))).toBe("Error: String not found in file: '/a.md'");
+    // The default backend's paths are the caller's already.
+    expect(await message(b.read("/nope.md"))).toBe("Error: File '/nope.md' not found");
+  });
+
   it("keeps /memories/ across threads while the workspace is per thread", async () => {
     const store = new InMemoryStore();
     const model = new ScriptedChatModel({

@@ -14,13 +14,17 @@ import { isWithin, normalizePath } from "./paths.ts";
 import {
   canExecute,
   isBackendError,
+  type BackendError,
+  type BackendErrorCode,
   type BackendProtocol,
   type DownloadOutcome,
+  type EditOutcome,
   type ExecuteOptions,
   type ExecuteResult,
   type FileInfo,
   type GrepMatch,
   type Outcome,
+  type ReadSlice,
   type UploadOutcome,
 } from "./protocol.ts";
 import { resolveBackend, type BackendOption, type BackendFactory } from "./runtime.ts";
@@ -29,6 +33,35 @@ interface Route {
   /** Normalized, without trailing slash: "/memories". */
   prefix: string;
   backend: BackendProtocol;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Errors whose message names paths only; the others (`string_not_found`, `not_unique`) echo the model's text. */
+const PATH_ERRORS: ReadonlySet<BackendErrorCode> = new Set([
+  "file_not_found",
+  "is_directory",
+  "invalid_path",
+  "already_exists",
+  "permission_denied",
+  "invalid_argument",
+]);
+
+/**
+ * A routed backend's error with its paths as the caller wrote them: the
+ * backend saw `/a.md` (or `/` for the route's own folder) where the caller
+ * asked for `/memories/a.md` (`/memories`). Rewrites the inner path and its
+ * folders where they stand as paths (after a quote, a space or the start).
+ */
+function outerError(res: BackendError, prefix: string, inner: string): BackendError {
+  if (!prefix || !PATH_ERRORS.has(res.error)) return res;
+  const paths = [inner];
+  for (let cut = inner.lastIndexOf("/"); cut > 0; cut = inner.lastIndexOf("/", cut - 1)) paths.push(inner.slice(0, cut));
+  const pattern = new RegExp(`(^|[\\s'"(])(${paths.map(escapeRegExp).join("|")})(?=$|[\\s'":,.)])`, "g");
+  const message = res.message.replace(pattern, (_, before: string, path: string) => before + prefix + (path === "/" ? "" : path));
+  return { ...res, message };
 }
 
 export class CompositeBackend implements BackendProtocol {
@@ -75,7 +108,8 @@ export class CompositeBackend implements BackendProtocol {
   async ls(raw: string): Promise<Outcome<FileInfo[]>> {
     const r = this.#route(raw);
     if ("error" in r) return r.error;
-    const res = await r.backend.ls(r.inner);
+    const listed = await r.backend.ls(r.inner);
+    const res = isBackendError(listed) ? outerError(listed, r.prefix, r.inner) : listed;
     const path = r.prefix + (r.inner === "/" ? "" : r.inner) || "/";
     const routeDirs = this.#routes.filter((rt) => rt.backend !== r.backend || r.prefix === "").filter((rt) => isChild(rt.prefix, path));
     if (isBackendError(res)) {
@@ -87,30 +121,32 @@ export class CompositeBackend implements BackendProtocol {
     return sortByPath(out);
   }
 
-  async read(raw: string, offset?: number, limit?: number) {
+  async read(raw: string, offset?: number, limit?: number): Promise<Outcome<ReadSlice>> {
     const r = this.#route(raw);
-    return "error" in r ? r.error : r.backend.read(r.inner, offset, limit);
+    if ("error" in r) return r.error;
+    const res = await r.backend.read(r.inner, offset, limit);
+    return isBackendError(res) ? outerError(res, r.prefix, r.inner) : res;
   }
 
   async write(raw: string, content: string): Promise<Outcome<{ path: string }>> {
     const r = this.#route(raw);
     if ("error" in r) return r.error;
     const res = await r.backend.write(r.inner, content);
-    return isBackendError(res) ? res : { path: r.prefix + res.path };
+    return isBackendError(res) ? outerError(res, r.prefix, r.inner) : { path: r.prefix + res.path };
   }
 
-  async edit(raw: string, oldString: string, newString: string, replaceAll?: boolean) {
+  async edit(raw: string, oldString: string, newString: string, replaceAll?: boolean): Promise<Outcome<EditOutcome>> {
     const r = this.#route(raw);
     if ("error" in r) return r.error;
     const res = await r.backend.edit(r.inner, oldString, newString, replaceAll);
-    return isBackendError(res) ? res : { ...res, path: r.prefix + res.path };
+    return isBackendError(res) ? outerError(res, r.prefix, r.inner) : { ...res, path: r.prefix + res.path };
   }
 
   async #delete(raw: string): Promise<Outcome<{ path: string }>> {
     const r = this.#route(raw);
     if ("error" in r) return r.error;
     const res = await r.backend.delete!(r.inner);
-    return isBackendError(res) ? res : { path: r.prefix + res.path };
+    return isBackendError(res) ? outerError(res, r.prefix, r.inner) : { path: r.prefix + res.path };
   }
 
   /** Does this path belong to the route with `prefix` (and not to a deeper route)? */
