@@ -20,8 +20,11 @@
  *
  * The state sets met while matching are kept as a lazily built DFA (each set
  * and its transitions computed once per compiled pattern, then looked up),
- * bounded in size: past the bound the cache starts again, so memory stays
- * bounded and the worst case is the plain NFA simulation.
+ * bounded in size: past the bound the cache starts again. A pattern whose
+ * state sets keep being new (`*a` then a hundred `?`: a DFA would need 2^100
+ * states) stops being cached and is simulated on bitsets instead, where the
+ * long runs of plain characters move together by one shift: a step costs
+ * O(pattern / 32) plus the states around stars and alternatives.
  */
 
 /** What one path character must be. */
@@ -57,6 +60,12 @@ interface DState {
 const SLASH = 0x2f;
 /** Cached DFA size per pattern (transitions plus NFA states held) before the cache starts again. */
 const CACHE_LIMIT = 200_000;
+/**
+ * DFA states made for one pattern before it is only simulated: ordinary
+ * patterns need a few dozen; past this, the pattern's state sets are too
+ * many to be worth remembering (each new one costs more than a step).
+ */
+const DFA_STATE_BUDGET = 500;
 
 function fits(m: CharMatcher, cp: number): boolean {
   switch (m.t) {
@@ -93,21 +102,60 @@ export class GlobAutomaton {
   readonly #seenAbsorb: Uint32Array;
   readonly #seenState: Uint32Array;
   #gen = 0;
-  #found: number[] = [];
+  /** The states reached by the current step. */
+  readonly #found: Int32Array;
+  #foundLen = 0;
   #accept = false;
   readonly #stack: number[] = [];
   #interned = new Map<string, DState>();
   #cached = 0;
+  #created = 0;
+  /** Set once the DFA keeps growing (a pattern such as `*a??????…`): then steps are simulated, never cached. */
+  #simulate = false;
   #start: DState | undefined;
+  /** Bitset-mode data: state sets, the plain character nodes, the states taking each code point. */
+  readonly #bitsA: Uint32Array;
+  readonly #bitsB: Uint32Array;
+  readonly #plain: Uint32Array;
+  readonly #fits = new Map<number, Uint32Array>();
+  readonly #fitsAscii: Array<Uint32Array | undefined> = [];
+  readonly #successors = new Map<number, { bits: Uint32Array; accept: boolean }>();
 
-  constructor(items: readonly GlobItem[]) {
+  readonly #dfaStateBudget: number;
+  /** The `**` nodes, in slot order, and each node's slot (-1 for others). */
+  readonly #globstars: number[] = [];
+  readonly #globstarSlot: Int32Array;
+
+  /** `dfaStateBudget`: DFA states made before only simulating (tests pass 0 to check the simulation). */
+  constructor(items: readonly GlobItem[], dfaStateBudget = DFA_STATE_BUDGET) {
+    this.#dfaStateBudget = dfaStateBudget;
     const accept = this.#push({ t: "accept" });
     this.#root = this.#build([...items, { t: "char", m: { t: "slash" } }], accept);
     const n = this.#nodes.length;
     this.#seenClose = new Uint32Array(2 * n);
     this.#seenAbsorb = new Uint32Array(n);
-    // State ids: a char or star node's own index; n + i and 2n + i are globstar i at a segment start / inside a segment.
-    this.#seenState = new Uint32Array(3 * n);
+    // State ids: a char or star node's own index; then two per `**` node (at a segment start, inside a segment).
+    this.#globstarSlot = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const node = this.#nodes[i]!;
+      if (node.t === "star" && node.double) {
+        this.#globstarSlot[i] = this.#globstars.length;
+        this.#globstars.push(i);
+      }
+    }
+    const states = n + 2 * this.#globstars.length;
+    this.#seenState = new Uint32Array(states);
+    this.#found = new Int32Array(states);
+    const words = Math.ceil(states / 32);
+    this.#bitsA = new Uint32Array(words);
+    this.#bitsB = new Uint32Array(words);
+    this.#plain = new Uint32Array(words);
+    for (let i = 1; i < n; i++) {
+      const node = this.#nodes[i]!;
+      const after = this.#nodes[i - 1]!;
+      // Stepping on from node i reaches exactly node i - 1, whatever was fed.
+      if (node.t === "char" && node.out === i - 1 && after.t === "char" && after.m.t !== "slash") this.#plain[i >>> 5]! |= 1 << (i & 31);
+    }
   }
 
   #push(node: Node): number {
@@ -131,7 +179,9 @@ export class GlobAutomaton {
 
   /** Does the path (segments joined by `/`; empty segments are ignored) match? */
   matches(path: string): boolean {
-    let d = this.#start ?? this.#begin();
+    const start = this.#start ?? this.#begin();
+    if (this.#simulate) return this.#simulated(path, start);
+    let d = start;
     let atBoundary = true;
     let fed = false;
     for (let i = 0; i < path.length; i++) {
@@ -148,10 +198,134 @@ export class GlobAutomaton {
       if (d.dead) return false;
       atBoundary = cp === SLASH;
       fed = true;
+      // The DFA outgrew its budget mid-path: go on simulating from where it stands.
+      if (this.#simulate) return this.#simulated(path.slice(i + 1), d, atBoundary, fed);
     }
     // The empty path has no segment at all (so `*` does not match it, `**` does).
     if (fed && !atBoundary) d = this.#next(d, SLASH);
     return d.accept;
+  }
+
+  /**
+   * The same walk as {@link matches}, one NFA step per character from `from`,
+   * nothing cached. The state set is a bitset: a character node followed by
+   * a plain character node (most of a long pattern) moves by a shift of the
+   * whole set, so a step costs O(pattern / 32) plus the few other states.
+   */
+  #simulated(path: string, from: DState, atBoundary = true, fed = false): boolean {
+    let cur = this.#bitsA;
+    let next = this.#bitsB;
+    cur.fill(0);
+    for (const st of from.states) cur[st >>> 5]! |= 1 << (st & 31);
+    let accept = from.accept;
+    for (let i = 0; i <= path.length; i++) {
+      let cp: number;
+      if (i === path.length) {
+        // The empty path has no segment at all (so `*` does not match it, `**` does).
+        if (!fed || atBoundary) break;
+        cp = SLASH;
+      } else {
+        cp = path.charCodeAt(i);
+        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < path.length) {
+          const low = path.charCodeAt(i + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+            i++;
+          }
+        }
+        if (cp === SLASH && atBoundary) continue;
+      }
+      accept = this.#bitStep(cur, next, cp);
+      const swap = cur;
+      cur = next;
+      next = swap;
+      if (!accept && this.#empty(cur)) return false;
+      atBoundary = cp === SLASH;
+      fed = true;
+    }
+    return accept;
+  }
+
+  #empty(bits: Uint32Array): boolean {
+    for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) return false;
+    return true;
+  }
+
+  /** One character from the bitset `cur` into `next`; returns whether `next` accepts. */
+  #bitStep(cur: Uint32Array, next: Uint32Array, cp: number): boolean {
+    const fitting = this.#fitting(cp);
+    const plain = this.#plain;
+    next.fill(0);
+    // Plain character nodes: node i goes on to node i - 1, one bit down.
+    let carry = 0;
+    for (let w = cur.length - 1; w >= 0; w--) {
+      const moved = cur[w]! & fitting[w]! & plain[w]!;
+      next[w] = (moved >>> 1) | carry;
+      carry = (moved & 1) << 31;
+    }
+    // The other states step one by one, each to its (cached) successor set.
+    const slash = cp === SLASH;
+    let accept = false;
+    for (let w = 0; w < cur.length; w++) {
+      let rest = cur[w]! & fitting[w]! & ~plain[w]!;
+      while (rest !== 0) {
+        const low = rest & -rest;
+        rest ^= low;
+        const succ = this.#successor(w * 32 + 31 - Math.clz32(low), slash);
+        for (let k = 0; k < next.length; k++) next[k]! |= succ.bits[k]!;
+        accept ||= succ.accept;
+      }
+    }
+    return accept;
+  }
+
+  /** Where state `st` goes on a character it takes (a slash or not), as a bitset; computed once. */
+  #successor(st: number, slash: boolean): { bits: Uint32Array; accept: boolean } {
+    const key = 2 * st + (slash ? 1 : 0);
+    const hit = this.#successors.get(key);
+    if (hit) return hit;
+    const n = this.#nodes.length;
+    this.#reset();
+    if (st < n) {
+      const node = this.#nodes[st]!;
+      if (node.t === "char") this.#enqueue(slash ? CLOSE_AFTER_SLASH : CLOSE, node.out);
+      else if (!slash) this.#enqueue(CLOSE, st);
+    } else {
+      const g = this.#globstarOf(st);
+      if (slash) this.#globstarAtBoundary(g);
+      else this.#addState(this.#inSegment(g));
+    }
+    this.#drain();
+    const bits = new Uint32Array(this.#plain.length);
+    for (let k = 0; k < this.#foundLen; k++) {
+      const found = this.#found[k]!;
+      bits[found >>> 5]! |= 1 << (found & 31);
+    }
+    const succ = { bits, accept: this.#accept };
+    this.#successors.set(key, succ);
+    return succ;
+  }
+
+  /** The states that can take `cp` (a star never takes a slash; a globstar state takes anything), as a bitset. */
+  #fitting(cp: number): Uint32Array {
+    const hit = cp < 128 ? this.#fitsAscii[cp] : this.#fits.get(cp);
+    if (hit) return hit;
+    const n = this.#nodes.length;
+    const mask = new Uint32Array(this.#plain.length);
+    for (let i = 0; i < n; i++) {
+      const node = this.#nodes[i]!;
+      const takes = node.t === "char" ? fits(node.m, cp) : node.t === "star" && cp !== SLASH;
+      if (takes) mask[i >>> 5]! |= 1 << (i & 31);
+      if (node.t === "star" && node.double) {
+        for (const st of [this.#atBoundary(i), this.#inSegment(i)]) mask[st >>> 5]! |= 1 << (st & 31);
+      }
+    }
+    if (cp < 128) this.#fitsAscii[cp] = mask;
+    else {
+      if (this.#fits.size >= 256) this.#fits.clear();
+      this.#fits.set(cp, mask);
+    }
+    return mask;
   }
 
   #begin(): DState {
@@ -171,27 +345,33 @@ export class GlobAutomaton {
       this.#cached = 0;
       this.#start = undefined;
     }
+    this.#step(d.states, d.states.length, cp);
+    const target = this.#intern();
+    if (cp < 128) d.ascii[cp] = target;
+    else d.wide.set(cp, target);
+    this.#cached++;
+    return target;
+  }
+
+  /** One character from `states[0..count)`: the states reached go to #found / #foundLen, with #accept. */
+  #step(states: Int32Array, count: number, cp: number): void {
     const n = this.#nodes.length;
     const slash = cp === SLASH;
     this.#reset();
-    for (const s of d.states) {
+    for (let k = 0; k < count; k++) {
+      const s = states[k]!;
       if (s < n) {
         const node = this.#nodes[s]!;
         if (node.t === "char") {
           if (fits(node.m, cp)) this.#enqueue(slash ? CLOSE_AFTER_SLASH : CLOSE, node.out);
         } else if (!slash) this.#enqueue(CLOSE, s); // a star goes on (and may stop) after a non-slash
       } else {
-        const g = s < 2 * n ? s - n : s - 2 * n;
+        const g = this.#globstarOf(s);
         if (slash) this.#globstarAtBoundary(g);
-        else this.#addState(2 * n + g);
+        else this.#addState(this.#inSegment(g));
       }
     }
     this.#drain();
-    const target = this.#intern();
-    if (cp < 128) d.ascii[cp] = target;
-    else d.wide.set(cp, target);
-    this.#cached++;
-    return target;
   }
 
   #reset(): void {
@@ -202,7 +382,7 @@ export class GlobAutomaton {
       this.#seenState.fill(0);
       this.#gen = 1;
     }
-    this.#found = [];
+    this.#foundLen = 0;
     this.#accept = false;
   }
 
@@ -213,13 +393,28 @@ export class GlobAutomaton {
   #addState(s: number): boolean {
     if (this.#seenState[s] === this.#gen) return false;
     this.#seenState[s] = this.#gen;
-    this.#found.push(s);
+    this.#found[this.#foundLen++] = s;
     return true;
+  }
+
+  /** The state of `**` node `g` at a segment start. */
+  #atBoundary(g: number): number {
+    return this.#nodes.length + 2 * this.#globstarSlot[g]!;
+  }
+
+  /** The state of `**` node `g` inside a segment. */
+  #inSegment(g: number): number {
+    return this.#nodes.length + 2 * this.#globstarSlot[g]! + 1;
+  }
+
+  /** The `**` node of a globstar state. */
+  #globstarOf(st: number): number {
+    return this.#globstars[(st - this.#nodes.length) >>> 1]!;
   }
 
   /** Globstar `g` at a segment boundary: it may go on, or stop by absorbing the slash that follows it. */
   #globstarAtBoundary(g: number): void {
-    if (this.#addState(this.#nodes.length + g)) this.#enqueue(ABSORB, (this.#nodes[g] as { out: number }).out);
+    if (this.#addState(this.#atBoundary(g))) this.#enqueue(ABSORB, (this.#nodes[g] as { out: number }).out);
   }
 
   /**
@@ -269,7 +464,7 @@ export class GlobAutomaton {
   }
 
   #intern(): DState {
-    const states = Int32Array.from(this.#found).sort();
+    const states = this.#found.slice(0, this.#foundLen).sort();
     const key = `${states.join(",")}${this.#accept ? "!" : ""}`;
     const hit = this.#interned.get(key);
     if (hit) return hit;
@@ -277,6 +472,7 @@ export class GlobAutomaton {
     const d: DState = { states, accept: this.#accept, dead, ascii: [], wide: new Map() };
     this.#interned.set(key, d);
     this.#cached += states.length + 1;
+    if (++this.#created > this.#dfaStateBudget) this.#simulate = true;
     return d;
   }
 }

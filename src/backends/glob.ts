@@ -128,7 +128,7 @@ function braceParts(body: string): string[] {
 }
 
 /** Parses a pattern (or a brace alternative) into items; a string is what is wrong with it. */
-function parseItems(text: string): GlobItem[] | string {
+export function parseItems(text: string): GlobItem[] | string {
   const items: GlobItem[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
