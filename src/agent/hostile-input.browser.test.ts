@@ -30,7 +30,8 @@ describe("hostile input in a Web Worker on IndexedDB", () => {
         expect(o.unanswered, o.name).toBe(0);
       }
       const [globs, ids, nulls] = outcomes as [HostileOutcome, HostileOutcome, HostileOutcome];
-      expect(globs.results.slice(1).map((r) => r.status)).toEqual(["success", "error", "error", "error"]);
+      expect(globs.results.slice(1).map((r) => r.status)).toEqual(["success", "error", "error", "error", "success"]);
+      expect(globs.results[5]!.content).toBe("No matches found");
       expect(globs.results[1]!.content).toBe("No files found matching pattern '**a**a**a**a**a**b'");
       expect(globs.results[2]!.content).toMatch(/^Error: invalid glob pattern '\[z-a\]'/);
       expect(ids.results).toHaveLength(5);

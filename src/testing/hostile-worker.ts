@@ -34,6 +34,8 @@ export const HOSTILE_CASES: Array<{ name: string; script: ScriptedTurn[] }> = [
           { name: "glob", args: { pattern: "[z-a]" } },
           { name: "grep", args: { pattern: "a", glob: "{unclosed" } },
           { name: "glob", args: { pattern: null } },
+          // 256 brace alternatives times a long fixed piece, as the grep filter.
+          { name: "grep", args: { pattern: "a", glob: `*${"a".repeat(40)}${"{a,b}".repeat(8)}c*` } },
         ],
       },
     ],
