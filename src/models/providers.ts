@@ -16,6 +16,7 @@ import { providerInfo, type ModelChoice } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
 
 export { PROVIDERS, providerInfo, LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId, type ProviderInfo } from "./catalog.ts";
+export { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow, type ServerWindow } from "./server-window.ts";
 
 export const OPENAI_URL = "https://api.openai.com/v1";
 export const ANTHROPIC_URL = "https://api.anthropic.com";
@@ -33,64 +34,11 @@ export function endpointOf(choice: ModelChoice): string | undefined {
  * it knows), else undefined. Never the table for OpenAI-compatible servers:
  * a local server loads a model with far less than its family's maximum
  * (Ollama's default is a few thousand tokens), so its window comes from the
- * server (`probeServerWindow`) or the user.
+ * server and the user (`effectiveServerWindow`).
  */
 export function contextWindowOf(choice: ModelChoice): number | undefined {
   if (choice.contextWindow) return choice.contextWindow;
   return choice.provider === "openai-compatible" ? undefined : windowForModelName(choice.model);
-}
-
-/** Ollama's context when a model sets no num_ctx (recent releases). */
-export const OLLAMA_DEFAULT_WINDOW = 4_096;
-
-async function getJson(fetchImpl: typeof fetch, url: string, init: RequestInit = {}): Promise<unknown> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 3_000);
-  try {
-    const res = await fetchImpl(url, { ...init, signal: controller.signal });
-    return res.ok ? ((await res.json()) as unknown) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const positive = (n: unknown): number | undefined => (typeof n === "number" && Number.isInteger(n) && n > 0 ? n : undefined);
-
-/**
- * Asks an OpenAI-compatible server for the context its model is loaded with:
- * llama.cpp's server (`/props`), LM Studio (`/api/v0/models/<id>`), Ollama
- * (`/api/ps` for a loaded model, else `num_ctx` from `/api/show`, else its
- * default). Undefined when the server does not tell.
- */
-export async function probeServerWindow(choice: ModelChoice, fetchImpl: typeof fetch = fetch): Promise<number | undefined> {
-  if (choice.provider !== "openai-compatible" || !choice.baseUrl) return undefined;
-  const root = choice.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
-  const props = (await getJson(fetchImpl, `${root}/props`)) as
-    { default_generation_settings?: { n_ctx?: unknown }; n_ctx?: unknown } | undefined;
-  const llama = positive(props?.default_generation_settings?.n_ctx) ?? positive(props?.n_ctx);
-  if (llama) return llama;
-  if (choice.model) {
-    const lms = (await getJson(fetchImpl, `${root}/api/v0/models/${encodeURIComponent(choice.model)}`)) as
-      { loaded_context_length?: unknown; max_context_length?: unknown } | undefined;
-    const lmsWindow = positive(lms?.loaded_context_length) ?? positive(lms?.max_context_length);
-    if (lmsWindow) return lmsWindow;
-  }
-  const version = await getJson(fetchImpl, `${root}/api/version`);
-  if (!version) return undefined;
-  const ps = (await getJson(fetchImpl, `${root}/api/ps`)) as
-    { models?: Array<{ name?: unknown; model?: unknown; context_length?: unknown }> } | undefined;
-  const running = ps?.models?.find((m) => m.name === choice.model || m.model === choice.model);
-  const loaded = positive(running?.context_length);
-  if (loaded) return loaded;
-  const show = (await getJson(fetchImpl, `${root}/api/show`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: choice.model }),
-  })) as { parameters?: unknown } | undefined;
-  const numCtx = typeof show?.parameters === "string" ? /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1] : undefined;
-  return numCtx ? Number(numCtx) : OLLAMA_DEFAULT_WINDOW;
 }
 
 /**

@@ -11,7 +11,9 @@
  *   POST /v1/messages                  Anthropic: the next scripted reply
  *   GET  /v1/models, /v1/models/<id>   the configured model list, in the dialect's shape (OpenAI also /models)
  *   POST /__control/script             body `{ replies: ServerReply[] }` (or the bare array): replaces the queue
- *   POST /__control/config             body `Partial<ServerConfig>` (requireKey null clears it): merges
+ *   POST /__control/config             body `Partial<ServerConfig>` (requireKey or local null clears it): merges
+ *   GET|POST /props, /api/…            with `local` set (OpenAI only): what llama.cpp's server, LM Studio or
+ *                                      Ollama answer about their loaded model (local-servers.ts)
  *   POST /__control/reset              back to how the server started; recorded requests cleared
  *   GET  /__control/requests           the recorded requests (RecordedRequest[])
  *   GET  /__control/state              { pending, served, requests, config }
@@ -42,6 +44,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { localServerReply, type LocalServer } from "./local-servers.ts";
 
 export type Dialect = "openai" | "anthropic";
 
@@ -120,6 +123,8 @@ export interface ServerConfig {
   requireKey: string | null;
   /** The answer when nothing queued matches. */
   defaultReply: ServerReply;
+  /** The local server an OpenAI server also plays (its window routes); null: none. */
+  local: LocalServer | null;
 }
 
 export interface ScriptedServerOptions {
@@ -130,6 +135,7 @@ export interface ScriptedServerOptions {
   models?: string[];
   requireKey?: string;
   defaultReply?: ServerReply;
+  local?: LocalServer;
 }
 
 /** What `GET /__control/state` returns. */
@@ -497,6 +503,7 @@ export async function startScriptedServer(
     models: [...(options.models ?? DEFAULT_MODELS[dialect])],
     requireKey: options.requireKey ?? null,
     defaultReply: options.defaultReply ?? { text: DEFAULT_REPLY_TEXT },
+    local: options.local ?? null,
   });
   const freshScope = (source: ServerReply[] | ScriptFn = []): Scope => ({
     queue: typeof source === "function" ? [] : [...source],
@@ -529,6 +536,7 @@ export async function startScriptedServer(
     if (patch.models !== undefined) s.config.models = [...patch.models];
     if (patch.requireKey !== undefined) s.config.requireKey = patch.requireKey;
     if (patch.defaultReply !== undefined) s.config.defaultReply = patch.defaultReply;
+    if (patch.local !== undefined) s.config.local = patch.local;
   };
   let requestCounter = 0;
 
@@ -601,8 +609,12 @@ export async function startScriptedServer(
         isRecord(body) &&
         (body.models === undefined || (Array.isArray(body.models) && body.models.every((m) => typeof m === "string"))) &&
         (body.requireKey === undefined || body.requireKey === null || typeof body.requireKey === "string") &&
-        (body.defaultReply === undefined || isRecord(body.defaultReply));
-      if (!valid) return json(400, { error: "body: { models?: string[], requireKey?: string | null, defaultReply?: ServerReply }" });
+        (body.defaultReply === undefined || isRecord(body.defaultReply)) &&
+        (body.local === undefined || body.local === null || (isRecord(body.local) && typeof body.local.kind === "string"));
+      if (!valid)
+        return json(400, {
+          error: "body: { models?: string[], requireKey?: string | null, defaultReply?: ServerReply, local?: LocalServer | null }",
+        });
       configure(s, body as Partial<ServerConfig>);
       return json(200, stateOf(s));
     }
@@ -648,6 +660,8 @@ export async function startScriptedServer(
       const problem = keyProblem(dialect, req.headers, s.config.requireKey);
       if (problem) return error(401, problem);
     }
+    const local = dialect === "openai" && s.config.local ? localServerReply(s.config.local, method, pathname, recorded.body) : undefined;
+    if (local) return void res.writeHead(local.status, { ...base, "content-type": "application/json" }).end(JSON.stringify(local.body));
     const models = /^(?:\/v1)?\/models(?:\/(.+))?$/.exec(pathname);
     if (method === "GET" && models && (dialect === "openai" || pathname.startsWith("/v1/"))) {
       const id = models[1] ? decodeURIComponent(models[1]) : undefined;

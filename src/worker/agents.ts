@@ -15,7 +15,7 @@ import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { ChatChromeAI, type PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
-import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
+import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import { ChatWllama } from "../models/wllama/chat-wllama.ts";
 import type { LocalModels } from "./local-models.ts";
 import type { SandboxKind } from "./protocol.ts";
@@ -35,7 +35,7 @@ export interface AgentDeps {
   /** The fetch provider clients use (the request log). */
   fetch: typeof fetch;
   /** The window of an OpenAI-compatible server's loaded model, when it tells (cached by the caller). */
-  serverWindow(choice: ModelChoice): Promise<number | undefined>;
+  serverWindow(choice: ModelChoice): Promise<ServerWindow | undefined>;
 }
 
 export interface AgentSpec {

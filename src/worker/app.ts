@@ -79,7 +79,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return storage ? storage.layout.backend(route) : route;
   };
   let promptApi: PromptApiPort | undefined;
-  const windows = new Map<string, Promise<number | undefined>>();
+  const windows = new Map<string, ReturnType<typeof probeServerWindow>>();
   const serverWindow = (choice: ModelChoice) => {
     const key = `${choice.baseUrl}|${choice.model}`;
     let hit = windows.get(key);

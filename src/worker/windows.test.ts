@@ -1,7 +1,8 @@
 /**
- * One decision of a choice's context window: what the user set, what an
- * OpenAI-compatible server reports (else LOCAL_SERVER_WINDOW, marked
- * assumed), the in-tab engine's default, the Prompt API's, deeptab's table;
+ * One decision of a choice's context window: an OpenAI-compatible server's
+ * loaded context, which the user may lower but not raise (else the user's,
+ * else LOCAL_SERVER_WINDOW, marked assumed); otherwise what the user set, the
+ * in-tab engine's default, the Prompt API's, deeptab's table;
  * and the agent a run builds is sized by the same value the meter shows.
  */
 import { MemorySaver } from "@langchain/langgraph/web";
@@ -14,19 +15,29 @@ import { createLocalModels, DEFAULT_LOCAL_CONTEXT } from "./local-models.ts";
 import { modelWindow, type WindowSources } from "./windows.ts";
 
 const silent: WindowSources = { serverWindow: async () => undefined };
-const server = (n: number): WindowSources => ({ serverWindow: async () => n });
+const server = (tokens: number, source: "loaded" | "default" = "loaded"): WindowSources => ({
+  serverWindow: async () => ({ tokens, source }),
+});
 
 describe("modelWindow", () => {
-  it("takes the window the user set over anything else", async () => {
-    expect(
-      await modelWindow({ provider: "openai-compatible", model: "m", baseUrl: "http://x/v1", contextWindow: 4_096 }, server(32_768)),
-    ).toEqual({ tokens: 4_096 });
+  it("takes the window the user set, except above a local server's loaded context", async () => {
+    const local = (contextWindow: number): ModelChoice => ({
+      provider: "openai-compatible",
+      model: "m",
+      baseUrl: "http://x/v1",
+      contextWindow,
+    });
+    expect(await modelWindow(local(4_096), server(32_768))).toEqual({ tokens: 4_096 });
+    expect(await modelWindow(local(65_536), server(32_768))).toEqual({ tokens: 32_768 });
+    expect(await modelWindow(local(65_536), server(4_096, "default"))).toEqual({ tokens: 65_536 });
+    expect(await modelWindow(local(65_536), silent)).toEqual({ tokens: 65_536 });
     expect(await modelWindow({ provider: "openai", model: "gpt-4.1", contextWindow: 20_000 }, silent)).toEqual({ tokens: 20_000 });
   });
 
   it("OpenAI-compatible: the server's window, else LOCAL_SERVER_WINDOW marked assumed", async () => {
     const choice: ModelChoice = { provider: "openai-compatible", model: "qwen", baseUrl: "http://x/v1" };
     expect(await modelWindow(choice, server(32_768))).toEqual({ tokens: 32_768 });
+    expect(await modelWindow(choice, server(4_096, "default"))).toEqual({ tokens: 4_096 });
     expect(await modelWindow(choice, silent)).toEqual({ tokens: LOCAL_SERVER_WINDOW, assumed: true });
   });
 
@@ -59,6 +70,7 @@ describe("the agent a run builds", () => {
       [{ provider: "openai-compatible", model: "qwen", baseUrl: "http://127.0.0.1:9/v1" }, silent],
       [{ provider: "openai-compatible", model: "qwen", baseUrl: "http://127.0.0.1:9/v1" }, server(32_768)],
       [{ provider: "openai-compatible", model: "qwen", baseUrl: "http://127.0.0.1:9/v1", contextWindow: 2_048 }, server(32_768)],
+      [{ provider: "openai-compatible", model: "qwen", baseUrl: "http://127.0.0.1:9/v1", contextWindow: 65_536 }, server(32_768)],
       [{ provider: "openai", model: "gpt-4.1" }, silent],
       [{ provider: "anthropic", model: "claude-sonnet-4-5", contextWindow: 50_000 }, silent],
       [

@@ -3,22 +3,24 @@
  * agent's summarization is sized to it (agents.ts) and the context meter
  * shows it (thread-view.ts), so both always agree:
  *
- * - the window the user set;
- * - OpenAI-compatible servers: what the server says its model is loaded
- *   with, else LOCAL_SERVER_WINDOW (assumed: marked so, and the settings
- *   say so);
+ * - OpenAI-compatible servers: the context the server says its model is
+ *   loaded with, which the user's setting may lower but never raise; the
+ *   user's setting when the server cannot tell; the server's default (an
+ *   Ollama model not loaded yet); else LOCAL_SERVER_WINDOW (assumed: marked
+ *   so, and the settings say so) — see models/server-window.ts;
+ * - otherwise the window the user set, else:
  * - llama.cpp in the tab: the context it loads the model with;
  * - Chrome's built-in model: what the Prompt API reports;
  * - OpenAI and Anthropic: deeptab's table by model name (undefined for a
  *   name it does not know).
  */
 import type { PromptApiPort } from "../models/chrome-ai.ts";
-import { contextWindowOf, LOCAL_SERVER_WINDOW, type ModelChoice } from "../models/providers.ts";
+import { contextWindowOf, effectiveServerWindow, LOCAL_SERVER_WINDOW, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import { DEFAULT_LOCAL_CONTEXT } from "./local-models.ts";
 
 export interface WindowSources {
   /** The window an OpenAI-compatible server reports for its loaded model (cached by the caller). */
-  serverWindow(choice: ModelChoice): Promise<number | undefined>;
+  serverWindow(choice: ModelChoice): Promise<ServerWindow | undefined>;
   /** Chrome's Prompt API, when the page has it. */
   promptApi?(): PromptApiPort | undefined;
 }
@@ -30,12 +32,13 @@ export interface ModelWindow {
 }
 
 export async function modelWindow(choice: ModelChoice, sources: WindowSources): Promise<ModelWindow> {
+  if (choice.provider === "openai-compatible") {
+    const reported = await sources.serverWindow(choice);
+    if (!reported && !choice.contextWindow) return { tokens: LOCAL_SERVER_WINDOW, assumed: true };
+    return { tokens: effectiveServerWindow(choice.contextWindow, reported) };
+  }
   if (choice.contextWindow) return { tokens: choice.contextWindow };
   switch (choice.provider) {
-    case "openai-compatible": {
-      const reported = await sources.serverWindow(choice);
-      return reported ? { tokens: reported } : { tokens: LOCAL_SERVER_WINDOW, assumed: true };
-    }
     case "wllama":
       return { tokens: DEFAULT_LOCAL_CONTEXT };
     case "chrome": {

@@ -1,0 +1,112 @@
+/**
+ * The context window of a model on a local OpenAI-compatible server
+ * (llama.cpp's server, LM Studio, Ollama), which loads a model with far less
+ * than its family's maximum (Ollama's default is a few thousand tokens, and a
+ * prompt over it is cut silently).
+ *
+ * - `probeServerWindow` asks the server what it loaded: llama.cpp's `/props`
+ *   (`default_generation_settings.n_ctx`, the context of one slot), LM
+ *   Studio's `/api/v0/models/<id>` (`loaded_context_length`), Ollama's
+ *   `/api/ps` (`context_length` of the running model), else the `num_ctx`
+ *   its Modelfile sets (`/api/show`), else Ollama's default. Never a family
+ *   maximum: not llama.cpp's `n_ctx_train`, LM Studio's `max_context_length`
+ *   or Ollama's `model_info["<arch>.context_length"]`.
+ * - `effectiveServerWindow` is the rule: the server's loaded context where it
+ *   can be asked; a user's setting may lower it but never exceed it; the
+ *   user's setting alone when the server cannot tell; otherwise Ollama's
+ *   default (when it is Ollama) or LOCAL_SERVER_WINDOW.
+ */
+import { LOCAL_SERVER_WINDOW, type ModelChoice } from "./catalog.ts";
+
+/** Ollama's context for a model it has not loaded and whose Modelfile sets no num_ctx (the smallest default of recent releases). */
+export const OLLAMA_DEFAULT_WINDOW = 4_096;
+
+/** What a local server says about its model's window. */
+export interface ServerWindow {
+  tokens: number;
+  /**
+   * `loaded`: the context the server has the model loaded with, or will load
+   * it with (Ollama's `num_ctx`); a user's setting can only lower it.
+   * `default`: the server's default for a model it has not loaded yet
+   * (Ollama); used when the user set nothing.
+   */
+  source: "loaded" | "default";
+}
+
+/**
+ * The window an agent works in on a local server: the server's loaded
+ * context, lowered by the user's setting when that is smaller; the user's
+ * setting when the server did not say what it loaded; otherwise the server's
+ * default, else LOCAL_SERVER_WINDOW.
+ */
+export function effectiveServerWindow(user: number | undefined, server: ServerWindow | undefined): number {
+  if (server?.source === "loaded") return user !== undefined ? Math.min(user, server.tokens) : server.tokens;
+  return user ?? server?.tokens ?? LOCAL_SERVER_WINDOW;
+}
+
+async function getJson(fetchImpl: typeof fetch, url: string, init: RequestInit = {}): Promise<unknown> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 3_000);
+  try {
+    const res = await fetchImpl(url, { ...init, signal: controller.signal });
+    return res.ok ? ((await res.json()) as unknown) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const positive = (n: unknown): number | undefined => (typeof n === "number" && Number.isInteger(n) && n > 0 ? n : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** llama.cpp's server: the context of one slot (`--ctx-size` divided by `--parallel`). */
+async function llamaCppWindow(root: string, fetchImpl: typeof fetch): Promise<number | undefined> {
+  const props = record(await getJson(fetchImpl, `${root}/props`));
+  return positive(record(props?.default_generation_settings)?.n_ctx);
+}
+
+/** LM Studio: the loaded instance's context; a model that is not loaded says only its maximum, which is not used. */
+async function lmStudioWindow(root: string, model: string, fetchImpl: typeof fetch): Promise<number | undefined> {
+  const info = record(await getJson(fetchImpl, `${root}/api/v0/models/${encodeURIComponent(model)}`));
+  return positive(info?.loaded_context_length);
+}
+
+/** Ollama: the running model's context, else its Modelfile's num_ctx, else the default; undefined when it is not Ollama. */
+async function ollamaWindow(root: string, model: string, fetchImpl: typeof fetch): Promise<ServerWindow | undefined> {
+  if (!record(await getJson(fetchImpl, `${root}/api/version`))) return undefined;
+  // Ollama names a model without a tag "<name>:latest".
+  const names = new Set([model, model.includes(":") ? model : `${model}:latest`]);
+  const ps = record(await getJson(fetchImpl, `${root}/api/ps`));
+  const running = (Array.isArray(ps?.models) ? ps.models : [])
+    .map(record)
+    .find((m) => names.has(String(m?.name)) || names.has(String(m?.model)));
+  const loaded = positive(running?.context_length);
+  if (loaded) return { tokens: loaded, source: "loaded" };
+  const show = record(
+    await getJson(fetchImpl, `${root}/api/show`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model }),
+    }),
+  );
+  const numCtx = typeof show?.parameters === "string" ? /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1] : undefined;
+  return numCtx && Number(numCtx) > 0 ? { tokens: Number(numCtx), source: "loaded" } : { tokens: OLLAMA_DEFAULT_WINDOW, source: "default" };
+}
+
+/**
+ * Asks an OpenAI-compatible server for the context its model is loaded
+ * with: llama.cpp's server, then LM Studio, then Ollama. Undefined when it
+ * does not tell (vLLM, OpenRouter, a server that is down).
+ */
+export async function probeServerWindow(choice: ModelChoice, fetchImpl: typeof fetch = fetch): Promise<ServerWindow | undefined> {
+  if (choice.provider !== "openai-compatible" || !choice.baseUrl) return undefined;
+  const root = choice.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const llama = await llamaCppWindow(root, fetchImpl);
+  if (llama) return { tokens: llama, source: "loaded" };
+  if (!choice.model) return undefined;
+  const lms = await lmStudioWindow(root, choice.model, fetchImpl);
+  if (lms) return { tokens: lms, source: "loaded" };
+  return ollamaWindow(root, choice.model, fetchImpl);
+}
