@@ -13,8 +13,9 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
+import { resultTokenBudget } from "../context/budget.ts";
 import { SUMMARY_PROMPT } from "../context/summarize.ts";
-import { estimateMessagesTokens } from "../context/tokens.ts";
+import { CHARS_PER_TOKEN, estimateMessagesTokens } from "../context/tokens.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import { textFile } from "../testing/runtime.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
@@ -149,5 +150,50 @@ describe("small context windows", () => {
     // The full texts were saved, and state keeps every result whole.
     const files = (out as { files: Record<string, unknown> }).files;
     expect(Object.keys(files).filter((p) => p.startsWith("/large_tool_results/"))).toHaveLength(6);
+  });
+
+  it("one read_file in a 4k window returns at most the result budget and ends saying how to page on; paging on continues", async () => {
+    const window = 4_096;
+    const reads: string[] = [];
+    const model = new ScriptedChatModel({
+      script: (ctx) => {
+        if (isSummaryCall(ctx)) return { text: "- summary" };
+        const last = ctx.messages.at(-1);
+        if (last && ToolMessage.isInstance(last)) reads.push(last.text);
+        if (reads.length === 0) return { toolCalls: [{ name: "read_file", args: { file_path: "/big.md", limit: 2_000 } }] };
+        if (reads.length === 1) {
+          // Follow the note, as a model would.
+          const next = /read_file\(file_path='\/big\.md', offset=(\d+), limit=(\d+)\)/.exec(reads[0]!);
+          if (!next) return { text: "no note" };
+          return { toolCalls: [{ name: "read_file", args: { file_path: "/big.md", offset: Number(next[1]), limit: Number(next[2]) } }] };
+        }
+        return { text: "done" };
+      },
+    });
+    const agent = createDeepAgent({ model, checkpointer: new MemorySaver(), summarization: { maxInputTokens: window } });
+    await agent.invoke(
+      { messages: [new HumanMessage("read it")], files: { "/big.md": textFile(bigFile) } },
+      { configurable: { thread_id: "read-4k" } },
+    );
+    expect(reads).toHaveLength(2);
+    const [first, second] = reads as [string, string];
+    const budget = resultTokenBudget(window);
+    expect(budget).toBe(819);
+    expect(Math.ceil(first.length / CHARS_PER_TOKEN)).toBeLessThanOrEqual(budget);
+    // Well short of the 2,000 lines asked for, cut at a whole line, with the note last.
+    const lastShown = Number(/^\s*(\d+)\t/m.exec(first.split("\n\n[Output cut")[0]!.split("\n").at(-1)!)![1]);
+    expect(lastShown).toBeGreaterThan(10);
+    expect(lastShown).toBeLessThan(2_000);
+    expect(first).toMatch(
+      new RegExp(
+        `\\n\\n\\[Output cut at line ${lastShown} of 5000 to fit the model's context window\\. Read on with read_file\\(file_path='/big\\.md', offset=${lastShown}, limit=${lastShown}\\)\\.\\]$`,
+      ),
+    );
+    // Paging on as the note says gives the next page whole: it starts at the next line and fits the budget.
+    const rows = second.split("\n");
+    expect(rows[0]!.startsWith(`${String(lastShown + 1).padStart(6)}\tline ${lastShown}:`)).toBe(true);
+    expect(rows).toHaveLength(lastShown);
+    expect(second).not.toContain("[Output cut");
+    expect(Math.ceil(second.length / CHARS_PER_TOKEN)).toBeLessThanOrEqual(budget);
   });
 });
