@@ -111,6 +111,7 @@ export { IndexedDBStore, type IndexedDBStoreOptions } from "./storage/indexeddb-
 export { ScriptedChatModel, type Script, type ScriptContext, type ScriptedTurn } from "./models/scripted.ts";
 export { ChatWllama, type ChatWllamaFields, type WllamaEngine } from "./models/wllama/chat-wllama.ts";
 export { loadWllamaModel, wllamaEngine, DEFAULT_CONTEXT, type LoadedModel } from "./models/wllama/engine.ts";
+export { wllamaSupport, type WllamaSupport } from "./models/wllama/support.ts";
 export {
   ModelStore,
   MAX_FILE_BYTES,

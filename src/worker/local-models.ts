@@ -15,6 +15,7 @@ import {
   type ModelSource,
 } from "../models/wllama/model-store.ts";
 import type { WllamaEngine } from "../models/wllama/chat-wllama.ts";
+import { wllamaSupport } from "../models/wllama/support.ts";
 
 /** Context tokens a model in the tab is loaded with when the choice does not say (engine.ts's DEFAULT_CONTEXT). */
 export const DEFAULT_LOCAL_CONTEXT = 8_192;
@@ -107,6 +108,8 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
       return ok(id);
     },
     engine(id, contextTokens = DEFAULT_LOCAL_CONTEXT) {
+      const support = wllamaSupport();
+      if (!support.ok) return Promise.resolve(err(support.reason));
       const next = (loading ?? Promise.resolve()).then(() => load(id, contextTokens));
       loading = next;
       return next;

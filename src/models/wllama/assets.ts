@@ -16,6 +16,7 @@ import {
   type WllamaLogger,
 } from "@wllama/wllama";
 import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
+import { wllamaSupport } from "./support.ts";
 
 /** The self-hosted wasm (one build since wllama 3.1: single/multi-thread and WebGPU are runtime switches). */
 export const WLLAMA_ASSETS: AssetsPathConfig = { default: wasmUrl };
@@ -28,16 +29,9 @@ export const quietWllamaLogger: WllamaLogger = {
   error: (...args: unknown[]) => console.error(...args),
 };
 
-/** True where the main (non-compat) wasm can run: JSPI and wasm Memory64 (Chromium 137+). */
+/** True where the main (non-compat) wasm can run: JSPI and wasm Memory64 (Chromium 137+); see support.ts. */
 export function wllamaSupported(): boolean {
-  if (!("Suspending" in WebAssembly)) return false;
-  try {
-    // Memory64 takes BigInt sizes; `address` is not in the TypeScript DOM typings yet.
-    new WebAssembly.Memory({ address: "i64", initial: 1n } as unknown as WebAssembly.MemoryDescriptor);
-    return true;
-  } catch {
-    return false;
-  }
+  return wllamaSupport().ok;
 }
 
 /** A Wllama on the self-hosted wasm with the CDN compat fallback disabled. */
