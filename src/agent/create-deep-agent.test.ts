@@ -1,6 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
+import { COMPACT_PROFILE_BELOW, toolProfileFor, type ToolProfile } from "../context/budget.ts";
 import { textFile } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
@@ -88,5 +90,42 @@ describe("createDeepAgent options: skills, memory, todos", () => {
     }).invoke({ messages: [new HumanMessage("go")], files: { "/skills/pdf-report/SKILL.md": textFile(skill) } });
     expect(String(gp.calls[0]!.messages[0]!.content)).toContain("pdf-report");
     expect(String(custom.calls[0]!.messages[0]!.content)).not.toContain("pdf-report");
+  });
+});
+
+describe("createDeepAgent options: the tool profile", () => {
+  /** The tools of the first request an agent makes in `window` tokens, with `toolProfile` if given. */
+  async function firstTools(window: number, toolProfile?: ToolProfile) {
+    const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
+    const agent = createDeepAgent({ model, summarization: { maxInputTokens: window }, ...(toolProfile ? { toolProfile } : {}) });
+    await agent.invoke({ messages: [new HumanMessage("hi")] });
+    const call = model.calls[0]!;
+    const ls = call.toolDefinitions.map((t) => convertToOpenAITool(t).function).find((f) => f.name === "ls")!;
+    return { names: call.tools, ls: ls.description ?? "" };
+  }
+  const COMPACT_LS = "List a directory.";
+
+  it("is chosen by the window: compact just below COMPACT_PROFILE_BELOW, full from it on", async () => {
+    expect(toolProfileFor(COMPACT_PROFILE_BELOW - 1)).toBe("compact");
+    expect(toolProfileFor(COMPACT_PROFILE_BELOW)).toBe("default");
+    expect(toolProfileFor(undefined)).toBe("default");
+    const below = await firstTools(COMPACT_PROFILE_BELOW - 1);
+    expect(below.ls).toBe(COMPACT_LS);
+    expect(below.names).not.toContain("compact_conversation");
+    const at = await firstTools(COMPACT_PROFILE_BELOW);
+    expect(at.ls).not.toBe(COMPACT_LS);
+    expect(at.ls.length).toBeGreaterThan(COMPACT_LS.length * 3);
+    expect(at.names).toContain("compact_conversation");
+  });
+
+  it("an explicit toolProfile wins both ways", async () => {
+    expect(toolProfileFor(4_096, "default")).toBe("default");
+    expect(toolProfileFor(200_000, "compact")).toBe("compact");
+    const fullInSmall = await firstTools(4_096, "default");
+    expect(fullInSmall.ls).toBe((await firstTools(200_000)).ls);
+    expect(fullInSmall.names).toContain("compact_conversation");
+    const compactInLarge = await firstTools(200_000, "compact");
+    expect(compactInLarge.ls).toBe(COMPACT_LS);
+    expect(compactInLarge.names).not.toContain("compact_conversation");
   });
 });

@@ -7,11 +7,13 @@
  *   smaller of deepagents' 20,000 and a fixed share of the window. Larger
  *   results are offloaded to /large_tool_results/ (or, for read_file and
  *   listings, cut with a note on how to page on).
- * - Below {@link COMPACT_PROFILE_BELOW} tokens the compact tool profile is
+ * - Below COMPACT_PROFILE_BELOW tokens (tool-profile.ts) the compact tool profile is
  *   chosen: shorter tool descriptions and fewer tools, so the fixed prompt
  *   leaves room to work.
  */
 import { CHARS_PER_TOKEN } from "./tokens.ts";
+
+export { COMPACT_PROFILE_BELOW, toolProfileFor, type ToolProfile } from "./tool-profile.ts";
 
 /** deepagents' limit for one tool result. */
 export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
@@ -19,10 +21,6 @@ export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
 export const RESULT_WINDOW_SHARE = 0.2;
 /** Never below this, so a small window still gets a useful page of a file. */
 export const MIN_RESULT_TOKENS = 400;
-/** Windows below this many tokens get the compact profile by default. */
-export const COMPACT_PROFILE_BELOW = 16_384;
-
-export type ToolProfile = "default" | "compact";
 
 /** Tokens one tool result may take in a window (20,000 when the window is unknown). */
 export function resultTokenBudget(window: number | undefined): number {
@@ -33,10 +31,4 @@ export function resultTokenBudget(window: number | undefined): number {
 /** The same budget in characters (the estimate is 4 characters per token). */
 export function resultCharBudget(window: number | undefined): number {
   return resultTokenBudget(window) * CHARS_PER_TOKEN;
-}
-
-/** The profile for a window: compact below {@link COMPACT_PROFILE_BELOW}, unless overridden. */
-export function toolProfileFor(window: number | undefined, override?: ToolProfile): ToolProfile {
-  if (override) return override;
-  return window !== undefined && window < COMPACT_PROFILE_BELOW ? "compact" : "default";
 }

@@ -5,14 +5,18 @@
 import type { TestProject } from "vitest/node";
 import { makeTinyGguf } from "./gguf.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
+import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     modelServer: string;
+    /** An OpenAI-compatible server that says, as llama.cpp's does (/props), that it loaded its model with 4,096 tokens. */
+    llamaServer: string;
   }
 }
 
 let server: ModelServer | undefined;
+let llama: ScriptedServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer({
@@ -22,8 +26,11 @@ export async function setup(project: TestProject): Promise<void> {
     "agent.gguf": makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: "Done.", contextLength: 16_384 }),
   });
   project.provide("modelServer", server.url);
+  llama = await startScriptedServer("openai", [], { local: { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } });
+  project.provide("llamaServer", llama.url);
 }
 
 export async function teardown(): Promise<void> {
   await server?.close();
+  await llama?.close();
 }

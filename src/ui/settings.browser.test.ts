@@ -243,6 +243,64 @@ describe("settings dialog", () => {
     await expect.element(log.getByRole("cell", { name: "GET", exact: true })).toBeVisible();
     await expect.element(log.getByRole("cell", { name: "404" })).toBeVisible();
   });
+
+  it("offers llama.cpp in the tab where the browser can run it, else lists it disabled with the reason", async () => {
+    await open();
+    const provider = page.getByRole("combobox", { name: "Provider", exact: true });
+    const option = () => [...(provider.element() as HTMLSelectElement).options].find((o) => o.value === "wllama")!;
+    expect(option().disabled).toBe(false);
+    expect(page.getByTestId("tab-model-support").query()).toBeNull();
+    for (const undo of cleanup.splice(0).reverse()) undo();
+
+    // This Chromium has JSPI: take it away, as Safari and Firefox (by default) lack it.
+    const suspending = Object.getOwnPropertyDescriptor(WebAssembly, "Suspending")!;
+    Reflect.deleteProperty(WebAssembly, "Suspending");
+    cleanup.push(() => Object.defineProperty(WebAssembly, "Suspending", suspending));
+    await open();
+    expect(option().disabled).toBe(true);
+    expect(option().textContent).toBe("In this tab (llama.cpp): not available in this browser");
+    const reason = page.getByTestId("tab-model-support");
+    await expect
+      .element(reason)
+      .toHaveTextContent(
+        "In this tab (llama.cpp) is not available: llama.cpp in the tab needs WebAssembly JSPI (JavaScript Promise Integration), which this browser does not have. Chrome or Edge 137 or later has everything it needs.",
+      );
+    await expect.element(provider).toHaveAccessibleDescription(expect.stringContaining("needs WebAssembly JSPI"));
+    // Every other provider can still be chosen.
+    await userEvent.selectOptions(provider, "openai-compatible");
+    await expect.element(field("Base URL")).toBeVisible();
+  });
+
+  it("chooses the tool descriptions (automatic, full, compact) and saves the choice", async () => {
+    const { client } = await open();
+    const tools = page.getByRole("combobox", { name: "Tool descriptions", exact: true });
+    await expect.element(tools).toHaveValue("auto");
+    expect([...(tools.element() as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      "Automatic (compact below 16,384 tokens)",
+      "Full",
+      "Compact",
+    ]);
+    await expect
+      .element(tools)
+      .toHaveAccessibleDescription(expect.stringContaining("Compact descriptions for a window under 16,384 tokens"));
+    await userEvent.selectOptions(tools, "compact");
+    await expect.element(tools).toHaveAccessibleDescription(expect.stringContaining("One line per tool and no compact_conversation"));
+    await userEvent.click(save());
+    await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    expect((await client.getSettings()).toolProfile).toBe("compact");
+  });
+
+  it("takes a local server's loaded context as the window and says a setting may only lower it", async () => {
+    await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai-compatible");
+    await userEvent.fill(field("Base URL"), `${inject("llamaServer")}/v1`);
+    await userEvent.fill(field("Model"), "qwen");
+    const window = page.getByRole("spinbutton", { name: "Context window" });
+    // llama.cpp's /props says 4,096 (its n_ctx_train of 32,768 is the family maximum, never used).
+    await expect.element(window).toHaveValue(4_096);
+    await expect.element(window).toHaveAccessibleDescription(expect.stringContaining("a number here may lower it, never raise it"));
+    await expect.element(window).toHaveAccessibleDescription(expect.stringContaining("This model's default: 4,096 tokens."));
+  });
 });
 
 describe("model manager", () => {

@@ -18,7 +18,7 @@ import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import { ChatWllama } from "../models/wllama/chat-wllama.ts";
 import type { LocalModels } from "./local-models.ts";
-import type { SandboxKind } from "./protocol.ts";
+import type { SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import { modelWindow } from "./windows.ts";
 
 export const MEMORY_FILE = "/memories/AGENTS.md";
@@ -43,6 +43,8 @@ export interface AgentSpec {
   sandbox: SandboxKind;
   approveExecute: boolean;
   approveWrites?: boolean;
+  /** Tool descriptions; `auto` (or missing): by the window. */
+  toolProfile?: ToolProfileChoice;
 }
 
 export interface BuiltAgent {
@@ -102,6 +104,7 @@ export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Resu
     skills: [SKILLS_DIR],
     middleware: [providerRetryMiddleware()],
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
+    ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   });
   return ok({ agent, window: built.value.window });
 }

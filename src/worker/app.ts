@@ -138,7 +138,13 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     async agent(choice) {
       const s = await settings.get();
       return buildAgent(
-        { choice, sandbox: sandbox.active(s.sandbox), approveExecute: s.approveExecute, approveWrites: s.approveWrites },
+        {
+          choice,
+          sandbox: sandbox.active(s.sandbox),
+          approveExecute: s.approveExecute,
+          approveWrites: s.approveWrites,
+          toolProfile: s.toolProfile,
+        },
         {
           checkpointer,
           store: storage?.layout.store,

@@ -1,9 +1,10 @@
 /**
  * What the page needs to know about providers and in-tab models, for ui/
- * (which reaches models/ only through worker/): the provider list, the shard
- * and id rules of the model store, and the models the settings recommend
- * for the in-tab engine (llama.cpp). Plain data and pure functions: nothing
- * here touches the network or storage.
+ * (which reaches models/ only through worker/): the provider list, the window
+ * below which tool descriptions are compact, whether this browser can run
+ * llama.cpp, the shard and id rules of the model store, and the models the
+ * settings recommend for the in-tab engine. Plain data and pure functions:
+ * nothing here touches the network or storage.
  *
  * The provider list comes from models/catalog.ts, which imports nothing (not
  * from models/providers.ts, which builds models and would put ~700 KB of
@@ -13,6 +14,8 @@ import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
 import type { ModelSource, ProviderId } from "./protocol.ts";
 
 export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
+export { COMPACT_PROFILE_BELOW } from "../context/tool-profile.ts";
+export { wllamaSupport, type WllamaSupport } from "../models/wllama/support.ts";
 
 /** Providers whose key the page can set (the worker's keyStatus lists these). */
 export const KEY_PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "openai-compatible"];

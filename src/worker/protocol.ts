@@ -256,7 +256,12 @@ export interface Settings {
   approveExecute: boolean;
   /** Ask before `write_file`, `edit_file` and `delete` (off by default; the dialog shows a diff). */
   approveWrites: boolean;
+  /** Tool descriptions: chosen by the model's window (`auto`, the default), deepagents' full texts, or the compact ones. */
+  toolProfile: ToolProfileChoice;
 }
+
+/** `auto`: compact below 16,384 tokens of window (COMPACT_PROFILE_BELOW), else full (`default`). */
+export type ToolProfileChoice = "auto" | "default" | "compact";
 
 export interface KeyStatus {
   provider: ProviderId;

@@ -1,7 +1,7 @@
 /**
  * Settings and API keys, in the worker.
  *
- * - Settings (default model, sandbox, approvals) persist in the IndexedDB
+ * - Settings (default model, sandbox, approvals, tool descriptions) persist in the IndexedDB
  *   store under ["settings"] (memory only without IndexedDB).
  * - Keys live in this worker's memory for the session. Only when the user
  *   asks to remember one is it also written to the store under ["keys"];
@@ -10,12 +10,13 @@
  * - No call returns a key: the page learns only whether one is set.
  */
 import type { BaseStore } from "@langchain/langgraph/web";
-import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings } from "./protocol.ts";
+import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
 const SETTINGS_NS = ["settings"];
 const KEYS_NS = ["keys"];
 const PROVIDER_IDS: readonly ProviderId[] = ["demo", "openai", "anthropic", "openai-compatible", "wllama", "chrome"];
 const SANDBOXES: readonly SandboxChoice[] = ["auto", "shell", "webcontainer", "none"];
+const TOOL_PROFILES: readonly ToolProfileChoice[] = ["auto", "default", "compact"];
 
 export const DEFAULT_SETTINGS: Settings = {
   defaultModel: { provider: "demo", model: "scripted" },
@@ -23,6 +24,7 @@ export const DEFAULT_SETTINGS: Settings = {
   sandbox: "shell",
   approveExecute: true,
   approveWrites: false,
+  toolProfile: "auto",
 };
 
 export interface SettingsService {
@@ -58,6 +60,7 @@ export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTIN
     sandbox: SANDBOXES.includes(v.sandbox as SandboxChoice) ? (v.sandbox as SandboxChoice) : base.sandbox,
     approveExecute: typeof v.approveExecute === "boolean" ? v.approveExecute : base.approveExecute,
     approveWrites: typeof v.approveWrites === "boolean" ? v.approveWrites : base.approveWrites,
+    toolProfile: TOOL_PROFILES.includes(v.toolProfile as ToolProfileChoice) ? (v.toolProfile as ToolProfileChoice) : base.toolProfile,
   };
 }
 
