@@ -3,7 +3,7 @@
  * servers browser tests talk to, their URLs handed over with `provide`.
  */
 import type { TestProject } from "vitest/node";
-import { makeTinyGguf } from "./gguf.ts";
+import { makeTinyGguf, makeTinyGgufSplits } from "./gguf.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
 
@@ -19,12 +19,20 @@ let server: ModelServer | undefined;
 let llama: ScriptedServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  server = await startModelServer({
-    "tiny.gguf": makeTinyGguf({ eagerToolCalls: true }),
-    "plain.gguf": makeTinyGguf(),
-    // A whole agent turn: a tool call for the user's message, then "Done." after the tool result.
-    "agent.gguf": makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: "Done.", contextLength: 16_384 }),
-  });
+  server = await startModelServer(
+    {
+      "tiny.gguf": makeTinyGguf({ eagerToolCalls: true }),
+      "plain.gguf": makeTinyGguf(),
+      // A whole agent turn: a tool call for the user's message, then "Done." after the tool result.
+      "agent.gguf": makeTinyGguf({ eagerToolCalls: true, answerAfterToolResult: "Done.", contextLength: 16_384 }),
+      // A split model, as llama-gguf-split writes one: three shards.
+      ...Object.fromEntries(makeTinyGgufSplits(3).map((bytes, i) => [`split-0000${i + 1}-of-00003.gguf`, bytes])),
+    },
+    {
+      // Over wllama's 2 GB per file: only its size is ever told.
+      "huge.gguf": 2_500_000_000,
+    },
+  );
   project.provide("modelServer", server.url);
   llama = await startScriptedServer("openai", [], { local: { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } });
   project.provide("llamaServer", llama.url);

@@ -2,12 +2,15 @@
  * A loopback HTTP server for browser tests of model downloads (Node only):
  * serves files with HEAD and Range support, CORS and CORP headers (the test
  * page is cross-origin isolated), optionally slowly (to cancel mid-way), and
- * counts the requests it answers.
+ * counts the requests it answers. A "claimed" file has only a size: HEAD and
+ * the headers of a GET say it (e.g. over 2 GB) and a GET then drops the
+ * connection, so a client that would download it fails loudly.
  *
- *   GET|HEAD /files/<name>        the file
- *   GET|HEAD /slow/files/<name>   the same, 16 KB every 25 ms
- *   GET      /stats               { "<METHOD> <path> <range>": count }
- *   POST     /reset               clears the counts
+ *   GET|HEAD /files/<name>         the file
+ *   GET|HEAD /slow/files/<name>    the same, 16 KB every 25 ms
+ *   GET|HEAD /nohead/files/<name>  the same, but HEAD answers 405 (a host that tells the size only on GET)
+ *   GET      /stats                { "<METHOD> <path> <range>": count }
+ *   POST     /reset                clears the counts
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +20,8 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-export async function startModelServer(files: Record<string, Uint8Array>): Promise<ModelServer> {
+/** `files`: name → bytes; `claimed`: name → the size a file says it has (nothing is sent). */
+export async function startModelServer(files: Record<string, Uint8Array>, claimed: Record<string, number> = {}): Promise<ModelServer> {
   const counts = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const headers = {
@@ -35,11 +39,24 @@ export async function startModelServer(files: Record<string, Uint8Array>): Promi
       return void res.writeHead(204, headers).end();
     }
     const slow = url.pathname.startsWith("/slow/");
-    const name = url.pathname.replace(/^\/(slow\/)?files\//, "");
+    const name = url.pathname.replace(/^\/(slow\/|nohead\/)?files\//, "");
     const body = files[name];
     const range = req.headers.range ?? "";
     const key = `${req.method} ${url.pathname} ${range}`.trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (req.method === "HEAD" && url.pathname.startsWith("/nohead/")) return void res.writeHead(405, headers).end();
+    const size = claimed[name];
+    if (size !== undefined) {
+      res.writeHead(200, {
+        ...headers,
+        "accept-ranges": "bytes",
+        "content-type": "application/octet-stream",
+        "content-length": String(size),
+      });
+      if (req.method === "HEAD") return void res.end();
+      res.flushHeaders();
+      return void setTimeout(() => res.destroy(), 20);
+    }
     if (!body) return void res.writeHead(404, headers).end();
     const m = /^bytes=(\d+)-$/.exec(range);
     const start = m ? Number(m[1]) : 0;

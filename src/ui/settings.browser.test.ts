@@ -359,6 +359,22 @@ describe("model manager", () => {
     expect((await client.listLocalModels()).some((m) => m.id === id)).toBe(false);
   });
 
+  it("refuses a model file over 2 GB with the reason and offers no resume", async () => {
+    const { client } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
+    await userEvent.fill(field("GGUF URL"), `${inject("modelServer")}/files/huge.gguf`);
+    await userEvent.click(page.getByRole("button", { name: "Download from URL" }));
+    const alert = page.getByRole("alert").filter({ hasText: "too large" });
+    await expect
+      .element(alert)
+      .toHaveTextContent(
+        "A file of this model is too large for the in-tab engine. One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. Use a split GGUF",
+      );
+    await expect.element(page.getByRole("button", { name: "Resume download of huge.gguf" })).not.toBeInTheDocument();
+    expect((await client.listLocalModels()).some((m) => m.name === "huge.gguf")).toBe(false);
+    expect((await client.requestLog()).filter((e) => e.path === "/files/huge.gguf").map((e) => e.method)).toEqual(["HEAD"]);
+  });
+
   it("uses a dropped .gguf file in place and says it is never uploaded", async () => {
     const { client } = await open();
     await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");

@@ -9,8 +9,9 @@ import { tool } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { ChatWllama } from "./chat-wllama.ts";
+import { makeTinyGgufSplits } from "../../testing/gguf.ts";
 import { loadWllamaModel, type LoadedModel } from "./engine.ts";
-import { ModelStore, type DownloadProgress } from "./model-store.ts";
+import { MAX_FILE_BYTES, ModelStore, shardUrls, type DownloadProgress } from "./model-store.ts";
 
 const server = inject("modelServer");
 
@@ -69,6 +70,71 @@ describe("model downloads (OPFS)", () => {
     const counts = await stats();
     expect(Object.keys(counts).some((k) => k.startsWith("GET /slow/files/plain.gguf bytes="))).toBe(true);
   }, 30_000);
+
+  it("refuses a file over 2 GB before downloading a byte, says why, and keeps nothing of it", async () => {
+    const s = store();
+    const HUGE = 2_500_000_000;
+    expect(HUGE).toBeGreaterThan(MAX_FILE_BYTES);
+    const message =
+      "One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.";
+    const progress: DownloadProgress[] = [];
+    const refused = await s.download(
+      { id: "huge", name: "Huge", urls: [`${server}/files/huge.gguf`] },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(refused).toEqual({ ok: false, error: { code: "too_large", message } });
+    expect(progress).toEqual([]);
+    const counts = await stats();
+    expect(counts["HEAD /files/huge.gguf"]).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(counts).filter((k) => k.startsWith("GET /files/huge.gguf"))).toEqual([]);
+    expect(await s.list()).toEqual([]);
+
+    // A host that tells the size only in the GET's headers: refused on those headers, nothing written.
+    const late = await s.download({ id: "huge-late", name: "Huge", urls: [`${server}/nohead/files/huge.gguf`] });
+    expect(late).toEqual({ ok: false, error: { code: "too_large", message } });
+    expect(await s.list()).toEqual([]);
+  });
+
+  it("downloads a split model shard by shard with progress, caches it, and wllama loads the shards", async () => {
+    const s = store();
+    const shards = makeTinyGgufSplits(3);
+    const sizes = shards.map((b) => b.byteLength);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const urls = shardUrls(`${server}/files/split-00001-of-00003.gguf`);
+    expect(urls.map((u) => u.slice(u.lastIndexOf("/") + 1))).toEqual([
+      "split-00001-of-00003.gguf",
+      "split-00002-of-00003.gguf",
+      "split-00003-of-00003.gguf",
+    ]);
+    const progress: DownloadProgress[] = [];
+    const got = await s.download({ id: "split", name: "Split", urls }, { onProgress: (p) => progress.push(p) });
+    if (!got.ok) throw new Error(got.error.message);
+    expect(got.value).toMatchObject({ id: "split", complete: true, bytes: total, totalBytes: total, urls });
+    // The total is known from the start (HEAD of every shard); the bytes only grow, through each shard's end.
+    expect(progress.every((p) => p.total === total)).toBe(true);
+    const loaded = progress.map((p) => p.loaded);
+    expect(loaded).toEqual([...loaded].sort((a, b) => a - b));
+    expect(loaded).toContain(sizes[0]);
+    expect(loaded).toContain(sizes[0]! + sizes[1]!);
+    expect(loaded.at(-1)).toBe(total);
+    const counts = await stats();
+    for (const n of [1, 2, 3]) expect(counts[`GET /files/split-0000${n}-of-00003.gguf`]).toBe(1);
+
+    // Cached: a second download makes no request; the files come back in shard order, byte for byte.
+    expect((await s.download({ id: "split", name: "Split", urls })).ok).toBe(true);
+    expect(await stats()).toEqual(counts);
+    const files = (await s.files("split"))!;
+    expect(files.map((f) => f.size)).toEqual(sizes);
+    for (const [i, f] of files.entries()) expect(new Uint8Array(await f.arrayBuffer())).toEqual(shards[i]);
+
+    const model = await loadWllamaModel(files, "split", { contextTokens: 512 });
+    try {
+      const out = await new ChatWllama({ engine: model.engine, maxTokens: 4 }).invoke([new HumanMessage("hi")]);
+      expect(out.usage_metadata?.output_tokens).toBeGreaterThan(0);
+    } finally {
+      await model.unload();
+    }
+  }, 60_000);
 
   it("checks the quota first and says plainly when a model will not fit", async () => {
     const s = store({ estimate: async () => ({ quota: 100_000, usage: 0 }) });

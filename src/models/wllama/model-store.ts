@@ -184,7 +184,8 @@ export class ModelStore {
    * a partial shard continues from its last byte (a Range request; a server
    * that ignores Range restarts it). Nothing is fetched when the model is
    * complete. Errors are values: `cancelled`, `quota` (it will not fit),
-   * `too_large` (a file over 2 GB), `network` (the server cannot be reached
+   * `too_large` (a file over 2 GB: refused on the size the server states,
+   * before any byte, and nothing of the model is kept), `network` (the server cannot be reached
    * or refuses a browser request), `http`, `storage`.
    */
   async download(
@@ -211,10 +212,9 @@ export class ModelStore {
     }
     const tooBig = meta.sizes.find((s) => s !== undefined && s > MAX_FILE_BYTES);
     if (tooBig !== undefined) {
-      return err({
-        code: "too_large",
-        message: `One file of this model is ${formatGb(tooBig)}; the in-tab engine reads files of at most 2 GB. Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.`,
-      });
+      // Refused before any byte: nothing of it stays listed (it could never load).
+      await this.delete(source.id);
+      return err({ code: "too_large", message: tooLargeMessage(tooBig) });
     }
     let have = 0;
     for (let i = 0; i < source.urls.length; i++) have += await this.#shardSize(dir, i);
@@ -254,7 +254,8 @@ export class ModelStore {
         report();
       });
       if (!outcome.ok) {
-        await this.#writeMeta(dir, meta).catch(() => undefined);
+        if (outcome.error.code === "too_large") await this.delete(source.id);
+        else await this.#writeMeta(dir, meta).catch(() => undefined);
         return outcome;
       }
     }
@@ -284,8 +285,10 @@ export class ModelStore {
     const resumed = res.status === 206;
     let offset = resumed ? start : 0;
     meta.sizes[i] = totalFrom(res, offset) ?? meta.sizes[i];
-    if ((meta.sizes[i] ?? 0) > MAX_FILE_BYTES)
-      return err({ code: "too_large", message: `A file of this model is over 2 GB; use a split GGUF.` });
+    if ((meta.sizes[i] ?? 0) > MAX_FILE_BYTES) {
+      await res.body.cancel().catch(() => undefined);
+      return err({ code: "too_large", message: tooLargeMessage(meta.sizes[i]!) });
+    }
     if (!resumed && start > 0) onBytes(-start);
     const handle = await dir.getFileHandle(`${i}.gguf`, { create: true });
     let writable = await handle.createWritable({ keepExistingData: resumed });
@@ -321,6 +324,10 @@ export class ModelStore {
     meta.sizes[i] = offset;
     return ok(null);
   }
+}
+
+function tooLargeMessage(bytes: number): string {
+  return `One file of this model is ${formatGb(bytes)}; the in-tab engine reads files of at most 2 GB. Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.`;
 }
 
 function networkError(url: string, cause: unknown): DownloadError {
