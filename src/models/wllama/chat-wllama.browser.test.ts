@@ -4,11 +4,14 @@
  * resume, quota), loaded into wllama (llama.cpp in WebAssembly) and driven
  * through ChatWllama, the LangChain chat model.
  */
-import { HumanMessage, type AIMessageChunk } from "@langchain/core/messages";
+import type { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { MemorySaver } from "@langchain/langgraph/web";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { ChatWllama } from "./chat-wllama.ts";
+import { createDeepAgent } from "../../agent/create-deep-agent.ts";
+import { ChatWllama, type WllamaEngine } from "./chat-wllama.ts";
 import { makeTinyGgufSplits } from "../../testing/gguf.ts";
 import { loadWllamaModel, type LoadedModel } from "./engine.ts";
 import { MAX_FILE_BYTES, ModelStore, shardUrls, type DownloadProgress } from "./model-store.ts";
@@ -190,6 +193,48 @@ describe("ChatWllama on real llama.cpp", () => {
       expect(out.invalid_tool_calls ?? []).toEqual([]);
     }
   });
+
+  // 12 tokens: cut inside the call's name, and llama.cpp passes on nothing at all (an empty message);
+  // 30 tokens: cut inside its arguments, and llama.cpp passes on the name and `{`.
+  it.each([12, 30])(
+    "in an agent turn, a call cut off at %i tokens is an error result the model then sees, never an answer",
+    async (maxTokens) => {
+      const weather = tool(async () => "sunny", {
+        name: "get_weather",
+        description: "Weather of a city.",
+        schema: z.object({ city: z.enum(["Paris", "Tokyo"]) }),
+      });
+      const requests: Parameters<WllamaEngine["streamChat"]>[0][] = [];
+      const engine: WllamaEngine = { ...loaded.engine, streamChat: (p) => (requests.push(p), loaded.engine.streamChat(p)) };
+      const agent = createDeepAgent({ model: new ChatWllama({ engine, maxTokens }), tools: [weather], checkpointer: new MemorySaver() });
+      const config = { configurable: { thread_id: `cut-${maxTokens}` } };
+      // Every answer is cut the same way: stop once the model has been asked again.
+      for await (const step of await agent.stream(
+        { messages: [new HumanMessage("weather in Paris?")] },
+        { ...config, streamMode: "updates" },
+      )) {
+        expect(step).toBeDefined();
+        if (requests.length >= 2) break;
+      }
+      const messages = (await agent.getState(config)).values.messages as BaseMessage[];
+      expect(messages.map((m) => m.getType()).slice(0, 3)).toEqual(["human", "ai", "tool"]);
+      const cut = messages[1] as AIMessage;
+      expect(cut.response_metadata.finish_reason).toBe("length");
+      expect(cut.tool_calls).toHaveLength(1);
+      const result = messages[2] as ToolMessage;
+      expect(result.status).toBe("error");
+      expect(result.text).toMatch(
+        maxTokens === 12
+          ? /^Error: the arguments of your call to '\(no name\)' are not usable: .*Arguments received: \(nothing: the answer reached the limit of 12 tokens before the tool call was complete/
+          : /^Error: the arguments of your call to '\w+' are not usable: the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: \{/,
+      );
+      expect(result.text).toMatch(/Call the tool again with its arguments as one JSON object\.$/);
+      // The next request carries the error result: the model can redo the call.
+      expect(requests.length).toBeGreaterThanOrEqual(2);
+      expect(requests[1]!.messages.at(-1)).toMatchObject({ role: "tool", content: result.text });
+    },
+    60_000,
+  );
 
   it("stops when the call's signal aborts, and answers again afterwards", async () => {
     const model = new ChatWllama({ engine: loaded.engine, maxTokens: 2_000 });

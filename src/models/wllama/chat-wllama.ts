@@ -16,6 +16,16 @@
  * - A prompt over the context is a LangChain ContextOverflowError (the
  *   harness then summarizes and retries); a failed generation is an error
  *   with a plain message, and the engine stays usable.
+ * - A malformed tool call is never a final answer. A call cut short (the
+ *   token limit) keeps its partial arguments, which LangChain marks invalid;
+ *   one cut before its name was complete, which llama.cpp drops (an empty
+ *   message ending at the limit), becomes an invalid call saying so.
+ *   Text that starts a call llama.cpp did not parse (`<tool_call>`,
+ *   `<|python_tag|>`, `<function=`, `[TOOL_CALLS]`, `{"name": …`), and a
+ *   generation that fails after such text or mid-call (wllama 3.13 turns
+ *   llama.cpp's "does not match the format" error into a RuntimeError), end
+ *   the message with an invalid tool call holding that text. The harness
+ *   answers an invalid call with an error result the model can act on.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { ContextOverflowError } from "@langchain/core/errors";
@@ -27,6 +37,7 @@ import {
   type BindToolsInput,
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ToolCallChunk } from "@langchain/core/messages/tool";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
@@ -93,6 +104,45 @@ export function toWllamaMessages(messages: readonly BaseMessage[]): ChatCompleti
   }
   return out;
 }
+
+/** Where the text of a tool call starts, in the formats llama.cpp parses (Qwen/Hermes, Llama 3.x, Qwen3-Coder, Mistral, bare JSON). */
+const CALL_START = /<tool_call>|<\|python_tag\|>|<function[=>]|\[TOOL_CALLS\]|\{\s*"name"\s*:/;
+
+/**
+ * The tool call for `text` that began a call llama.cpp did not parse, or
+ * undefined when the text starts no call. Its arguments are the raw text
+ * from the call's start: a marker or a cut-off object, which LangChain lists
+ * in `invalid_tool_calls` (a whole JSON object becomes a call whose
+ * arguments fail the tool's schema); either way the harness answers it with
+ * an error result.
+ */
+export function malformedToolCall(text: string, index: number): ToolCallChunk | undefined {
+  const start = text.search(CALL_START);
+  if (start < 0) return undefined;
+  const raw = text.slice(start);
+  const name = /"name"\s*:\s*"([^"\\]{1,200})"/.exec(raw)?.[1];
+  return {
+    type: "tool_call_chunk",
+    index,
+    id: callId(),
+    ...(name ? { name } : {}),
+    args: raw,
+  };
+}
+
+const callId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+/** The invalid call for an answer llama.cpp left empty at the token limit: a call cut before its name was complete. */
+function cutOffCall(index: number, maxTokens: number): ToolCallChunk {
+  return {
+    type: "tool_call_chunk",
+    index,
+    id: callId(),
+    args: `(nothing: the answer reached the limit of ${maxTokens} tokens before the tool call was complete; make the call shorter)`,
+  };
+}
+
+const isAbort = (err: unknown): boolean => err instanceof Error && err.name === "AbortError";
 
 function isContextError(err: unknown): boolean {
   return err instanceof Error && /exceeds the available context size|context size|kv cache/i.test(err.message);
@@ -161,11 +211,30 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
     } catch (err) {
       throw this.#wrap(err);
     }
+    const withTools = (params.tools?.length ?? 0) > 0;
+    let said = "";
+    let nextIndex = 0;
+    let callsSeen = false;
+    let finish: string | null | undefined;
+    /** The chunk that ends a message whose tool call did not parse, if it is one. */
+    const malformed = (): ChatGenerationChunk | undefined => {
+      if (!withTools || callsSeen) return undefined;
+      const call =
+        malformedToolCall(said, nextIndex) ??
+        (finish === "length" && !said.trim() ? cutOffCall(nextIndex, params.max_tokens ?? 0) : undefined);
+      return call && new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", tool_call_chunks: [call] }) });
+    };
     try {
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         const delta = choice?.delta;
         const text = delta?.content ?? "";
+        said += text;
+        finish = choice?.finish_reason ?? finish;
+        for (const c of delta?.tool_calls ?? []) {
+          callsSeen = true;
+          nextIndex = Math.max(nextIndex, c.index + 1);
+        }
         const calls = (delta?.tool_calls ?? []).map((c) => ({
           index: c.index,
           ...(c.id ? { id: c.id } : {}),
@@ -194,8 +263,16 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
         if (text) await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk: generation });
       }
     } catch (err) {
-      throw this.#wrap(err);
+      const wrapped = this.#wrap(err);
+      // A generation that failed inside a tool call ends as that (invalid) call, which the model can redo.
+      const failedCall = withTools && !(wrapped instanceof ContextOverflowError) && !isAbort(wrapped);
+      const ending = failedCall ? malformed() : undefined;
+      if (ending) yield ending;
+      else if (!(failedCall && callsSeen)) throw wrapped;
+      return;
     }
+    const ending = malformed();
+    if (ending) yield ending;
   }
 
   override async _generate(
@@ -212,7 +289,7 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
   }
 
   #wrap(err: unknown): unknown {
-    if (err instanceof Error && err.name === "AbortError") return err;
+    if (isAbort(err)) return err;
     if (isContextError(err)) {
       const overflow = new ContextOverflowError(
         `The prompt is longer than the in-tab model's context of ${this.engine.contextSize()} tokens.`,
