@@ -8,7 +8,15 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { makeTinyGguf, makeTinyGgufSplits, parseGguf, type TinyGgufOptions } from "../src/testing/gguf.ts";
+import {
+  HERMES2PRO_CHAT_TEMPLATE,
+  LLAMA3_SPECIAL_TOKENS,
+  LLAMA32_CHAT_TEMPLATE,
+  makeTinyGguf,
+  makeTinyGgufSplits,
+  parseGguf,
+  type TinyGgufOptions,
+} from "../src/testing/gguf.ts";
 
 const usage = `usage: node --import tsx scripts/make-tiny-gguf.ts out.gguf [options]
   --seed N         weight seed (default 1)
@@ -19,6 +27,7 @@ const usage = `usage: node --import tsx scripts/make-tiny-gguf.ts out.gguf [opti
   --tied           no output.weight (tied to token_embd; implies --no-printable)
   --no-printable   allow every byte token (random weights then emit broken UTF-8)
   --eager-tools    a model that answers every chat turn with a tool call
+  --format F       tool-call format of the chat template: qwen (default), llama3 or hermes
   --answer TEXT    a model that answers a tool result with TEXT and ends the turn
   --no-template    no tokenizer.chat_template
   --splits N       write N split files`;
@@ -39,6 +48,7 @@ const { values, positionals } = parseArgs({
     "eager-tools": { type: "boolean" },
     answer: { type: "string" },
     "no-template": { type: "boolean" },
+    format: { type: "string" },
     splits: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -60,6 +70,17 @@ const int = (name: string, v: string | undefined): number | undefined => {
   return n;
 };
 
+const FORMATS: Record<string, Pick<TinyGgufOptions, "chatTemplate" | "extraSpecialTokens">> = {
+  qwen: {},
+  llama3: { chatTemplate: LLAMA32_CHAT_TEMPLATE, extraSpecialTokens: LLAMA3_SPECIAL_TOKENS },
+  hermes: { chatTemplate: HERMES2PRO_CHAT_TEMPLATE },
+};
+const format = FORMATS[values.format ?? "qwen"];
+if (!format) {
+  console.error(`--format must be qwen, llama3 or hermes, got ${values.format}`);
+  process.exit(2);
+}
+
 const options: TinyGgufOptions = {
   seed: int("seed", values.seed),
   weightType: values.f16 ? "f16" : "f32",
@@ -71,7 +92,9 @@ const options: TinyGgufOptions = {
   contextLength: int("ctx", values.ctx),
   separateOutput: !values.tied,
   printableOnly: !values.tied && !values["no-printable"],
-  eagerToolCalls: values["eager-tools"] ?? false,
+  // A Llama 3.x call is a bare JSON object: the eager model starts it with "{".
+  eagerToolCalls: values["eager-tools"] ? (values.format === "llama3" ? "json" : true) : false,
+  ...format,
   answerAfterToolResult: values.answer,
   ...(values["no-template"] ? { chatTemplate: null } : {}),
 };

@@ -6,6 +6,9 @@ import {
   makeTinyGgufSplits,
   GgmlType,
   GgufType,
+  HERMES2PRO_CHAT_TEMPLATE,
+  LLAMA3_SPECIAL_TOKENS,
+  LLAMA32_CHAT_TEMPLATE,
   makeTinyGguf,
   parseGguf,
   QWEN25_CHAT_TEMPLATE,
@@ -224,6 +227,52 @@ describe("eagerToolCalls", () => {
 
   it("needs room for the channels", () => {
     expect(() => makeTinyGguf({ eagerToolCalls: true, embeddingLength: 4, headCount: 1 })).toThrow(/too small/);
+  });
+});
+
+describe("other tool-call formats: Llama 3.x and Hermes 2 Pro", () => {
+  it("appends extra control tokens after every other token, moving no id", () => {
+    const base = tinyVocab();
+    const vocab = tinyVocab({ extraSpecialTokens: LLAMA3_SPECIAL_TOKENS });
+    expect(vocab.tokens).toEqual([...base.tokens, ...LLAMA3_SPECIAL_TOKENS]);
+    expect(vocab.special("<|eot_id|>")).toBe(base.tokens.length + 3);
+    expect(vocab.tokenTypes.slice(base.tokens.length)).toEqual(LLAMA3_SPECIAL_TOKENS.map(() => TokenType.CONTROL));
+    expect(vocab.special("<|im_end|>")).toBe(base.special("<|im_end|>"));
+    const withAnswer = tinyVocab({ answerAfterToolResult: "Done.", extraSpecialTokens: ["<|eot_id|>"] });
+    expect(withAnswer.tokens.slice(-2)).toEqual(["Done.", "<|eot_id|>"]);
+    expect(() => tinyVocab({ extraSpecialTokens: ["<|im_end|>"] })).toThrow(/already in the vocabulary/);
+  });
+
+  it("writes the chosen template and the extra tokens into the file", () => {
+    const llama = parseGguf(makeTinyGguf({ chatTemplate: LLAMA32_CHAT_TEMPLATE, extraSpecialTokens: LLAMA3_SPECIAL_TOKENS }));
+    expect(llama.metadata.get("tokenizer.chat_template")).toBe(LLAMA32_CHAT_TEMPLATE);
+    expect((llama.metadata.get("tokenizer.ggml.tokens") as string[]).slice(-6)).toEqual([...LLAMA3_SPECIAL_TOKENS]);
+    expect(parseGguf(makeTinyGguf({ chatTemplate: HERMES2PRO_CHAT_TEMPLATE })).metadata.get("tokenizer.chat_template")).toBe(
+      HERMES2PRO_CHAT_TEMPLATE,
+    );
+    // The formats' own shapes: a bare JSON call with "parameters" in the ipython world; <tool_call> with "arguments" and a tool turn.
+    expect(LLAMA32_CHAT_TEMPLATE).toContain(`'{"name": "' + call.name + '", "parameters": '`);
+    expect(LLAMA32_CHAT_TEMPLATE).toContain("<|start_header_id|>ipython<|end_header_id|>");
+    expect(HERMES2PRO_CHAT_TEMPLATE).toContain(`'\\n<tool_call>\\n{"name": "' + call.name + '", "arguments": '`);
+    expect(HERMES2PRO_CHAT_TEMPLATE).toContain('"<|im_start|>tool\\n"');
+  });
+
+  it('eagerToolCalls "json" wires "\\n" to "{" on one channel, without the <tool_call> wiring', () => {
+    const bytes = makeTinyGguf({ eagerToolCalls: "json" });
+    const gguf = parseGguf(bytes);
+    const read = (name: string) => {
+      const t = gguf.tensors.find((x) => x.name === name)!;
+      const start = gguf.dataOffset + t.offset;
+      return new Float32Array(bytes.slice(start, start + tensorByteSize(t)!).buffer);
+    };
+    const vocab = tinyVocab();
+    // Channel 0 is the bias channel, channel 1 the only feature; the rest are the random weights.
+    const row = (m: Float32Array, t: number) => [...m.subarray(t * 64, t * 64 + 2)];
+    expect(row(read("token_embd.weight"), vocab.byteToken(0x0a))).toEqual([8, 4]);
+    expect(row(read("token_embd.weight"), vocab.special("<tool_call>"))).toEqual([8, 0]);
+    expect(row(read("output.weight"), vocab.byteToken(0x7b))).toEqual([0, 10]);
+    expect(row(read("output.weight"), vocab.special("<tool_call>"))).toEqual([0, 0]);
+    expect(row(read("output.weight"), vocab.special("</tool_call>"))).toEqual([0, 0]);
   });
 });
 

@@ -3,7 +3,8 @@
  * llama.cpp (wllama) with no download: a llama-architecture network with
  * seeded random weights, a byte-level BPE ("gpt2") vocabulary that can
  * tokenize any text, the ChatML special tokens, and a Qwen2.5-style Jinja chat
- * template that renders tools and `<tool_call>{json}</tool_call>`.
+ * template that renders tools and `<tool_call>{json}</tool_call>` (or a
+ * template in the Llama 3.x or Hermes 2 Pro tool-call format).
  *
  * The output is nonsense (the weights are random), but every layer of the
  * runtime is real: GGUF parsing, tokenizer, chat template, sampling, grammar.
@@ -159,6 +160,127 @@ export const QWEN25_TOOL_RESULT_CHAT_TEMPLATE = QWEN25_CHAT_TEMPLATE.replace(
     "{%- endif %}\n",
 );
 
+/** The control tokens of the Llama 3.x chat format (pass as `extraSpecialTokens` with LLAMA32_CHAT_TEMPLATE). */
+export const LLAMA3_SPECIAL_TOKENS = [
+  "<|begin_of_text|>",
+  "<|start_header_id|>",
+  "<|end_header_id|>",
+  "<|eot_id|>",
+  "<|eom_id|>",
+  "<|python_tag|>",
+] as const;
+
+/**
+ * A chat template in the Llama 3.x tool-calling format (written for these
+ * tests, not Meta's file): header tokens around each role, "Environment:
+ * ipython" and the tools as JSON in the system turn, a tool call as the bare
+ * JSON `{"name": …, "parameters": {…}}` ending the turn with `<|eot_id|>`,
+ * and a tool result in the `ipython` role.
+ */
+export const LLAMA32_CHAT_TEMPLATE = `{{- bos_token }}
+{%- if messages[0].role == "system" %}
+    {%- set system_text = messages[0].content | trim %}
+    {%- set messages = messages[1:] %}
+{%- else %}
+    {%- set system_text = "" %}
+{%- endif %}
+{{- "<|start_header_id|>system<|end_header_id|>\\n\\n" }}
+{%- if tools %}
+    {{- "Environment: ipython\\n" }}
+{%- endif %}
+{{- "Cutting Knowledge Date: December 2023\\n\\n" }}
+{%- if tools %}
+    {{- "To call a function, answer with JSON only, in the format {\\"name\\": function name, \\"parameters\\": an object of its arguments}. The functions:\\n\\n" }}
+    {%- for t in tools %}
+        {{- t | tojson }}
+        {{- "\\n\\n" }}
+    {%- endfor %}
+{%- endif %}
+{{- system_text + "<|eot_id|>" }}
+{%- for message in messages %}
+    {%- if message.role == "assistant" and message.tool_calls %}
+        {{- "<|start_header_id|>assistant<|end_header_id|>\\n\\n" }}
+        {%- for call in message.tool_calls %}
+            {%- if call.function is defined %}
+                {%- set call = call.function %}
+            {%- endif %}
+            {{- '{"name": "' + call.name + '", "parameters": ' }}
+            {%- if call.arguments is string %}
+                {{- call.arguments }}
+            {%- else %}
+                {{- call.arguments | tojson }}
+            {%- endif %}
+            {{- "}" }}
+        {%- endfor %}
+        {{- "<|eot_id|>" }}
+    {%- elif message.role == "tool" or message.role == "ipython" %}
+        {{- "<|start_header_id|>ipython<|end_header_id|>\\n\\n" + message.content + "<|eot_id|>" }}
+    {%- else %}
+        {{- "<|start_header_id|>" + message.role + "<|end_header_id|>\\n\\n" + (message.content | trim) + "<|eot_id|>" }}
+    {%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+    {{- "<|start_header_id|>assistant<|end_header_id|>\\n\\n" }}
+{%- endif %}
+`;
+
+/**
+ * A chat template in the Hermes 2 Pro tool-calling format (written for these
+ * tests, not NousResearch's file): ChatML, a system turn listing the tools
+ * inside `<tools></tools>`, each call as `<tool_call>\n{"name": …,
+ * "arguments": {…}}\n</tool_call>`, and results in a `tool` turn inside
+ * `<tool_response>` (consecutive results share one turn).
+ */
+export const HERMES2PRO_CHAT_TEMPLATE = `{{- bos_token }}
+{%- if tools %}
+    {{- "<|im_start|>system\\nYou are a function calling AI model. The function signatures are within <tools></tools> XML tags. You may call one or more functions to help with the user query; do not make up argument values. <tools> " }}
+    {%- for t in tools %}
+        {{- t | tojson }}
+        {%- if not loop.last %}
+            {{- "\\n" }}
+        {%- endif %}
+    {%- endfor %}
+    {{- " </tools>\\nFor each function call, return a JSON object with the function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-dict>}\\n</tool_call><|im_end|>\\n" }}
+{%- endif %}
+{%- for message in messages %}
+    {%- if message.role == "assistant" and message.tool_calls %}
+        {{- "<|im_start|>assistant" }}
+        {%- for call in message.tool_calls %}
+            {%- if call.function is defined %}
+                {%- set call = call.function %}
+            {%- endif %}
+            {{- '\\n<tool_call>\\n{"name": "' + call.name + '", "arguments": ' }}
+            {%- if call.arguments is string %}
+                {{- call.arguments }}
+            {%- else %}
+                {{- call.arguments | tojson }}
+            {%- endif %}
+            {{- "}\\n</tool_call>" }}
+        {%- endfor %}
+        {{- "<|im_end|>\\n" }}
+    {%- elif message.role == "tool" %}
+        {%- if loop.index0 == 0 %}
+            {{- "<|im_start|>tool\\n" }}
+        {%- elif messages[loop.index0 - 1].role != "tool" %}
+            {{- "<|im_start|>tool\\n" }}
+        {%- endif %}
+        {{- "<tool_response>\\n" + message.content + "\\n</tool_response>" }}
+        {%- if loop.last %}
+            {{- "<|im_end|>\\n" }}
+        {%- elif messages[loop.index0 + 1].role != "tool" %}
+            {{- "<|im_end|>\\n" }}
+        {%- else %}
+            {{- "\\n" }}
+        {%- endif %}
+    {%- else %}
+        {{- "<|im_start|>" + message.role + "\\n" + message.content + "<|im_end|>\\n" }}
+    {%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+    {{- "<|im_start|>assistant\\n" }}
+{%- endif %}
+`;
+
 /** Special tokens appended after the byte and merge tokens, with their token type. */
 export const TINY_SPECIAL_TOKENS = [
   { text: "<|endoftext|>", type: TokenType.CONTROL },
@@ -238,8 +360,13 @@ export interface TinyGgufOptions {
    * and `finish_reason: "tool_calls"`. Without tools the output is the
    * useless "<tool_call>\n<tool_call>\n…"; pass `tool_choice: "none"` for a
    * turn that should answer in text.
+   *
+   * `"json"` is the same idea for formats whose call is a bare JSON object
+   * (Llama 3.x: `{"name": …, "parameters": …}`): after "\n" the model
+   * strongly prefers "{", so a turn starts with the object llama.cpp's
+   * grammar then fills in.
    */
-  eagerToolCalls?: boolean;
+  eagerToolCalls?: boolean | "json";
   /**
    * Make the model answer a tool result with this fixed text and end the turn
    * (default undefined: off; needs `separateOutput`). The text (non-empty,
@@ -262,8 +389,16 @@ export interface TinyGgufOptions {
   /**
    * `tokenizer.chat_template` (default: QWEN25_CHAT_TEMPLATE, or
    * QWEN25_TOOL_RESULT_CHAT_TEMPLATE with `answerAfterToolResult`); `null` writes none.
+   * LLAMA32_CHAT_TEMPLATE (with `extraSpecialTokens: LLAMA3_SPECIAL_TOKENS`) and
+   * HERMES2PRO_CHAT_TEMPLATE are the other tool-call formats.
    */
   chatTemplate?: string | null;
+  /**
+   * More control tokens, appended after every other token (existing ids do
+   * not move), e.g. LLAMA3_SPECIAL_TOKENS for a Llama 3.x template; llama.cpp
+   * treats `<|eot_id|>` and `<|eom_id|>` among them as end of generation.
+   */
+  extraSpecialTokens?: readonly string[];
   /** `general.name` (default "deeptab-tiny"). */
   name?: string;
 }
@@ -276,8 +411,8 @@ export interface TinyVocab {
   merges: string[];
   /** Token id for a byte value (ids 0..255 in byte order). */
   byteToken: (byte: number) => number;
-  /** Id of a special token by its text. */
-  special: (text: (typeof TINY_SPECIAL_TOKENS)[number]["text"]) => number;
+  /** Id of a special token by its text (also the `extraSpecialTokens`). */
+  special: (text: (typeof TINY_SPECIAL_TOKENS)[number]["text"] | (string & {})) => number;
   /** Id of the `answerAfterToolResult` token (undefined without that option). */
   answerToken: number | undefined;
 }
@@ -300,7 +435,7 @@ export function bytesToUnicode(): string[] {
  * Builds the tiny byte-level BPE vocabulary: 256 byte tokens, merge results,
  * the special tokens, then (with `answerAfterToolResult`) the answer token.
  */
-export function tinyVocab(options: Pick<TinyGgufOptions, "answerAfterToolResult"> = {}): TinyVocab {
+export function tinyVocab(options: Pick<TinyGgufOptions, "answerAfterToolResult" | "extraSpecialTokens"> = {}): TinyVocab {
   const byteChars = bytesToUnicode();
   const tokens = [...byteChars];
   const tokenTypes: number[] = tokens.map(() => TokenType.NORMAL);
@@ -338,6 +473,13 @@ export function tinyVocab(options: Pick<TinyGgufOptions, "answerAfterToolResult"
       tokenTypes.push(TokenType.NORMAL);
       scores.push(0);
     }
+  }
+  for (const text of options.extraSpecialTokens ?? []) {
+    if (tokens.includes(text)) throw new Error(`extra special token ${text} is already in the vocabulary`);
+    specialIds.set(text, tokens.length);
+    tokens.push(text);
+    tokenTypes.push(TokenType.CONTROL);
+    scores.push(0);
   }
   return {
     tokens,
@@ -570,7 +712,7 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
   const answer = options.answerAfterToolResult;
   const defaultTemplate = answer === undefined ? QWEN25_CHAT_TEMPLATE : QWEN25_TOOL_RESULT_CHAT_TEMPLATE;
   const chatTemplate = options.chatTemplate === undefined ? defaultTemplate : options.chatTemplate;
-  const vocab = tinyVocab({ answerAfterToolResult: answer });
+  const vocab = tinyVocab({ answerAfterToolResult: answer, extraSpecialTokens: options.extraSpecialTokens });
   const nVocab = vocab.tokens.length;
   const eos = vocab.special("<|im_end|>");
   const eot = vocab.special("<|endoftext|>");
@@ -610,7 +752,8 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
     throw new Error("printableOnly, eagerToolCalls and answerAfterToolResult need separateOutput");
   }
   const transitions: (readonly [number, number])[] = [];
-  if (eager) {
+  if (eager === "json") transitions.push([vocab.byteToken(0x0a), vocab.byteToken(0x7b)]);
+  else if (eager) {
     transitions.push(
       [vocab.byteToken(0x0a), vocab.special("<tool_call>")],
       [vocab.special("<tool_call>"), vocab.byteToken(0x0a)],
@@ -644,7 +787,7 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
     for (let t = 0; t < nVocab; t++) {
       let bias = 0;
       if (printableOnly && t < 256 && !isPrintable(t)) bias = -BIAS_PENALTY;
-      if (eager && t === toolClose) bias = TOOL_CLOSE_BIAS;
+      if (eager === true && t === toolClose) bias = TOOL_CLOSE_BIAS;
       values[t * nEmbd] = bias;
       transitions.forEach(([, to], k) => (values[t * nEmbd + 1 + k] = t === to ? TRANSITION_WEIGHT : 0));
     }

@@ -19,8 +19,21 @@ import {
   WllamaError,
 } from "@wllama/wllama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTinyGguf, makeTinyGgufSplits, QWEN25_CHAT_TEMPLATE, QWEN25_TOOL_RESULT_CHAT_TEMPLATE, tinyVocab } from "../../testing/gguf.ts";
+import { HumanMessage } from "@langchain/core/messages";
+import {
+  HERMES2PRO_CHAT_TEMPLATE,
+  LLAMA3_SPECIAL_TOKENS,
+  LLAMA32_CHAT_TEMPLATE,
+  makeTinyGguf,
+  makeTinyGgufSplits,
+  QWEN25_CHAT_TEMPLATE,
+  QWEN25_TOOL_RESULT_CHAT_TEMPLATE,
+  tinyVocab,
+  type TinyGgufOptions,
+} from "../../testing/gguf.ts";
 import { createWllama, loadModelChecked, WLLAMA_ASSETS, wllamaSupported } from "./assets.ts";
+import { ChatWllama } from "./chat-wllama.ts";
+import { wllamaEngine } from "./engine.ts";
 import type { ProbeRequest, ProbeResponse } from "./wllama-probe.worker.ts";
 
 /** llama-server request fields wllama passes through but does not type. */
@@ -492,6 +505,131 @@ describe("a whole agent turn (eagerToolCalls + answerAfterToolResult model)", ()
     expect(next.calls).toHaveLength(1);
     expectValidCall(next.calls[0]!.name, next.calls[0]!.arguments);
   });
+});
+
+/**
+ * The same tool calling in the Llama 3.x and Hermes 2 Pro formats (templates
+ * in those formats, src/testing/gguf.ts): llama.cpp derives the format from
+ * the GGUF's template (its differential "autoparser"; neither has a
+ * specialized handler in this build), renders tools, calls and results, and
+ * parses the call out of the output, with the grammar keeping it to the
+ * schema. The models are wired to start a call at once (`eagerToolCalls`).
+ *
+ * Llama 3.x with tool_choice "auto" is the exception: its call has no marker
+ * token, so the lazy grammar waits for the call's opening text, which a
+ * random-weight model starting with "{" never writes; llama.cpp's final
+ * parse of that output fails ("does not match the expected peg-native
+ * format"), and wllama 3.13 cannot decode that error (a RuntimeError,
+ * "Invalid typed array length": it reads the "GLUE" magic as a length). With
+ * "required" the grammar holds from the first token.
+ */
+describe.each([
+  {
+    format: "Llama 3.x",
+    options: { chatTemplate: LLAMA32_CHAT_TEMPLATE, extraSpecialTokens: LLAMA3_SPECIAL_TOKENS, eagerToolCalls: "json" },
+    system: "Environment: ipython\n",
+    call: '<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>',
+    result: "<|start_header_id|>ipython<|end_header_id|>\n\nsunny<|eot_id|>",
+    prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
+    choices: ["required"],
+  },
+  {
+    format: "Hermes 2 Pro",
+    options: { chatTemplate: HERMES2PRO_CHAT_TEMPLATE, eagerToolCalls: true },
+    system: "<|im_start|>system\nYou are a function calling AI model.",
+    call: '<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call><|im_end|>\n',
+    result: "<|im_start|>tool\n<tool_response>\nsunny\n</tool_response><|im_end|>\n",
+    prompt: "<|im_start|>assistant\n",
+    choices: ["required", "auto"],
+  },
+] satisfies Array<{
+  format: string;
+  options: TinyGgufOptions;
+  system: string;
+  call: string;
+  result: string;
+  prompt: string;
+  /** The tool_choice values under which the model's call parses. */
+  choices: Array<"required" | "auto">;
+}>)("tool calls in the $format format", ({ format, options, system, call, result, prompt, choices }) => {
+  let wllama: Wllama;
+  beforeAll(async () => {
+    ({ wllama } = await load(makeTinyGguf(options)));
+  }, 60_000);
+  afterAll(async () => {
+    await wllama?.exit();
+  });
+
+  it("renders tools, a call and its result through the format's template", async () => {
+    const req: Chat = {
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: "sunny" },
+      ],
+      tools: [weatherTool],
+      tool_choice: "none",
+      max_tokens: 1,
+      verbose: true,
+    };
+    const rendered = verbosePrompt(await wllama.createChatCompletion(req));
+    expect(rendered).toContain(system);
+    expect(rendered).toContain('{"type": "function", "function": {"name": "get_weather"');
+    expect(rendered).toContain(call);
+    expect(rendered).toContain(result);
+    expect(rendered.endsWith(prompt)).toBe(true);
+  });
+
+  it("returns parsed, schema-valid tool calls (grammar-constrained)", async () => {
+    for (const [toolChoice, seed] of choices.flatMap((c) => [1, 2, 3].map((n) => [c, n] as const))) {
+      const res = await wllama.createChatCompletion({
+        messages: [{ role: "user", content: "What is the weather in Paris?" }],
+        tools: [weatherTool, addTool],
+        tool_choice: toolChoice,
+        max_tokens: 300,
+        seed,
+      });
+      const choice = res.choices[0]!;
+      expect(choice.finish_reason).toBe("tool_calls");
+      expect((choice.message.content ?? "").trim()).toBe("");
+      expect(choice.message.tool_calls?.length).toBeGreaterThanOrEqual(1);
+      for (const c of choice.message.tool_calls!) expectValidCall(c.function.name, c.function.arguments);
+    }
+  });
+
+  it("gives ChatWllama (LangChain) a tool call that fits its schema", async () => {
+    const model = new ChatWllama({ engine: wllamaEngine(wllama, "tiny.gguf"), maxTokens: 300 });
+    const bound = model.bindTools([weatherTool, addTool], { tool_choice: choices.at(-1)! });
+    const out = await bound.invoke([new HumanMessage("What is the weather in Paris?")]);
+    expect(out.response_metadata.finish_reason).toBe("tool_calls");
+    expect(out.invalid_tool_calls ?? []).toEqual([]);
+    expect(out.tool_calls?.length).toBeGreaterThanOrEqual(1);
+    for (const c of out.tool_calls!) expectValidCall(c.name, JSON.stringify(c.args));
+  });
+
+  it.runIf(!(choices as string[]).includes("auto"))(
+    `${format}, tool_choice auto: the output fails llama.cpp's parse, and ChatWllama reports a failed answer, never text`,
+    async () => {
+      const ask = {
+        messages: [{ role: "user" as const, content: "What is the weather in Paris?" }],
+        tools: [weatherTool, addTool],
+        max_tokens: 300,
+        seed: 1,
+      };
+      await expect(wllama.createChatCompletion({ ...ask, tool_choice: "auto" })).rejects.toThrow(/Invalid typed array length/);
+      const bound = new ChatWllama({ engine: wllamaEngine(wllama, "tiny.gguf"), maxTokens: 300 }).bindTools([weatherTool, addTool]);
+      await expect(bound.invoke([new HumanMessage("What is the weather in Paris?")])).rejects.toMatchObject({
+        name: "WllamaGenerationError",
+        message: expect.stringMatching(/^The in-tab model failed to answer/),
+      });
+      // The engine stays usable.
+      expect((await wllama.createChatCompletion({ ...ask, tool_choice: "required" })).choices[0]!.finish_reason).toBe("tool_calls");
+    },
+  );
 });
 
 describe("split GGUF, F16 weights, grouped-query attention", () => {
