@@ -611,9 +611,9 @@ describe.each([
     for (const c of out.tool_calls!) expectValidCall(c.name, JSON.stringify(c.args));
   });
 
-  it.runIf(!(choices as string[]).includes("auto"))(
-    `${format}, tool_choice auto: the output fails llama.cpp's parse, and ChatWllama reports a failed answer, never text`,
-    async () => {
+  // Registered for the formats whose auto calls do not parse (Llama 3.x).
+  if (!(choices as string[]).includes("auto"))
+    it(`${format}, tool_choice auto: the output fails llama.cpp's parse, and ChatWllama reports a failed answer, never text`, async () => {
       const ask = {
         messages: [{ role: "user" as const, content: "What is the weather in Paris?" }],
         tools: [weatherTool, addTool],
@@ -628,8 +628,7 @@ describe.each([
       });
       // The engine stays usable.
       expect((await wllama.createChatCompletion({ ...ask, tool_choice: "required" })).choices[0]!.finish_reason).toBe("tool_calls");
-    },
-  );
+    });
 });
 
 describe("split GGUF, F16 weights, grouped-query attention", () => {
