@@ -222,7 +222,7 @@ describe("ChatWllama: a malformed tool call is never a final answer", () => {
     expect(messages.map((m) => m.getType())).toEqual(["human", "ai", "tool", "ai", "tool", "ai"]);
     const [problem] = errorResults(messages);
     expect(problem).toMatch(
-      /^Error: the arguments of your call to 'get_weather' are not usable: Malformed args\. Arguments received: <tool_call>/,
+      /^Error: the arguments of your call to 'get_weather' are not usable: the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: <tool_call>/,
     );
     expect(problem).toMatch(/Call the tool again with its arguments as one JSON object\.$/);
     // The model saw the error result, and its next call ran.
