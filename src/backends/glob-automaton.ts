@@ -185,14 +185,8 @@ export class GlobAutomaton {
     let atBoundary = true;
     let fed = false;
     for (let i = 0; i < path.length; i++) {
-      let cp = path.charCodeAt(i);
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < path.length) {
-        const low = path.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-          i++;
-        }
-      }
+      const cp = path.codePointAt(i)!;
+      if (cp > 0xffff) i++;
       if (cp === SLASH && atBoundary) continue;
       d = (cp < 128 ? d.ascii[cp] : d.wide.get(cp)) ?? this.#next(d, cp);
       if (d.dead) return false;
@@ -225,14 +219,8 @@ export class GlobAutomaton {
         if (!fed || atBoundary) break;
         cp = SLASH;
       } else {
-        cp = path.charCodeAt(i);
-        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < path.length) {
-          const low = path.charCodeAt(i + 1);
-          if (low >= 0xdc00 && low <= 0xdfff) {
-            cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-            i++;
-          }
-        }
+        cp = path.codePointAt(i)!;
+        if (cp > 0xffff) i++;
         if (cp === SLASH && atBoundary) continue;
       }
       accept = this.#bitStep(cur, next, cp);
