@@ -192,11 +192,15 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
       const locked = new Set(held.map((l) => l.name));
       return sortThreads(
-        items.map((i) => {
-          const e = i.value as Entry;
-          const running = locked.has(threadLockName(e.id));
-          return { ...publicInfo(e), ...(running ? { running } : {}), ...(e.wasRunning && !running ? { interrupted: true } : {}) };
-        }),
+        await Promise.all(
+          items.map(async (i) => {
+            const e = i.value as Entry;
+            const running = locked.has(threadLockName(e.id));
+            if (!e.wasRunning || running) return { ...publicInfo(e), ...(running ? { running } : {}) };
+            // Its run never ended (a reload, a closed tab): the count kept at the last end is stale; the thread's state is not.
+            return { ...publicInfo(e), messageCount: visibleCount(await options.messages(e.id)), interrupted: true as const };
+          }),
+        ),
       );
     },
 
