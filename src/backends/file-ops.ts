@@ -104,7 +104,8 @@ export function applyEdit(
   if (occurrences > 1 && !replaceAll) {
     return backendError(
       "not_unique",
-      `Error: String '${oldString}' appears ${occurrences} times in file. Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.`,
+      `Error: String '${oldString}' appears ${occurrences} times in file. ` +
+        "Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.",
     );
   }
   const next = replaceAll ? content.split(oldString).join(newString) : content.replace(oldString, () => newString);

@@ -163,7 +163,9 @@ export function assertShellSafe(backend: BackendProtocol, rules: readonly Filesy
   if (unsafe.length) {
     throw new DeeptabError(
       "unsupported_backend",
-      `Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective. Scope every rule to a route the shell cannot reach (${isolated.join(", ") || "none declared"}).`,
+      "Filesystem permissions cannot be used with a backend that supports command execution " +
+        "because shell commands can access any path, making path-based rules ineffective. " +
+        `Scope every rule to a route the shell cannot reach (${isolated.join(", ") || "none declared"}).`,
     );
   }
 }

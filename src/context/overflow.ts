@@ -5,8 +5,20 @@
  */
 import { ContextOverflowError } from "@langchain/core/errors";
 
-const OVERFLOW_TEXT =
-  /context[_ ]length[_ ]exceeded|maximum context length|context window|prompt is too long|input is too long|too many tokens|reduce the length of the messages|exceeds the (?:model's )?(?:maximum|max) (?:context|input)|request too large/i;
+const OVERFLOW_TEXT = new RegExp(
+  [
+    "context[_ ]length[_ ]exceeded",
+    "maximum context length",
+    "context window",
+    "prompt is too long",
+    "input is too long",
+    "too many tokens",
+    "reduce the length of the messages",
+    "exceeds the (?:model's )?(?:maximum|max) (?:context|input)",
+    "request too large",
+  ].join("|"),
+  "i",
+);
 
 export function isContextOverflow(err: unknown): boolean {
   if (ContextOverflowError.isInstance(err)) return true;

@@ -23,7 +23,10 @@ import {
 /** The tag of the summary's model call (a stream consumer tells it from an answer by it). */
 export const SUMMARIZATION_TAG = "deeptab:summarization";
 
-export const SUMMARY_PROMPT = `Summarize the conversation so far so that you can continue the task without it. Keep the user's goals and constraints, decisions made, facts learned (names, numbers, paths, identifiers), files created or changed, and the open questions and next steps. Be concise; use bullet points.`;
+export const SUMMARY_PROMPT =
+  "Summarize the conversation so far so that you can continue the task without it. " +
+  "Keep the user's goals and constraints, decisions made, facts learned (names, numbers, paths, identifiers), files created or changed, " +
+  "and the open questions and next steps. Be concise; use bullet points.";
 
 export interface SummarizeInput {
   model: BaseChatModel;

@@ -78,7 +78,10 @@ export function findSafeCutoff(view: readonly BaseMessage[], keep: KeepPolicy, f
 
 export function summaryMessageFor(summary: string, filePath: string): HumanMessage {
   return new HumanMessage({
-    content: `Here is a summary of the conversation to date:\n\n${summary}\n\nThe full earlier conversation is saved at ${filePath}; use read_file or grep on it when you need details that the summary leaves out.`,
+    content:
+      `Here is a summary of the conversation to date:\n\n${summary}\n\n` +
+      `The full earlier conversation is saved at ${filePath}; ` +
+      "use read_file or grep on it when you need details that the summary leaves out.",
     additional_kwargs: { lc_source: "summarization" },
   });
 }

@@ -77,7 +77,8 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
       message: errorToolMessage(
         toolCall.id,
         tool.name,
-        `Error invoking tool '${tool.name}' with kwargs ${outputText(toolCall.args)} with error: ${checked.error}\n Please fix your mistakes.`,
+        `Error invoking tool '${tool.name}' with kwargs ${outputText(toolCall.args)} ` +
+          `with error: ${checked.error}\n Please fix your mistakes.`,
       ),
     };
   }

@@ -256,7 +256,10 @@ export function invalidCallProblem(messages: readonly BaseMessage[], id: string)
     if (!info) return undefined;
     const name = m.tool_calls!.find((c) => c.id === id)!.name || "(no name)";
     const raw = info.args.length > 500 ? `${info.args.slice(0, 500)}…` : info.args;
-    return `Error: the arguments of your call to '${name}' are not usable: ${info.error.replace(/\.+$/, "")}. Arguments received: ${raw || "(empty)"}\nCall the tool again with its arguments as one JSON object.`;
+    return (
+      `Error: the arguments of your call to '${name}' are not usable: ${info.error.replace(/\.+$/, "")}. ` +
+      `Arguments received: ${raw || "(empty)"}\nCall the tool again with its arguments as one JSON object.`
+    );
   }
   return undefined;
 }

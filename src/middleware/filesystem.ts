@@ -57,7 +57,11 @@ export function parallelMutationError(request: ToolCallRequest): string | undefi
   for (const sibling of request.siblings) {
     if (sibling.id === request.toolCall.id) return undefined;
     if (mutatedPath(sibling) === path) {
-      return `Error: ${request.toolCall.name} on '${path}' was rejected: another call in the same message (${sibling.name}, id ${sibling.id}) already modifies this file. Make one change per file per message, or combine the changes.`;
+      return (
+        `Error: ${request.toolCall.name} on '${path}' was rejected: ` +
+        `another call in the same message (${sibling.name}, id ${sibling.id}) already modifies this file. ` +
+        "Make one change per file per message, or combine the changes."
+      );
     }
   }
   return undefined;

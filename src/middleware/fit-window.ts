@@ -80,7 +80,8 @@ export async function fitToWindow(
     if (text.length <= share) continue;
     const at = await fullTextAt(m, text, backend);
     const pointer = at
-      ? `\n... [result cut to fit the context window: ${text.length} characters in all, the full text is in ${at}; read it with read_file and offset/limit]`
+      ? `\n... [result cut to fit the context window: ${text.length} characters in all, ` +
+        `the full text is in ${at}; read it with read_file and offset/limit]`
       : `\n... [result cut to fit the context window: ${text.length} characters in all]`;
     out[i] = withContent(m, text.slice(0, Math.max(0, share - pointer.length)) + pointer);
   }

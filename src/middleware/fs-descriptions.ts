@@ -4,9 +4,11 @@ export const LS = `Lists all files in a directory.
 This is useful for exploring the filesystem and finding the right file to read or edit.
 You should almost ALWAYS use this tool before using the read_file or edit_file tools.`;
 
-export const READ_FILE = `Reads a file from the filesystem.
+export const READ_FILE =
+  `Reads a file from the filesystem.
 
-Assume this tool is able to read all files. If the User provides a path to a file assume that path is valid. It is okay to read a file that does not exist; an error will be returned.
+Assume this tool is able to read all files. If the User provides a path to a file assume that path is valid. ` +
+  `It is okay to read a file that does not exist; an error will be returned.
 
 Usage:
 - By default, it reads up to 100 lines starting from the beginning of the file
@@ -21,11 +23,13 @@ Usage:
 - The write_file tool will create a new file.
 - Prefer to edit existing files (with the edit_file tool) over creating new ones when possible.`;
 
-export const EDIT_FILE = `Performs exact string replacements in files.
+export const EDIT_FILE =
+  `Performs exact string replacements in files.
 
 Usage:
 - You must read the file before editing. This tool will error if you attempt an edit without reading the file first.
-- When editing, preserve the exact indentation (tabs/spaces) from the read output. Never include line number prefixes in old_string or new_string.
+- When editing, preserve the exact indentation (tabs/spaces) from the read output. ` +
+  `Never include line number prefixes in old_string or new_string.
 - ALWAYS prefer editing existing files over creating new ones.
 - Only use emojis if the user explicitly requests it.`;
 
@@ -56,13 +60,15 @@ Examples:
 - Show matching lines: \`grep(pattern="error", output_mode="content")\`
 - Search for code with special chars: \`grep(pattern="def __init__(self):")\``;
 
-export const EXECUTE = `Executes a shell command in an isolated sandbox environment.
+export const EXECUTE =
+  `Executes a shell command in an isolated sandbox environment.
 
 Usage:
 Executes a given command in the sandbox environment with proper handling and security measures.
 Before executing the command, please follow these steps:
 1. Directory Verification:
-   - If the command will create new directories or files, first use the ls tool to verify the parent directory exists and is the correct location
+   - If the command will create new directories or files, first use the ls tool to verify the parent directory exists ` +
+  `and is the correct location
 2. Command Execution:
    - Always quote file paths that contain spaces with double quotes
    - Commands run in an isolated sandbox environment

@@ -35,12 +35,20 @@ export function formatNumberedLines(lines: readonly string[], startLine: number)
 }
 
 export function readTruncationNote(path: string): string {
-  return `\n\n[Output was truncated due to size limits. The file content is very large. Consider reformatting the file to make it easier to navigate. For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. For other formats, you can use appropriate formatting tools to split long lines.]`;
+  return (
+    "\n\n[Output was truncated due to size limits. The file content is very large. " +
+    "Consider reformatting the file to make it easier to navigate. " +
+    `For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. ` +
+    "For other formats, you can use appropriate formatting tools to split long lines.]"
+  );
 }
 
 /** The note after a read cut to the window's budget: where to go on from. */
 export function readBudgetNote(path: string, nextOffset: number, totalLines: number, shown: number): string {
-  return `\n\n[Output cut at line ${nextOffset} of ${totalLines} to fit the model's context window. Read on with read_file(file_path='${path}', offset=${nextOffset}, limit=${Math.max(1, shown)}).]`;
+  return (
+    `\n\n[Output cut at line ${nextOffset} of ${totalLines} to fit the model's context window. ` +
+    `Read on with read_file(file_path='${path}', offset=${nextOffset}, limit=${Math.max(1, shown)}).]`
+  );
 }
 
 /**

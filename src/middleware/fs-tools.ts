@@ -184,7 +184,8 @@ function grepTool(t: ToolTexts, chars: number): AgentTool {
           type: "string",
           enum: ["files_with_matches", "content", "count"],
           description:
-            "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), 'count' (match counts per file).",
+            "Output format: 'files_with_matches' (file paths only, default), 'content' (matching lines with context), " +
+            "'count' (match counts per file).",
           default: "files_with_matches",
         },
       },
@@ -208,7 +209,8 @@ function executeTool(t: ToolTexts): AgentTool {
         timeout: {
           type: "integer",
           description:
-            "Optional timeout in seconds for this command. Overrides the default timeout. Use 0 for no-timeout execution on backends that support it.",
+            "Optional timeout in seconds for this command. Overrides the default timeout. " +
+            "Use 0 for no-timeout execution on backends that support it.",
         },
       },
       ["command"],
@@ -217,7 +219,8 @@ function executeTool(t: ToolTexts): AgentTool {
       if (!canExecute(rt.backend)) {
         return {
           content:
-            "Error: Execution not available. This agent's backend does not support command execution (SandboxBackendProtocol). To use the execute tool, provide a backend that implements SandboxBackendProtocol.",
+            "Error: Execution not available. This agent's backend does not support command execution (SandboxBackendProtocol). " +
+            "To use the execute tool, provide a backend that implements SandboxBackendProtocol.",
           status: "error",
         };
       }

@@ -139,9 +139,15 @@ export function describeProviderFailure(err: unknown, endpoint?: string): string
     case "server":
       return `${host} had a server error (HTTP ${failure.status}) and still did after several retries. Try again later.`;
     case "network":
-      return `Could not reach ${host}. Check the address and the connection; the endpoint may not allow requests from a browser (CORS). Ollama: start it with OLLAMA_ORIGINS set to this page's origin (or *). LM Studio: enable CORS in the server settings.`;
+      return (
+        `Could not reach ${host}. Check the address and the connection; the endpoint may not allow requests from a browser (CORS). ` +
+        "Ollama: start it with OLLAMA_ORIGINS set to this page's origin (or *). LM Studio: enable CORS in the server settings."
+      );
     case "overflow":
-      return "The conversation is too long for the model's context window, even after summarizing. Start a new thread, or choose a model with a larger window.";
+      return (
+        "The conversation is too long for the model's context window, even after summarizing. " +
+        "Start a new thread, or choose a model with a larger window."
+      );
     case "bad_request":
       return `${host} rejected the request (HTTP ${failure.status}): ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
     default:

@@ -143,7 +143,9 @@ export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksToo
   return [
     "## Skills",
     "",
-    `Skills are instructions for specific tasks, kept in SKILL.md files. When a task matches a skill's description, read its SKILL.md with \`read_file\` (limit=${SKILL_READ_LIMIT}) before acting and follow it; paths it mentions are relative to its directory.` +
+    "Skills are instructions for specific tasks, kept in SKILL.md files. " +
+      `When a task matches a skill's description, read its SKILL.md with \`read_file\` (limit=${SKILL_READ_LIMIT}) before acting ` +
+      "and follow it; paths it mentions are relative to its directory." +
       (unlocksTools ? " Reading a skill's SKILL.md also makes the tools it lists available." : ""),
     "",
     ...lines,

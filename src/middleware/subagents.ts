@@ -25,7 +25,9 @@ import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harn
 export const SUBAGENTS = "SubAgentMiddleware";
 export const GENERAL_PURPOSE = "general-purpose";
 export const GENERAL_PURPOSE_DESCRIPTION =
-  "General-purpose agent for researching complex questions, searching for files and content, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries use this agent to perform the search for you. This agent has access to all tools as the main agent.";
+  "General-purpose agent for researching complex questions, searching for files and content, and executing multi-step tasks. " +
+  "When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries " +
+  "use this agent to perform the search for you. This agent has access to all tools as the main agent.";
 export const GENERAL_PURPOSE_PROMPT =
   "In order to complete the objective that the user asks of you, you have access to a number of standard tools.";
 
@@ -68,12 +70,16 @@ function lastAIText(messages: readonly BaseMessage[]): string {
 }
 
 export function taskDescription(subagents: readonly SubagentEntry[]): string {
-  return `Launch an ephemeral subagent to handle complex, multi-step independent tasks with isolated context windows.
+  return (
+    `Launch an ephemeral subagent to handle complex, multi-step independent tasks with isolated context windows.
 
 Available agent types and the tools they have access to:
 ${subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n")}
 
-When using the Task tool, you must specify a subagent_type parameter to select which agent type to use. The subagent sees only the description you write, so make it self-contained; it returns a single report. When tasks are independent, launch several agents concurrently by sending multiple task calls in one message.`;
+When using the Task tool, you must specify a subagent_type parameter to select which agent type to use. ` +
+    "The subagent sees only the description you write, so make it self-contained; it returns a single report. " +
+    "When tasks are independent, launch several agents concurrently by sending multiple task calls in one message."
+  );
 }
 
 /** The child's file changes relative to what it started with; deletes as null. */

@@ -134,14 +134,18 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   const compactTool: AgentTool = {
     name: "compact_conversation",
     description:
-      "Summarizes older messages of this conversation to free context space. The full history stays in /conversation_history/. Use it before starting a large new subtask in a long conversation.",
+      "Summarizes older messages of this conversation to free context space. The full history stays in /conversation_history/. " +
+      "Use it before starting a large new subtask in a long conversation.",
     schema: { type: "object", properties: {}, additionalProperties: false },
     async run(_args, rt) {
       const event = SUMMARIZATION_EVENT.get(rt.state);
       const view = renderView(rt.state.messages, event);
       const tokens = estimateMessagesTokens(view);
       if (tokens < settings.triggerTokens * 0.5) {
-        return `Nothing to compact: the conversation uses about ${tokens} tokens, below half of the summarization trigger (${settings.triggerTokens} tokens).`;
+        return (
+          `Nothing to compact: the conversation uses about ${tokens} tokens, ` +
+          `below half of the summarization trigger (${settings.triggerTokens} tokens).`
+        );
       }
       const { outcome, files } = await summarizeNow({ state: rt.state, config: rt.config, messages: rt.state.messages }, event);
       if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.error}`, status: "error" };

@@ -27,19 +27,24 @@ const STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
 /** The current todo list (public: the UI reads it from the thread's state). */
 export const TODOS = defineStateField<Todo[]>("todos", { default: () => [] });
 
-export const WRITE_TODOS_DESCRIPTION = `Create and manage a structured task list for your current work session. Pass the full list every time: it replaces the previous one.
+export const WRITE_TODOS_DESCRIPTION =
+  "Create and manage a structured task list for your current work session. " +
+  "Pass the full list every time: it replaces the previous one.\n\n" +
+  "Use it for complex, multi-step tasks (three or more distinct steps), when the user gives several tasks, " +
+  "or when the user asks for a plan. Skip it for simple or conversational requests.\n\n" +
+  "Statuses: pending (not started), in_progress (working on it now), completed (done). " +
+  "Mark a task in_progress before starting it and completed as soon as it is done; do not batch completions. " +
+  "Remove tasks that turn out to be irrelevant, and add new ones as you learn more.";
 
-Use it for complex, multi-step tasks (three or more distinct steps), when the user gives several tasks, or when the user asks for a plan. Skip it for simple or conversational requests.
-
-Statuses: pending (not started), in_progress (working on it now), completed (done). Mark a task in_progress before starting it and completed as soon as it is done; do not batch completions. Remove tasks that turn out to be irrelevant, and add new ones as you learn more.`;
-
-export const WRITE_TODOS_SYSTEM_PROMPT = `## \`write_todos\`
-
-You have the \`write_todos\` tool to plan and track complex objectives. Use it for multi-step work, and mark each todo completed as soon as it is done. For simple objectives, just do the work without it.
-Never call \`write_todos\` more than once in the same message. Revise the list as you learn more.`;
+export const WRITE_TODOS_SYSTEM_PROMPT =
+  "## `write_todos`\n\n" +
+  "You have the `write_todos` tool to plan and track complex objectives. Use it for multi-step work, " +
+  "and mark each todo completed as soon as it is done. For simple objectives, just do the work without it.\n" +
+  "Never call `write_todos` more than once in the same message. Revise the list as you learn more.";
 
 export const PARALLEL_WRITE_TODOS_ERROR =
-  "Error: The `write_todos` tool should never be called multiple times in parallel. Please call it only once per model invocation to update the todo list.";
+  "Error: The `write_todos` tool should never be called multiple times in parallel. " +
+  "Please call it only once per model invocation to update the todo list.";
 
 /** The todos, or a message saying what is wrong with them. */
 export function parseTodos(raw: unknown): Todo[] | string {

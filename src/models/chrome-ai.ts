@@ -106,7 +106,10 @@ function toolsPrompt(tools: readonly OpenAITool[]): string {
   const lines = tools.map(
     (t) => `- ${t.function.name}: ${t.function.description ?? ""} Arguments: ${JSON.stringify(t.function.parameters ?? {})}`,
   );
-  return `You can call these tools:\n${lines.join("\n")}\nReply with JSON: {"tool_calls": [{"name": …, "arguments": {…}}]} to call tools, or {"answer": "…"} to answer the user.`;
+  return (
+    `You can call these tools:\n${lines.join("\n")}\n` +
+    'Reply with JSON: {"tool_calls": [{"name": …, "arguments": {…}}]} to call tools, or {"answer": "…"} to answer the user.'
+  );
 }
 
 /** LangChain messages as a Prompt API request: history in `initialPrompts`, the last turn as `input`. */

@@ -17,7 +17,10 @@ export function demoNotePath(turn: number): string {
 
 /** The demo's final answer for the n-th user turn. */
 export function demoAnswer(turn: number): string {
-  return `I saved your message to ${demoNotePath(turn)}. This answer was streamed token by token from a scripted model running in a Web Worker.`;
+  return (
+    `I saved your message to ${demoNotePath(turn)}. ` +
+    "This answer was streamed token by token from a scripted model running in a Web Worker."
+  );
 }
 
 function userTurns(messages: readonly BaseMessage[]): number {

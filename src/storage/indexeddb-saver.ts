@@ -73,7 +73,8 @@ function threadIdOf(config: RunnableConfig, operation: string): string {
   if (typeof id !== "string" || id === "") {
     throw new StorageError(
       "invalid_config",
-      `${operation}: config.configurable.thread_id must be a non-empty string, e.g. graph.invoke(input, { configurable: { thread_id: "t1" } })`,
+      `${operation}: config.configurable.thread_id must be a non-empty string, ` +
+        'e.g. graph.invoke(input, { configurable: { thread_id: "t1" } })',
     );
   }
   return id;

@@ -82,19 +82,23 @@ export interface ParsedGguf {
  * results). llama.cpp recognizes it and parses `<tool_call>` output into
  * OpenAI-style `tool_calls`.
  */
-export const QWEN25_CHAT_TEMPLATE = `{%- if tools %}
+export const QWEN25_CHAT_TEMPLATE =
+  `{%- if tools %}
     {{- '<|im_start|>system\\n' }}
     {%- if messages[0]['role'] == 'system' %}
         {{- messages[0]['content'] }}
     {%- else %}
         {{- 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.' }}
     {%- endif %}
-    {{- "\\n\\n# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\nYou are provided with function signatures within <tools></tools> XML tags:\\n<tools>" }}
+    {{- "\\n\\n# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\n` +
+  `You are provided with function signatures within <tools></tools> XML tags:\\n<tools>" }}
     {%- for tool in tools %}
         {{- "\\n" }}
         {{- tool | tojson }}
     {%- endfor %}
-    {{- "\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-json-object>}\\n</tool_call><|im_end|>\\n" }}
+    {{- "\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments ` +
+  `within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-json-object>}\\n` +
+  `</tool_call><|im_end|>\\n" }}
 {%- else %}
     {%- if messages[0]['role'] == 'system' %}
         {{- '<|im_start|>system\\n' + messages[0]['content'] + '<|im_end|>\\n' }}
@@ -103,7 +107,8 @@ export const QWEN25_CHAT_TEMPLATE = `{%- if tools %}
     {%- endif %}
 {%- endif %}
 {%- for message in messages %}
-    {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role == "assistant" and not message.tool_calls) %}
+    {%- if (message.role == "user") or (message.role == "system" and not loop.first) ` +
+  `or (message.role == "assistant" and not message.tool_calls) %}
         {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>' + '\\n' }}
     {%- elif message.role == "assistant" %}
         {{- '<|im_start|>' + message.role }}
@@ -177,7 +182,8 @@ export const LLAMA3_SPECIAL_TOKENS = [
  * JSON `{"name": …, "parameters": {…}}` ending the turn with `<|eot_id|>`,
  * and a tool result in the `ipython` role.
  */
-export const LLAMA32_CHAT_TEMPLATE = `{{- bos_token }}
+export const LLAMA32_CHAT_TEMPLATE =
+  `{{- bos_token }}
 {%- if messages[0].role == "system" %}
     {%- set system_text = messages[0].content | trim %}
     {%- set messages = messages[1:] %}
@@ -190,7 +196,8 @@ export const LLAMA32_CHAT_TEMPLATE = `{{- bos_token }}
 {%- endif %}
 {{- "Cutting Knowledge Date: December 2023\\n\\n" }}
 {%- if tools %}
-    {{- "To call a function, answer with JSON only, in the format {\\"name\\": function name, \\"parameters\\": an object of its arguments}. The functions:\\n\\n" }}
+    {{- "To call a function, answer with JSON only, ` +
+  `in the format {\\"name\\": function name, \\"parameters\\": an object of its arguments}. The functions:\\n\\n" }}
     {%- for t in tools %}
         {{- t | tojson }}
         {{- "\\n\\n" }}
@@ -231,16 +238,20 @@ export const LLAMA32_CHAT_TEMPLATE = `{{- bos_token }}
  * "arguments": {…}}\n</tool_call>`, and results in a `tool` turn inside
  * `<tool_response>` (consecutive results share one turn).
  */
-export const HERMES2PRO_CHAT_TEMPLATE = `{{- bos_token }}
+export const HERMES2PRO_CHAT_TEMPLATE =
+  `{{- bos_token }}
 {%- if tools %}
-    {{- "<|im_start|>system\\nYou are a function calling AI model. The function signatures are within <tools></tools> XML tags. You may call one or more functions to help with the user query; do not make up argument values. <tools> " }}
+    {{- "<|im_start|>system\\nYou are a function calling AI model. The function signatures are within <tools></tools> XML tags. ` +
+  `You may call one or more functions to help with the user query; do not make up argument values. <tools> " }}
     {%- for t in tools %}
         {{- t | tojson }}
         {%- if not loop.last %}
             {{- "\\n" }}
         {%- endif %}
     {%- endfor %}
-    {{- " </tools>\\nFor each function call, return a JSON object with the function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-dict>}\\n</tool_call><|im_end|>\\n" }}
+    {{- " </tools>\\nFor each function call, return a JSON object with the function name and arguments ` +
+  `within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-dict>}\\n` +
+  `</tool_call><|im_end|>\\n" }}
 {%- endif %}
 {%- for message in messages %}
     {%- if message.role == "assistant" and message.tool_calls %}

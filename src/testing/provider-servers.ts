@@ -277,7 +277,12 @@ function keyProblem(dialect: Dialect, headers: IncomingHttpHeaders, required: st
     const auth = headers.authorization;
     const given = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
     if (!given)
-      return "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.";
+      return (
+        "You didn't provide an API key. " +
+        "You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), " +
+        "or as the password field (with blank username) if you're accessing the API from your browser " +
+        "and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys."
+      );
     return given === required
       ? undefined
       : `Incorrect API key provided: ${maskKey(given)}. You can find your API key at https://platform.openai.com/account/api-keys.`;

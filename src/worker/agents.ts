@@ -58,9 +58,14 @@ function systemPrompt(sandbox: SandboxKind): string {
     sandbox === "webcontainer"
       ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python."
       : sandbox === "shell"
-        ? "Commands (`execute`) run in an offline bash interpreter over the same files: coreutils, grep, sed, awk, jq, find; no node, npm, python, git or network."
+        ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
+          "coreutils, grep, sed, awk, jq, find; no node, npm, python, git or network."
         : "You cannot run commands.";
-  return `You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), and skills at ${SKILLS_DIR}. ${shell} Be concise; use Markdown.`;
+  return (
+    "You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, " +
+    `memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), ` +
+    `and skills at ${SKILLS_DIR}. ${shell} Be concise; use Markdown.`
+  );
 }
 
 async function chatModel(

@@ -101,7 +101,8 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
       const big = gguf.find((f) => f.size > MAX_FILE_BYTES);
       if (big)
         return err(
-          `${big.name} is over 2 GB, the largest file llama.cpp in the browser can read. Use a split model (…-00001-of-0000N.gguf) and drop every shard.`,
+          `${big.name} is over 2 GB, the largest file llama.cpp in the browser can read. ` +
+            "Use a split model (…-00001-of-0000N.gguf) and drop every shard.",
         );
       const id = `${LOCAL_FILE_PREFIX}${gguf[0]!.name}`;
       dropped.set(id, { name: gguf[0]!.name, files: gguf });

@@ -194,7 +194,9 @@ export class WebContainerBackend extends FileBackend implements SandboxBackendPr
       await this.#writeBack();
       if (run.exitCode === null) {
         return {
-          output: `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}Command timed out after ${seconds} seconds and was stopped.`,
+          output:
+            `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}` +
+            `Command timed out after ${seconds} seconds and was stopped.`,
           exitCode: null,
           truncated: run.truncated,
         };
@@ -204,7 +206,9 @@ export class WebContainerBackend extends FileBackend implements SandboxBackendPr
       if (err instanceof Error && err.name === "StorageError") throw err;
       const why = err instanceof Error ? err.message : String(err);
       return {
-        output: `The WebContainer sandbox is not available (${why}). Files are safe in the workspace; retry, or ask the user to switch to the offline shell.`,
+        output:
+          `The WebContainer sandbox is not available (${why}). ` +
+          "Files are safe in the workspace; retry, or ask the user to switch to the offline shell.",
         exitCode: 1,
         truncated: false,
       };

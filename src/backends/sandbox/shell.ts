@@ -121,7 +121,10 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     const timedOut = result.exitCode === 124 && DEADLINE.test(result.stderr) && performance.now() - started >= seconds * 1000 - 50;
     if (timedOut) {
       return {
-        output: `Command timed out after ${seconds} seconds and was stopped (the offline shell returns output only when a command ends, so its output was lost). Use a larger timeout, or split the work into shorter commands.`,
+        output:
+          `Command timed out after ${seconds} seconds and was stopped ` +
+          "(the offline shell returns output only when a command ends, so its output was lost). " +
+          "Use a larger timeout, or split the work into shorter commands.",
         exitCode: null,
         truncated: false,
       };

@@ -225,7 +225,10 @@ export class ModelStore {
       if (total - have + QUOTA_MARGIN > free) {
         return err({
           code: "quota",
-          message: `Not enough storage for this model: it needs ${formatGb(total - have)} more and the browser allows ${formatGb(Math.max(0, free))} for this site. Delete other models or threads, or choose a smaller model.`,
+          message:
+            `Not enough storage for this model: it needs ${formatGb(total - have)} more ` +
+            `and the browser allows ${formatGb(Math.max(0, free))} for this site. ` +
+            "Delete other models or threads, or choose a smaller model.",
         });
       }
     }
@@ -327,7 +330,10 @@ export class ModelStore {
 }
 
 function tooLargeMessage(bytes: number): string {
-  return `One file of this model is ${formatGb(bytes)}; the in-tab engine reads files of at most 2 GB. Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.`;
+  return (
+    `One file of this model is ${formatGb(bytes)}; the in-tab engine reads files of at most 2 GB. ` +
+    "Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization."
+  );
 }
 
 function networkError(url: string, cause: unknown): DownloadError {

@@ -40,6 +40,8 @@ export function wllamaSupport(wasm: WasmFeatures | undefined = globalThis.WebAss
   if (!missing.length) return { ok: true };
   return {
     ok: false,
-    reason: `llama.cpp in the tab needs WebAssembly ${missing.join(" and ")}, which this browser does not have. Chrome or Edge 137 or later has everything it needs.`,
+    reason:
+      `llama.cpp in the tab needs WebAssembly ${missing.join(" and ")}, which this browser does not have. ` +
+      "Chrome or Edge 137 or later has everything it needs.",
   };
 }

@@ -125,7 +125,10 @@ export function allApprovable(approval: PendingApproval): boolean {
   return approval.actions.length > 0 && approval.actions.every((a) => a.allowedDecisions.includes("approve"));
 }
 
-/** The dialog's title: "Approve delete?" with one call, "Approve 2 tool calls" with several ("Review …" when approving is not allowed). */
+/**
+ * The dialog's title: "Approve delete?" with one call, "Approve 2 tool calls"
+ * with several ("Review …" when approving is not allowed).
+ */
 export function approvalTitle(approval: PendingApproval): string {
   const verb = allApprovable(approval) ? "Approve" : "Review";
   const n = approval.actions.length;
