@@ -34,82 +34,84 @@ function userTexts(req: RecordedRequest): string[] {
     );
 }
 
-test("each provider connects through Settings and streams; the thread keeps its model; switching provider mid-thread keeps the conversation", async ({
-  page,
-}) => {
-  test.setTimeout(90_000);
-  const errors = watchErrors(page);
-  const local = providerScope("openai");
-  const openai = providerScope("openai");
-  const anthropic = providerScope("anthropic");
-  await local.configure({ models: ["llama-3.2-3b-instruct", "qwen2.5-7b-instruct"] });
-  await local.script([{ chunks: ["Hello ", "from ", "the ", "**local** ", "server."], delayMs: 300 }]);
-  await openai.configure({ requireKey: "sk-e2e-openai-key" });
-  await openai.script([{ chunks: ["OpenAI ", "answers."], delayMs: 50 }]);
-  await anthropic.configure({ requireKey: "sk-ant-e2e-key" });
-  await anthropic.script([{ chunks: ["Claude ", "remembers ", "the ", "thread."], delayMs: 50 }]);
+test(
+  "each provider connects through Settings and streams; the thread keeps its model; " +
+    "switching provider mid-thread keeps the conversation",
+  async ({ page }) => {
+    test.setTimeout(90_000);
+    const errors = watchErrors(page);
+    const local = providerScope("openai");
+    const openai = providerScope("openai");
+    const anthropic = providerScope("anthropic");
+    await local.configure({ models: ["llama-3.2-3b-instruct", "qwen2.5-7b-instruct"] });
+    await local.script([{ chunks: ["Hello ", "from ", "the ", "**local** ", "server."], delayMs: 300 }]);
+    await openai.configure({ requireKey: "sk-e2e-openai-key" });
+    await openai.script([{ chunks: ["OpenAI ", "answers."], delayMs: 50 }]);
+    await anthropic.configure({ requireKey: "sk-ant-e2e-key" });
+    await anthropic.script([{ chunks: ["Claude ", "remembers ", "the ", "thread."], delayMs: 50 }]);
 
-  await page.goto("/");
+    await page.goto("/");
 
-  // OpenAI-compatible by base URL, no key: the server's model list fills the picker.
-  await page.getByRole("button", { name: "Settings" }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByLabel("Provider").selectOption({ label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)" });
-  await dialog.getByLabel("Base URL").fill(local.baseUrl);
-  await expect(dialog.getByTestId("model-list-status")).toContainText("2 models listed by the server");
-  const listed = await dialog.locator("datalist option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-  expect(listed).toEqual(["llama-3.2-3b-instruct", "qwen2.5-7b-instruct"]);
-  await dialog.getByLabel("Model", { exact: true }).fill("qwen2.5-7b-instruct");
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByRole("status")).toContainText("Saved.");
-  await page.keyboard.press("Escape");
-  await expect(page.getByTestId("model-chip")).toHaveText("openai-compatible · qwen2.5-7b-instruct");
+    // OpenAI-compatible by base URL, no key: the server's model list fills the picker.
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByLabel("Provider").selectOption({ label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)" });
+    await dialog.getByLabel("Base URL").fill(local.baseUrl);
+    await expect(dialog.getByTestId("model-list-status")).toContainText("2 models listed by the server");
+    const listed = await dialog.locator("datalist option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(listed).toEqual(["llama-3.2-3b-instruct", "qwen2.5-7b-instruct"]);
+    await dialog.getByLabel("Model", { exact: true }).fill("qwen2.5-7b-instruct");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByRole("status")).toContainText("Saved.");
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("model-chip")).toHaveText("openai-compatible · qwen2.5-7b-instruct");
 
-  await send(page, "Hi local model");
-  // Streamed: the partial answer shows before the run ends.
-  await expect(page.getByTestId("assistant-live")).toContainText("Hello from");
-  await idle(page);
-  await expect(lastAssistant(page)).toHaveText("Hello from the local server.");
-  await expect(lastAssistant(page).locator("strong")).toHaveText("local");
-  const [localChat] = await local.chatRequests();
-  expect(localChat?.body.model).toBe("qwen2.5-7b-instruct");
-  expect(localChat?.body.stream).toBe(true);
-  // No key given: the OpenAI client needs one, so the placeholder llama.cpp and Ollama ignore goes instead.
-  expect(localChat?.headers.authorization).toBe("Bearer no-key");
-  expect(userTexts(localChat!)).toEqual(["Hi local model"]);
+    await send(page, "Hi local model");
+    // Streamed: the partial answer shows before the run ends.
+    await expect(page.getByTestId("assistant-live")).toContainText("Hello from");
+    await idle(page);
+    await expect(lastAssistant(page)).toHaveText("Hello from the local server.");
+    await expect(lastAssistant(page).locator("strong")).toHaveText("local");
+    const [localChat] = await local.chatRequests();
+    expect(localChat?.body.model).toBe("qwen2.5-7b-instruct");
+    expect(localChat?.body.stream).toBe(true);
+    // No key given: the OpenAI client needs one, so the placeholder llama.cpp and Ollama ignore goes instead.
+    expect(localChat?.headers.authorization).toBe("Bearer no-key");
+    expect(userTexts(localChat!)).toEqual(["Hi local model"]);
 
-  // OpenAI with its key (the server refuses any other), on the same thread.
-  await connect(page, { provider: "openai", baseUrl: openai.baseUrl, model: "gpt-4o-mini", key: "sk-e2e-openai-key" });
-  await expect(page.getByTestId("model-chip")).toHaveText("openai · gpt-4o-mini");
-  await turn(page, "And OpenAI?");
-  await expect(lastAssistant(page)).toHaveText("OpenAI answers.");
-  const [openaiChat] = await openai.chatRequests();
-  expect(openaiChat?.headers.authorization).toBe("Bearer sk-e2e-openai-key");
-  expect(userTexts(openaiChat!)).toEqual(["Hi local model", "And OpenAI?"]);
+    // OpenAI with its key (the server refuses any other), on the same thread.
+    await connect(page, { provider: "openai", baseUrl: openai.baseUrl, model: "gpt-4o-mini", key: "sk-e2e-openai-key" });
+    await expect(page.getByTestId("model-chip")).toHaveText("openai · gpt-4o-mini");
+    await turn(page, "And OpenAI?");
+    await expect(lastAssistant(page)).toHaveText("OpenAI answers.");
+    const [openaiChat] = await openai.chatRequests();
+    expect(openaiChat?.headers.authorization).toBe("Bearer sk-e2e-openai-key");
+    expect(userTexts(openaiChat!)).toEqual(["Hi local model", "And OpenAI?"]);
 
-  // Anthropic with its key and the direct-browser-access header; it sees the whole conversation.
-  await connect(page, { provider: "anthropic", baseUrl: anthropic.baseUrl, model: "claude-sonnet-4-5", key: "sk-ant-e2e-key" });
-  await turn(page, "Now Claude");
-  await expect(lastAssistant(page)).toHaveText("Claude remembers the thread.");
-  const [anthropicChat] = await anthropic.chatRequests();
-  expect(anthropicChat?.headers["x-api-key"]).toBe("sk-ant-e2e-key");
-  expect(anthropicChat?.headers["anthropic-dangerous-direct-browser-access"]).toBe("true");
-  expect(anthropicChat?.body.model).toBe("claude-sonnet-4-5");
-  expect(userTexts(anthropicChat!)).toEqual(["Hi local model", "And OpenAI?", "Now Claude"]);
-  await expect(page.getByTestId("assistant-message")).toHaveText([
-    "Hello from the local server.",
-    "OpenAI answers.",
-    "Claude remembers the thread.",
-  ]);
+    // Anthropic with its key and the direct-browser-access header; it sees the whole conversation.
+    await connect(page, { provider: "anthropic", baseUrl: anthropic.baseUrl, model: "claude-sonnet-4-5", key: "sk-ant-e2e-key" });
+    await turn(page, "Now Claude");
+    await expect(lastAssistant(page)).toHaveText("Claude remembers the thread.");
+    const [anthropicChat] = await anthropic.chatRequests();
+    expect(anthropicChat?.headers["x-api-key"]).toBe("sk-ant-e2e-key");
+    expect(anthropicChat?.headers["anthropic-dangerous-direct-browser-access"]).toBe("true");
+    expect(anthropicChat?.body.model).toBe("claude-sonnet-4-5");
+    expect(userTexts(anthropicChat!)).toEqual(["Hi local model", "And OpenAI?", "Now Claude"]);
+    await expect(page.getByTestId("assistant-message")).toHaveText([
+      "Hello from the local server.",
+      "OpenAI answers.",
+      "Claude remembers the thread.",
+    ]);
 
-  // The thread remembers its model across a reload; a new thread starts with the last saved default.
-  await page.reload();
-  await expect(page.getByTestId("model-chip")).toHaveText("anthropic · claude-sonnet-4-5");
-  await page.getByTestId("new-thread").click();
-  await expect(page.getByTestId("user-message")).toHaveCount(0);
-  await expect(page.getByTestId("model-chip")).toHaveText("anthropic · claude-sonnet-4-5");
-  expect(errors).toEqual([]);
-});
+    // The thread remembers its model across a reload; a new thread starts with the last saved default.
+    await page.reload();
+    await expect(page.getByTestId("model-chip")).toHaveText("anthropic · claude-sonnet-4-5");
+    await page.getByTestId("new-thread").click();
+    await expect(page.getByTestId("user-message")).toHaveCount(0);
+    await expect(page.getByTestId("model-chip")).toHaveText("anthropic · claude-sonnet-4-5");
+    expect(errors).toEqual([]);
+  },
+);
 
 test("a refused key says to check it and is not retried; with the right key, Try again answers", async ({ page }) => {
   const scope = providerScope("openai");
@@ -214,7 +216,8 @@ test("a context overflow the harness cannot recover from says what to do", async
   await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "small-window" });
   await turn(page, "A message the server says is too long");
   await expect(page.getByTestId("run-error")).toContainText(
-    "The conversation is too long for the model's context window, even after summarizing. Start a new thread, or choose a model with a larger window.",
+    "The conversation is too long for the model's context window, even after summarizing. " +
+      "Start a new thread, or choose a model with a larger window.",
   );
   // Not retried like a 5xx: the harness's own recovery, then the message.
   expect((await scope.chatRequests()).length).toBeLessThanOrEqual(3);

@@ -342,52 +342,53 @@ async function exportText(page: Page): Promise<string> {
   return readFile(await (await download).path(), "utf8");
 }
 
-test("an API key not remembered: used for the turn, then nowhere in the page, storage, export, console or other requests; gone after a reload", async ({
-  page,
-  context,
-}) => {
-  const errors = watchErrors(page);
-  const logged = recordConsole(page);
-  const seen = recordRequests(context);
-  const scope = providerScope("openai");
-  await scope.configure({ requireKey: KEY });
-  await scope.script([{ chunks: ["The key ", "worked."] }]);
-  await page.goto("/");
-  await connectOpenAI(page, scope, false);
-  await turn(page, "Hello with a key");
-  await expect(page.getByTestId("assistant-message").last()).toHaveText("The key worked.");
-  const [chat] = await scope.chatRequests();
-  expect(chat?.headers.authorization).toBe(`Bearer ${KEY}`);
+test(
+  "an API key not remembered: used for the turn, then nowhere in the page, storage, export, console or other requests; " +
+    "gone after a reload",
+  async ({ page, context }) => {
+    const errors = watchErrors(page);
+    const logged = recordConsole(page);
+    const seen = recordRequests(context);
+    const scope = providerScope("openai");
+    await scope.configure({ requireKey: KEY });
+    await scope.script([{ chunks: ["The key ", "worked."] }]);
+    await page.goto("/");
+    await connectOpenAI(page, scope, false);
+    await turn(page, "Hello with a key");
+    await expect(page.getByTestId("assistant-message").last()).toHaveText("The key worked.");
+    const [chat] = await scope.chatRequests();
+    expect(chat?.headers.authorization).toBe(`Bearer ${KEY}`);
 
-  expect(await keyStatus(page)).toEqual({
-    status: "A key is set. It is never shown again. It is sent only to OpenAI.",
-    placeholder: "set (this session): type to replace it",
-  });
-  expect(await keyPlaces(page)).toEqual([]);
-  // The dump does read the thread (its messages are there as text), so the key's absence means something.
-  expect((await dumpIndexedDB(page)).some((row) => row.value.includes("Hello with a key"))).toBe(true);
-  expect(await exportText(page)).not.toContain(KEY);
-  expect(logged.filter((m) => m.includes(KEY))).toEqual([]);
-  // Only the provider's requests carry it (the page's own, e.g. its assets, never do).
-  const carrying = seen.filter((r) => `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.includes(KEY));
-  expect(carrying.length).toBeGreaterThan(0);
-  expect(carrying.filter((r) => !r.url.startsWith(`${scope.baseUrl}/`))).toEqual([]);
+    expect(await keyStatus(page)).toEqual({
+      status: "A key is set. It is never shown again. It is sent only to OpenAI.",
+      placeholder: "set (this session): type to replace it",
+    });
+    expect(await keyPlaces(page)).toEqual([]);
+    // The dump does read the thread (its messages are there as text), so the key's absence means something.
+    expect((await dumpIndexedDB(page)).some((row) => row.value.includes("Hello with a key"))).toBe(true);
+    expect(await exportText(page)).not.toContain(KEY);
+    expect(logged.filter((m) => m.includes(KEY))).toEqual([]);
+    // Only the provider's requests carry it (the page's own, e.g. its assets, never do).
+    const carrying = seen.filter((r) => `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.includes(KEY));
+    expect(carrying.length).toBeGreaterThan(0);
+    expect(carrying.filter((r) => !r.url.startsWith(`${scope.baseUrl}/`))).toEqual([]);
 
-  // Not remembered: a reload forgets it.
-  await page.reload();
-  await expect(page.getByTestId("assistant-message").last()).toHaveText("The key worked.");
-  expect(await keyStatus(page)).toEqual({ status: "No key set. It is sent only to OpenAI.", placeholder: "paste your key" });
-  expect(await keyPlaces(page)).toEqual([]);
-  // A turn is refused before any request, with the advice to add a key; the message stays in the box.
-  await send(page, "Still there?");
-  const refusal = page.getByTestId("run-error");
-  await expect(refusal).toHaveAttribute("data-code", "model_unavailable");
-  await expect(refusal).toContainText("Add an OpenAI API key in Settings.");
-  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("Still there?");
-  expect(await scope.chatRequests()).toHaveLength(1);
-  expect(logged.filter((m) => m.includes(KEY))).toEqual([]);
-  expect(errors).toEqual([]);
-});
+    // Not remembered: a reload forgets it.
+    await page.reload();
+    await expect(page.getByTestId("assistant-message").last()).toHaveText("The key worked.");
+    expect(await keyStatus(page)).toEqual({ status: "No key set. It is sent only to OpenAI.", placeholder: "paste your key" });
+    expect(await keyPlaces(page)).toEqual([]);
+    // A turn is refused before any request, with the advice to add a key; the message stays in the box.
+    await send(page, "Still there?");
+    const refusal = page.getByTestId("run-error");
+    await expect(refusal).toHaveAttribute("data-code", "model_unavailable");
+    await expect(refusal).toContainText("Add an OpenAI API key in Settings.");
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("Still there?");
+    expect(await scope.chatRequests()).toHaveLength(1);
+    expect(logged.filter((m) => m.includes(KEY))).toEqual([]);
+    expect(errors).toEqual([]);
+  },
+);
 
 test("an API key remembered: it survives a reload and is stored only in the key store's namespace", async ({ page, context }) => {
   const errors = watchErrors(page);

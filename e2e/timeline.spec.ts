@@ -221,7 +221,9 @@ test("the context meter and each turn's usage show what the provider reported, s
 
   // The turn: the main agent's two calls (one only called a tool) and the subagent's one.
   const usage = page.getByTestId("turn-usage");
-  await expect(usage).toHaveText(["3 model calls · 2,900 in · 55 out · 1,300 cached (subagents: 1 call · 400 in · 10 out · 300 cached)"]);
+  await expect(usage).toHaveText([
+    "3 model calls · 2,900 in · 55 out · 1,300 cached " + "(subagents: 1 call · 400 in · 10 out · 300 cached)",
+  ]);
   const meter = page.getByTestId("context-meter").filter({ visible: true });
   // The last request: 1,500 prompt tokens (cache reads are part of them) and its 25-token answer, in the
   // window the agent runs with (the loopback server reports none, so 8,192 is assumed and said so).

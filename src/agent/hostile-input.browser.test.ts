@@ -48,37 +48,40 @@ describe("hostile input in a Web Worker on IndexedDB", () => {
 });
 
 describe("one thread run from a worker and from the page at once", () => {
-  it("the page's run is refused with thread_busy while the worker's holds the thread (a Web Lock spans realms); both are kept", async () => {
-    const db = `busy-realms-${crypto.randomUUID()}`;
-    const thread = "shared";
-    const worker = new Worker(new URL("../testing/busy-thread-worker.ts", import.meta.url), { type: "module" });
-    const received: BusyThreadMessage[] = [];
-    const waiters: Array<() => void> = [];
-    worker.onmessage = (e: MessageEvent<BusyThreadMessage>) => {
-      received.push(e.data);
-      for (const wake of waiters.splice(0)) wake();
-    };
-    const message = async (which: "started" | "done"): Promise<BusyThreadMessage> => {
-      for (;;) {
-        const found = received.find((m) => which in m);
-        if (found) return found;
-        await new Promise<void>((wake) => waiters.push(wake));
+  it(
+    "the page's run is refused with thread_busy while the worker's holds the thread " + "(a Web Lock spans realms); both are kept",
+    async () => {
+      const db = `busy-realms-${crypto.randomUUID()}`;
+      const thread = "shared";
+      const worker = new Worker(new URL("../testing/busy-thread-worker.ts", import.meta.url), { type: "module" });
+      const received: BusyThreadMessage[] = [];
+      const waiters: Array<() => void> = [];
+      worker.onmessage = (e: MessageEvent<BusyThreadMessage>) => {
+        received.push(e.data);
+        for (const wake of waiters.splice(0)) wake();
+      };
+      const message = async (which: "started" | "done"): Promise<BusyThreadMessage> => {
+        for (;;) {
+          const found = received.find((m) => which in m);
+          if (found) return found;
+          await new Promise<void>((wake) => waiters.push(wake));
+        }
+      };
+      try {
+        worker.postMessage({ db, thread, delayMs: 1_500 });
+        await message("started");
+        const page = createDeepAgent({
+          model: new ScriptedChatModel({ script: [{ text: "from the page" }] }),
+          checkpointer: new IndexedDBSaver(db),
+        });
+        const config = { configurable: { thread_id: thread } };
+        await expect(page.invoke({ messages: [new HumanMessage("page")] }, config)).rejects.toMatchObject({ code: "thread_busy" });
+        expect(await message("done")).toEqual({ done: true, final: "from the worker" });
+        const out = await page.invoke({ messages: [new HumanMessage("page")] }, config);
+        expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["worker", "from the worker", "page", "from the page"]);
+      } finally {
+        worker.terminate();
       }
-    };
-    try {
-      worker.postMessage({ db, thread, delayMs: 1_500 });
-      await message("started");
-      const page = createDeepAgent({
-        model: new ScriptedChatModel({ script: [{ text: "from the page" }] }),
-        checkpointer: new IndexedDBSaver(db),
-      });
-      const config = { configurable: { thread_id: thread } };
-      await expect(page.invoke({ messages: [new HumanMessage("page")] }, config)).rejects.toMatchObject({ code: "thread_busy" });
-      expect(await message("done")).toEqual({ done: true, final: "from the worker" });
-      const out = await page.invoke({ messages: [new HumanMessage("page")] }, config);
-      expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["worker", "from the worker", "page", "from the page"]);
-    } finally {
-      worker.terminate();
-    }
-  });
+    },
+  );
 });

@@ -375,25 +375,28 @@ async function loseMessageLists(dbName: string, thread: string): Promise<number>
 }
 
 describe("corrupted storage", () => {
-  it("a thread whose messages were lost is corrupt_record naming thread and checkpoint, through the agent; other threads work", async () => {
-    const db = `corrupt-${crypto.randomUUID()}`;
-    const model = new ScriptedChatModel({ script: ({ call }) => ({ text: `answer ${call}` }) });
-    const agent = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
-    const broken = { configurable: { thread_id: "broken" } };
-    const good = { configurable: { thread_id: "good" } };
-    await agent.invoke(human("one"), broken);
-    await agent.invoke(human("two"), good);
-    const latest = (await agent.getState(broken)).config.configurable?.checkpoint_id as string;
-    expect(await loseMessageLists(db, "broken")).toBeGreaterThan(0);
-    // A fresh agent and saver (nothing cached), as after a reload.
-    const reloaded = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
-    const corrupt = { name: "StorageError", code: "corrupt_record", threadId: "broken", checkpointId: latest };
-    await expect(reloaded.getState(broken)).rejects.toMatchObject(corrupt);
-    await expect(reloaded.getState(broken)).rejects.toThrow(`thread broken, checkpoint ${latest}: the value of channel 'messages'`);
-    await expect(reloaded.invoke(human("again"), broken)).rejects.toMatchObject(corrupt);
-    const out = await reloaded.invoke(human("three"), good);
-    expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["two", "answer 1", "three", "answer 2"]);
-  });
+  it(
+    "a thread whose messages were lost is corrupt_record naming thread and checkpoint, " + "through the agent; other threads work",
+    async () => {
+      const db = `corrupt-${crypto.randomUUID()}`;
+      const model = new ScriptedChatModel({ script: ({ call }) => ({ text: `answer ${call}` }) });
+      const agent = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
+      const broken = { configurable: { thread_id: "broken" } };
+      const good = { configurable: { thread_id: "good" } };
+      await agent.invoke(human("one"), broken);
+      await agent.invoke(human("two"), good);
+      const latest = (await agent.getState(broken)).config.configurable?.checkpoint_id as string;
+      expect(await loseMessageLists(db, "broken")).toBeGreaterThan(0);
+      // A fresh agent and saver (nothing cached), as after a reload.
+      const reloaded = createDeepAgent({ model, checkpointer: new IndexedDBSaver(db) });
+      const corrupt = { name: "StorageError", code: "corrupt_record", threadId: "broken", checkpointId: latest };
+      await expect(reloaded.getState(broken)).rejects.toMatchObject(corrupt);
+      await expect(reloaded.getState(broken)).rejects.toThrow(`thread broken, checkpoint ${latest}: the value of channel 'messages'`);
+      await expect(reloaded.invoke(human("again"), broken)).rejects.toMatchObject(corrupt);
+      const out = await reloaded.invoke(human("three"), good);
+      expect(out.messages.map((m: BaseMessage) => m.text)).toEqual(["two", "answer 1", "three", "answer 2"]);
+    },
+  );
 });
 
 describe("file names", () => {

@@ -186,7 +186,8 @@ describe("small context windows", () => {
     expect(lastShown).toBeLessThan(2_000);
     expect(first).toMatch(
       new RegExp(
-        `\\n\\n\\[Output cut at line ${lastShown} of 5000 to fit the model's context window\\. Read on with read_file\\(file_path='/big\\.md', offset=${lastShown}, limit=${lastShown}\\)\\.\\]$`,
+        `\\n\\n\\[Output cut at line ${lastShown} of 5000 to fit the model's context window\\. ` +
+          `Read on with read_file\\(file_path='/big\\.md', offset=${lastShown}, limit=${lastShown}\\)\\.\\]$`,
       ),
     );
     // Paging on as the note says gives the next page whole: it starts at the next line and fits the budget.

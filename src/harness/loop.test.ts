@@ -62,7 +62,8 @@ describe("the loop", () => {
     const [result] = toolMessages(out.messages);
     expect(result!.status).toBe("error");
     expect(result!.content).toBe(
-      "Error: nope is not a valid tool, try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].",
+      "Error: nope is not a valid tool, " +
+        "try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].",
     );
   });
 

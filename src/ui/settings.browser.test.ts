@@ -263,7 +263,9 @@ describe("settings dialog", () => {
     await expect
       .element(reason)
       .toHaveTextContent(
-        "In this tab (llama.cpp) is not available: llama.cpp in the tab needs WebAssembly JSPI (JavaScript Promise Integration), which this browser does not have. Chrome or Edge 137 or later has everything it needs.",
+        "In this tab (llama.cpp) is not available: " +
+          "llama.cpp in the tab needs WebAssembly JSPI (JavaScript Promise Integration), which this browser does not have. " +
+          "Chrome or Edge 137 or later has everything it needs.",
       );
     await expect.element(provider).toHaveAccessibleDescription(expect.stringContaining("needs WebAssembly JSPI"));
     // Every other provider can still be chosen.
@@ -368,7 +370,8 @@ describe("model manager", () => {
     await expect
       .element(alert)
       .toHaveTextContent(
-        "A file of this model is too large for the in-tab engine. One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. Use a split GGUF",
+        "A file of this model is too large for the in-tab engine. " +
+          "One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. Use a split GGUF",
       );
     await expect.element(page.getByRole("button", { name: "Resume download of huge.gguf" })).not.toBeInTheDocument();
     expect((await client.listLocalModels()).some((m) => m.name === "huge.gguf")).toBe(false);

@@ -79,7 +79,8 @@ describe("model downloads (OPFS)", () => {
     const HUGE = 2_500_000_000;
     expect(HUGE).toBeGreaterThan(MAX_FILE_BYTES);
     const message =
-      "One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.";
+      "One file of this model is 2.33 GB; the in-tab engine reads files of at most 2 GB. " +
+      "Use a split GGUF (llama-gguf-split, shards of at most 2 GB) or a smaller quantization.";
     const progress: DownloadProgress[] = [];
     const refused = await s.download(
       { id: "huge", name: "Huge", urls: [`${server}/files/huge.gguf`] },
@@ -235,8 +236,14 @@ describe("ChatWllama on real llama.cpp", () => {
       expect(result.status).toBe("error");
       expect(result.text).toMatch(
         maxTokens === 12
-          ? /^Error: the arguments of your call to '\(no name\)' are not usable: .*Arguments received: \(nothing: the answer reached the limit of 12 tokens before the tool call was complete/
-          : /^Error: the arguments of your call to '\w+' are not usable: the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: \{/,
+          ? new RegExp(
+              /^Error: the arguments of your call to '\(no name\)' are not usable: .*/.source +
+                /Arguments received: \(nothing: the answer reached the limit of 12 tokens before the tool call was complete/.source,
+            )
+          : new RegExp(
+              /^Error: the arguments of your call to '\w+' are not usable: /.source +
+                /the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: \{/.source,
+            ),
       );
       expect(result.text).toMatch(/Call the tool again with its arguments as one JSON object\.$/);
       // The next request carries the error result: the model can redo the call.

@@ -222,7 +222,10 @@ describe("ChatWllama: a malformed tool call is never a final answer", () => {
     expect(messages.map((m) => m.getType())).toEqual(["human", "ai", "tool", "ai", "tool", "ai"]);
     const [problem] = errorResults(messages);
     expect(problem).toMatch(
-      /^Error: the arguments of your call to 'get_weather' are not usable: the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: <tool_call>/,
+      new RegExp(
+        /^Error: the arguments of your call to 'get_weather' are not usable: /.source +
+          /the argument text is not one complete JSON object \(was it cut off\?\)\. Arguments received: <tool_call>/.source,
+      ),
     );
     expect(problem).toMatch(/Call the tool again with its arguments as one JSON object\.$/);
     // The model saw the error result, and its next call ran.
@@ -260,7 +263,10 @@ describe("ChatWllama: a malformed tool call is never a final answer", () => {
     const messages = out.messages as BaseMessage[];
     expect(messages.map((m) => m.getType())).toEqual(["human", "ai", "tool", "ai"]);
     expect(errorResults(messages)[0]).toMatch(
-      /^Error: the arguments of your call to '\(no name\)' are not usable: .*Arguments received: \(nothing: the answer reached the limit of 12 tokens before the tool call was complete; make the call shorter\)/,
+      new RegExp(
+        /^Error: the arguments of your call to '\(no name\)' are not usable: .*Arguments received: /.source +
+          /\(nothing: the answer reached the limit of 12 tokens before the tool call was complete; make the call shorter\)/.source,
+      ),
     );
     // Without tools bound, an empty answer at the limit is just that.
     const plain = await new ChatWllama({ engine: fakeEngine([[chunk({}, "length")]]) }).invoke([new HumanMessage("hi")]);

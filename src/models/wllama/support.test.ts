@@ -34,7 +34,8 @@ describe("wllamaSupport", () => {
     expect(noJspi).toEqual({
       ok: false,
       reason:
-        "llama.cpp in the tab needs WebAssembly JSPI (JavaScript Promise Integration), which this browser does not have. Chrome or Edge 137 or later has everything it needs.",
+        "llama.cpp in the tab needs WebAssembly JSPI (JavaScript Promise Integration), which this browser does not have. " +
+        "Chrome or Edge 137 or later has everything it needs.",
     });
     // Suspending without promising is not enough: the build calls both.
     expect(wllamaSupport(wasm({ Suspending: jspi.Suspending, Memory: Memory64 })).ok).toBe(false);

@@ -153,7 +153,8 @@ describe("wllama on a generated tiny GGUF", () => {
     expect(res.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 64, total_tokens: 75 });
     expect(res.timings?.predicted_n).toBe(64);
     console.info(
-      `64 tokens in ${ms.toFixed(0)} ms wall, ${res.timings?.predicted_per_second.toFixed(0)} tok/s decode, ${res.timings?.prompt_per_second.toFixed(0)} tok/s prompt`,
+      `64 tokens in ${ms.toFixed(0)} ms wall, ${res.timings?.predicted_per_second.toFixed(0)} tok/s decode, ` +
+        `${res.timings?.prompt_per_second.toFixed(0)} tok/s prompt`,
     );
   });
 

@@ -113,7 +113,8 @@ describe("markdown component", () => {
     flushSync();
     const settled = performance.now() - start;
     console.log(
-      `streamed ${(props.text.length / 1024).toFixed(0)} KB in ${Math.ceil(props.text.length / chunk.length)} chunks: ${appended.toFixed(0)} ms appending, ${settled.toFixed(0)} ms until the final render`,
+      `streamed ${(props.text.length / 1024).toFixed(0)} KB in ${Math.ceil(props.text.length / chunk.length)} chunks: ` +
+        `${appended.toFixed(0)} ms appending, ${settled.toFixed(0)} ms until the final render`,
     );
     expect(el.querySelectorAll("a").length).toBe(Math.ceil(props.text.length / chunk.length));
   });

@@ -81,7 +81,8 @@ describe("renderMarkdown", () => {
 
   it("sanitizes HTML that did not come from the renderer (defence in depth)", () => {
     const html = sanitizeMarkdownHtml(
-      '<a href="javascript:alert(1)" target="_self" onclick="x()">a</a><img src="https://x/y.png"><form><input type="text"></form><p style="color:red" id="x">p</p>',
+      '<a href="javascript:alert(1)" target="_self" onclick="x()">a</a><img src="https://x/y.png">' +
+        '<form><input type="text"></form><p style="color:red" id="x">p</p>',
     );
     const el = show(html);
     const a = el.querySelector("a");
@@ -132,7 +133,8 @@ describe("renderMarkdown", () => {
 describe("markdownToText (what the live region announces)", () => {
   it("gives the words a reader sees, line by line, without the Markdown syntax or link targets", () => {
     const text = markdownToText(
-      "# Release plan\n\n- write the **notes**\n- tag the build\n\n```ts\nconst answer = 42;\n```\n\nSee [the guide](https://example.com/guide).",
+      "# Release plan\n\n- write the **notes**\n- tag the build\n\n" +
+        "```ts\nconst answer = 42;\n```\n\nSee [the guide](https://example.com/guide).",
     );
     expect(text).toBe("Release plan\nwrite the notes\ntag the build\nconst answer = 42;\nSee the guide.");
   });

@@ -139,26 +139,29 @@ describe("usage per turn", () => {
     expect(card?.kind === "tool" && card.children?.some((c) => c.kind === "assistant" && c.usage)).toBe(false);
   });
 
-  it("a turn without answer text (paused, or cut off) gets a usage item after its last card; live subagent calls count while it runs", () => {
-    const paused = buildTimeline([user("go"), used(ai("", [["c1", "execute"]]), 120, 12)], { waiting: new Set([callKey(1, 0)]) });
-    expect(paused.map((i) => i.kind)).toEqual(["user", "tool", "usage"]);
-    expect(paused.at(-1)).toMatchObject({ kind: "usage", usage: { input: 120, output: 12, calls: 1 } });
+  it(
+    "a turn without answer text (paused, or cut off) gets a usage item after its last card; " + "live subagent calls count while it runs",
+    () => {
+      const paused = buildTimeline([user("go"), used(ai("", [["c1", "execute"]]), 120, 12)], { waiting: new Set([callKey(1, 0)]) });
+      expect(paused.map((i) => i.kind)).toEqual(["user", "tool", "usage"]);
+      expect(paused.at(-1)).toMatchObject({ kind: "usage", usage: { input: 120, output: 12, calls: 1 } });
 
-    const running = buildTimeline([user("go"), used(task("t1"), 100, 10)], {
-      running: true,
-      children: { t1: { messages: [used(ai("", [["y", "ls"]]), 40, 4)], text: "Looking" } },
-    });
-    expect(running.at(-1)).toMatchObject({ kind: "usage", usage: { input: 140, output: 14, calls: 2, subagents: { calls: 1 } } });
-    // Streaming text ends the turn: the usage so far shows under it.
-    const streaming = buildTimeline([user("go"), used(ai("", [["c1", "ls"]]), 10, 1), tool("c1", "ls")], {
-      running: true,
-      streamingText: "Al",
-    });
-    expect(streaming.at(-1)).toMatchObject({ kind: "assistant", streaming: true, usage: { input: 10, output: 1, calls: 1 } });
-    // No reported usage: nothing shown.
-    expect(buildTimeline([user("go"), ai("hi")]).some((i) => i.kind === "usage" || (i.kind === "assistant" && i.usage))).toBe(false);
-    expect(turnUsage([user("go"), ai("hi")], () => [])).toBeUndefined();
-  });
+      const running = buildTimeline([user("go"), used(task("t1"), 100, 10)], {
+        running: true,
+        children: { t1: { messages: [used(ai("", [["y", "ls"]]), 40, 4)], text: "Looking" } },
+      });
+      expect(running.at(-1)).toMatchObject({ kind: "usage", usage: { input: 140, output: 14, calls: 2, subagents: { calls: 1 } } });
+      // Streaming text ends the turn: the usage so far shows under it.
+      const streaming = buildTimeline([user("go"), used(ai("", [["c1", "ls"]]), 10, 1), tool("c1", "ls")], {
+        running: true,
+        streamingText: "Al",
+      });
+      expect(streaming.at(-1)).toMatchObject({ kind: "assistant", streaming: true, usage: { input: 10, output: 1, calls: 1 } });
+      // No reported usage: nothing shown.
+      expect(buildTimeline([user("go"), ai("hi")]).some((i) => i.kind === "usage" || (i.kind === "assistant" && i.usage))).toBe(false);
+      expect(turnUsage([user("go"), ai("hi")], () => [])).toBeUndefined();
+    },
+  );
 });
 
 describe("the live reducer", () => {
