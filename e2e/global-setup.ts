@@ -23,7 +23,9 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       const inUse = (cause as { code?: unknown } | null)?.code === "EADDRINUSE";
       throw new Error(
         inUse
-          ? `The e2e ${dialect} provider server cannot listen on 127.0.0.1:${port}: the port is in use (an earlier run, or scripts/provider-servers.ts?). Free it, or set DEEPTAB_E2E_${dialect.toUpperCase()}_PORT.`
+          ? `The e2e ${dialect} provider server cannot listen on 127.0.0.1:${port}: ` +
+              "the port is in use (an earlier run, or scripts/provider-servers.ts?). " +
+              `Free it, or set DEEPTAB_E2E_${dialect.toUpperCase()}_PORT.`
           : `The e2e ${dialect} provider server did not start: ${String(cause)}`,
         { cause },
       );

@@ -51,7 +51,9 @@ function firstLoadJs(): string[] {
   const core = assets.filter((f) => /^core-.*\.js$/.test(f)).map((f) => gzipSync(readFileSync(join(dist, "assets", f))).length);
   return [
     `first-load JS (gzip, what index.html loads: ${local.length} script${local.length === 1 ? "" : "s"})`,
-    `  ${kb(total)} against a 150 KB target (${((total / (150 * 1024)) * 100).toFixed(0)}%); loaded later: agent worker ${kb(worker.reduce((a, b) => a + b, 0))}, highlighter core ${kb(core.reduce((a, b) => a + b, 0))} (+ one chunk per language)`,
+    `  ${kb(total)} against a 150 KB target (${((total / (150 * 1024)) * 100).toFixed(0)}%); ` +
+      `loaded later: agent worker ${kb(worker.reduce((a, b) => a + b, 0))}, ` +
+      `highlighter core ${kb(core.reduce((a, b) => a + b, 0))} (+ one chunk per language)`,
   ];
 }
 
@@ -140,8 +142,10 @@ async function navigationToFirstToken(browser: Browser, appUrl: string): Promise
   const total = median(loads.map((l) => l.token));
   const ready = median(loads.map((l) => l.ready));
   return [
-    `navigation → first streamed token, loopback OpenAI-compatible server (median of ${COLD_LOADS} cold loads: no HTTP cache, no service worker)`,
-    `  ${total.toFixed(0)} ms in all: navigation → composer ready ${ready.toFixed(0)} ms, send → first token ${median(loads.map((l) => l.token - l.ready)).toFixed(0)} ms (including typing)`,
+    "navigation → first streamed token, loopback OpenAI-compatible server " +
+      `(median of ${COLD_LOADS} cold loads: no HTTP cache, no service worker)`,
+    `  ${total.toFixed(0)} ms in all: navigation → composer ready ${ready.toFixed(0)} ms, ` +
+      `send → first token ${median(loads.map((l) => l.token - l.ready)).toFixed(0)} ms (including typing)`,
   ];
 }
 
@@ -213,7 +217,9 @@ async function bigThread(browser: Browser, appUrl: string): Promise<string[]> {
   const large = await openThread(browser, appUrl, big, "Answer 499");
   return [
     "opening a thread (navigation → newest message rendered; JS heap of the page after GC; medians of 3 reloads)",
-    `  1,000 messages (+100 tool calls): ${large.ms.toFixed(0)} ms, heap ${(large.heap / 1024 / 1024).toFixed(1)} MB   10 messages: ${base.ms.toFixed(0)} ms, heap ${(base.heap / 1024 / 1024).toFixed(1)} MB   ratio ${(large.ms / base.ms).toFixed(2)}x time, ${(large.heap / base.heap).toFixed(2)}x heap`,
+    `  1,000 messages (+100 tool calls): ${large.ms.toFixed(0)} ms, heap ${(large.heap / 1024 / 1024).toFixed(1)} MB   ` +
+      `10 messages: ${base.ms.toFixed(0)} ms, heap ${(base.heap / 1024 / 1024).toFixed(1)} MB   ` +
+      `ratio ${(large.ms / base.ms).toFixed(2)}x time, ${(large.heap / base.heap).toFixed(2)}x heap`,
   ];
 }
 

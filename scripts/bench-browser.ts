@@ -82,7 +82,8 @@ function wllamaLines(r: WllamaBenchResult): string[] {
   const chat = median(r.chatWllama.map(tokS));
   const pairs = r.direct.map((d, i) => tokS(r.chatWllama[i]!) / tokS(d)).sort((a, b) => a - b);
   return [
-    `${TITLES[0]} (tiny GGUF ${(r.modelBytes / 1024).toFixed(0)} KB, ${r.threads} thread${r.threads === 1 ? "" : "s"}, temperature 0, max_tokens ${r.maxTokens}; ` +
+    `${TITLES[0]} (tiny GGUF ${(r.modelBytes / 1024).toFixed(0)} KB, ${r.threads} thread${r.threads === 1 ? "" : "s"}, ` +
+      `temperature 0, max_tokens ${r.maxTokens}; ` +
       `${r.direct.length} alternating runs each after a warm-up, medians)`,
     `  per run: direct ${counts(r.direct)}, ChatWllama ${counts(r.chatWllama)}; prompt ${r.promptTokens} tokens; ` +
       `same text both ways: ${r.sameText ? "yes" : "NO"}; model load ${ms(r.loadMs)}`,
@@ -108,7 +109,8 @@ function executeLines(r: ExecuteBenchResult): string[] {
       `${r.execute.length} such turns and ${r.plain.length} plain ones, interleaved, after a warm-up)`,
     `  execute in the worker (tool result durationMs, whole ms) mean ${ms(worker, 1)}, median ${ms(median(toolMs))}   ` +
       `ShellBackend.execute on the page (medians of ${r.memoryMs.length}): MemoryFileStore ${ms(memory, 2)}, ` +
-      `IndexedDB workspace ${ms(indexedDB, 2)}   ratio worker/page ${(worker / memory).toFixed(0)}x (over IndexedDB ${(worker / indexedDB).toFixed(0)}x)`,
+      `IndexedDB workspace ${ms(indexedDB, 2)}   ratio worker/page ${(worker / memory).toFixed(0)}x ` +
+      `(over IndexedDB ${(worker / indexedDB).toFixed(0)}x)`,
     `  "$ ${r.command}" turn ${turnText(r.execute)}; plain write_file turn ${turnText(r.plain)}; ` +
       `ratio without pauses ${(work(r.execute) / work(r.plain)).toFixed(2)}x`,
     `  (a pause is setTimeout(${r.chunkDelayMs} ms), measured on the page at ${ms(pause, 1)}; the execute figures exclude pauses: ` +

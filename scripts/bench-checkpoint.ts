@@ -103,7 +103,8 @@ export async function benchCheckpoints(rounds = 3): Promise<string[]> {
     const o = ours.stats.bytesWritten;
     const m = memorySaverBytes(memory);
     lines.push(
-      `  ${String(steps).padStart(5)}  ${kb(raw)}  ${kb(o).padStart(14)}  ${(o / raw).toFixed(2).padStart(6)}x  ${kb(m).padStart(12)}  ${(m / raw).toFixed(2).padStart(6)}x  ${(m / o).toFixed(1).padStart(9)}x`,
+      `  ${String(steps).padStart(5)}  ${kb(raw)}  ${kb(o).padStart(14)}  ${(o / raw).toFixed(2).padStart(6)}x  ` +
+        `${kb(m).padStart(12)}  ${(m / raw).toFixed(2).padStart(6)}x  ${(m / o).toFixed(1).padStart(9)}x`,
     );
   }
   lines.push("  target: IndexedDBSaver < 3x raw message bytes, and linear in steps");
@@ -122,7 +123,8 @@ export async function benchCheckpoints(rounds = 3): Promise<string[]> {
   const o = median(oursMs);
   const b = median(memMs);
   lines.push(
-    `  ${steps}-step wall time (median of ${rounds}): IndexedDBSaver/fake-indexeddb ${o.toFixed(0)} ms, MemorySaver ${b.toFixed(0)} ms, ratio ${(o / b).toFixed(2)}x`,
+    `  ${steps}-step wall time (median of ${rounds}): IndexedDBSaver/fake-indexeddb ${o.toFixed(0)} ms, ` +
+      `MemorySaver ${b.toFixed(0)} ms, ratio ${(o / b).toFixed(2)}x`,
   );
   return lines;
 }

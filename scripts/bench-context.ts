@@ -52,8 +52,11 @@ export async function benchContext(): Promise<string[]> {
   const summaries = model.calls.length - ours.length;
   return [
     `context: ${STEPS}-step session, 30,000-char tool outputs, window ${WINDOW} tokens (trigger ${trigger})`,
-    `  no offloading/summarization   ${sum(bare).toLocaleString("en-US").padStart(12)} tokens sent, peak request ${Math.max(...bare).toLocaleString("en-US")}`,
-    `  deeptab                       ${sum(ours).toLocaleString("en-US").padStart(12)} tokens sent, peak request ${Math.max(...ours).toLocaleString("en-US")} (${summaries} summarizations)`,
-    `  reduction                     ${(sum(bare) / sum(ours)).toFixed(1)}x fewer tokens (target >= 10x); peak under trigger: ${Math.max(...ours) < trigger ? "yes" : "NO"}`,
+    `  no offloading/summarization   ${sum(bare).toLocaleString("en-US").padStart(12)} tokens sent, ` +
+      `peak request ${Math.max(...bare).toLocaleString("en-US")}`,
+    `  deeptab                       ${sum(ours).toLocaleString("en-US").padStart(12)} tokens sent, ` +
+      `peak request ${Math.max(...ours).toLocaleString("en-US")} (${summaries} summarizations)`,
+    `  reduction                     ${(sum(bare) / sum(ours)).toFixed(1)}x fewer tokens (target >= 10x); ` +
+      `peak under trigger: ${Math.max(...ours) < trigger ? "yes" : "NO"}`,
   ];
 }

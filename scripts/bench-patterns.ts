@@ -86,7 +86,8 @@ export async function benchPatterns(): Promise<string[]> {
   lines.push(`  ${FILES} random a/b names of 300 chars: glob "*" ${randomBase.toFixed(1)} ms (baseline)`);
   lines.push(`  glob "*a*b?×100c" (no DFA: bitset simulation)  ${t.toFixed(1).padStart(7)} ms = ${(t / randomBase).toFixed(1)}x`);
   lines.push(
-    `  worst hostile / ordinary: ${worst.toFixed(1)}x (bounded: O(path × pattern) matching; a backtracking regex took ~16 s for one path, brace expansion 21 s for this glob)`,
+    `  worst hostile / ordinary: ${worst.toFixed(1)}x (bounded: O(path × pattern) matching; ` +
+      "a backtracking regex took ~16 s for one path, brace expansion 21 s for this glob)",
   );
   return lines;
 }

@@ -16,9 +16,11 @@ import { ScriptedChatModel } from "../src/models/scripted.ts";
 
 /** Three skills of the size people write (the index holds only name, description and path). */
 const SKILLS: Record<string, string> = {
-  "csv-analysis": `---
+  "csv-analysis":
+    `---
 name: csv-analysis
-description: Analyse CSV files in the workspace with the offline shell (awk, sort, uniq, jq) - summary statistics, grouping, top-N tables and charts as Markdown. Use when the user asks about the numbers in a .csv file.
+description: Analyse CSV files in the workspace with the offline shell (awk, sort, uniq, jq) - ` +
+    `summary statistics, grouping, top-N tables and charts as Markdown. Use when the user asks about the numbers in a .csv file.
 ---
 # CSV analysis
 
@@ -26,9 +28,12 @@ description: Analyse CSV files in the workspace with the offline shell (awk, sor
 2. Count rows, empty cells and distinct values per column with awk.
 3. Answer with a Markdown table; say which rows were skipped and why.
 `,
-  "release-notes": `---
+  "release-notes":
+    `---
 name: release-notes
-description: Write release notes from a changelog, commit list or pasted changes - grouped into features, fixes and breaking changes, in the project's tone, with upgrade steps for anything breaking. Use when the user asks for release notes or a changelog entry.
+description: Write release notes from a changelog, commit list or pasted changes - ` +
+    `grouped into features, fixes and breaking changes, in the project's tone, with upgrade steps for anything breaking. ` +
+    `Use when the user asks for release notes or a changelog entry.
 ---
 # Release notes
 
@@ -36,9 +41,12 @@ description: Write release notes from a changelog, commit list or pasted changes
 - Breaking changes first, each with the one step that upgrades.
 - Save the result to /release-notes.md.
 `,
-  "meeting-minutes": `---
+  "meeting-minutes":
+    `---
 name: meeting-minutes
-description: Turn a meeting transcript or rough notes into minutes - attendees, decisions, open questions and action items with owners and due dates. Use when the user pastes a transcript or asks for minutes of a meeting.
+description: Turn a meeting transcript or rough notes into minutes - ` +
+    `attendees, decisions, open questions and action items with owners and due dates. ` +
+    `Use when the user pastes a transcript or asks for minutes of a meeting.
 ---
 # Meeting minutes
 
@@ -83,7 +91,8 @@ async function fixedPrompt(profile: ToolProfile, window: number, files: { memory
 
 export async function benchPrompt(): Promise<string[]> {
   const lines = [
-    "fixed prompt: system prompt (with a 4-line memory and an index of 3 skills) + tool definitions of every request (estimated tokens; agent with a shell)",
+    "fixed prompt: system prompt (with a 4-line memory and an index of 3 skills) + " +
+      "tool definitions of every request (estimated tokens; agent with a shell)",
   ];
   const measure = async (profile: ToolProfile, window: number) => ({
     all: await fixedPrompt(profile, window, { memory: true, skills: true }),
@@ -99,7 +108,9 @@ export async function benchPrompt(): Promise<string[]> {
     const memory = memoryOnly.system - bare.system;
     const skills = p.system - memoryOnly.system;
     lines.push(
-      `  ${name.padEnd(16)} ${String(p.count).padStart(2)} tools, system ${pad(p.system)} (memory ${pad(memory)}, skills index ${pad(skills)}) + tools ${pad(p.tools)} = ${pad(p.system + p.tools)} tokens`,
+      `  ${name.padEnd(16)} ${String(p.count).padStart(2)} tools, ` +
+        `system ${pad(p.system)} (memory ${pad(memory)}, skills index ${pad(skills)}) + ` +
+        `tools ${pad(p.tools)} = ${pad(p.system + p.tools)} tokens`,
     );
   }
   const base = rows[0]![1].all;

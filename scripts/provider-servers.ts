@@ -28,7 +28,8 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    "usage: node --import tsx scripts/provider-servers.ts [--openai-port N] [--anthropic-port N] [--host H] [--key KEY] [--reply TEXT] [--models a,b]",
+    "usage: node --import tsx scripts/provider-servers.ts " +
+      "[--openai-port N] [--anthropic-port N] [--host H] [--key KEY] [--reply TEXT] [--models a,b]",
   );
   process.exit(0);
 }
@@ -78,13 +79,16 @@ try {
 const [openai, anthropic] = servers as [ScriptedServer, ScriptedServer];
 console.log(`openai: ${openai.url}`);
 console.log(`anthropic: ${anthropic.url}`);
-console.log(`
+console.log(
+  `
 In the app: "OpenAI-compatible" with base URL ${openai.baseUrl()}; Anthropic with base URL ${anthropic.baseUrl()}.
-${key ? `Both accept only the key ${key}.` : "Any key (or none) is accepted."} With nothing scripted they answer: ${reply ?? "(the default reply)"}
+${key ? `Both accept only the key ${key}.` : "Any key (or none) is accepted."} ` +
+    `With nothing scripted they answer: ${reply ?? "(the default reply)"}
 Script replies:  curl -X POST ${openai.url}/__control/script -H 'content-type: application/json' \\
                    -d '{"replies":[{"chunks":["Hel","lo"],"delayMs":300},{"status":429,"headers":{"retry-after":"2"}}]}'
 Requests seen:   curl ${openai.url}/__control/requests
-Ctrl-C stops.`);
+Ctrl-C stops.`,
+);
 
 async function stop() {
   await Promise.all(servers.map((s) => s.close()));
