@@ -2,7 +2,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
-import { backendConformance } from "../testing/backend-conformance.ts";
+import { inMemoryConformance } from "../testing/backend-conformance.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { CompositeBackend, compositeBackend } from "./composite.ts";
@@ -12,17 +12,7 @@ import { StoreBackend } from "./store.ts";
 
 const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW));
 
-backendConformance("StoreBackend (InMemoryStore)", () => new StoreBackend(new InMemoryStore(), ["fs"], () => FIXED_NOW));
-backendConformance(
-  "CompositeBackend (state default, store route)",
-  () => new CompositeBackend(state(), { "/memories/": new StoreBackend(new InMemoryStore(), ["m"], () => FIXED_NOW) }),
-  { rootExtras: ["/memories"] },
-);
-backendConformance(
-  "CompositeBackend (store default, state route)",
-  () => new CompositeBackend(new StoreBackend(new InMemoryStore(), ["d"], () => FIXED_NOW), { "/r/": state() }),
-  { rootExtras: ["/r"] },
-);
+inMemoryConformance();
 
 describe("CompositeBackend routing", () => {
   it("routes by longest prefix, shows routes in ls /, spans routes in grep and glob", async () => {

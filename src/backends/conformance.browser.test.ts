@@ -5,9 +5,8 @@
  * StoreBackend over the IndexedDB store and deeptab's own composite layout:
  * workspace in IndexedDBBackend, /memories/ in StoreBackend over IndexedDBStore.
  */
-import { InMemoryStore } from "@langchain/langgraph/web";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
-import { backendConformance } from "../testing/backend-conformance.ts";
+import { backendConformance, inMemoryConformance } from "../testing/backend-conformance.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
 import { CompositeBackend } from "./composite.ts";
 import { IndexedDBBackend, IndexedDBFiles } from "./indexeddb.ts";
@@ -19,18 +18,8 @@ const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NO
 const idbStore = () => new IndexedDBStore({ dbName: `store-${crypto.randomUUID()}` });
 
 backendConformance("StateBackend (Chromium)", state);
-backendConformance("StoreBackend (InMemoryStore, Chromium)", () => new StoreBackend(new InMemoryStore(), ["fs"], () => FIXED_NOW));
+inMemoryConformance("Chromium");
 backendConformance("StoreBackend (IndexedDBStore, Chromium)", () => new StoreBackend(idbStore(), ["fs"], () => FIXED_NOW));
-backendConformance(
-  "CompositeBackend (state default, store route, Chromium)",
-  () => new CompositeBackend(state(), { "/memories/": new StoreBackend(new InMemoryStore(), ["m"], () => FIXED_NOW) }),
-  { rootExtras: ["/memories"] },
-);
-backendConformance(
-  "CompositeBackend (store default, state route, Chromium)",
-  () => new CompositeBackend(new StoreBackend(new InMemoryStore(), ["d"], () => FIXED_NOW), { "/r/": state() }),
-  { rootExtras: ["/r"] },
-);
 backendConformance(
   "CompositeBackend (IndexedDB workspace, IndexedDBStore /memories/, Chromium)",
   () =>

@@ -3,8 +3,14 @@
  * and edge cases (unicode, binary, spaces, empty and 1 MB files), run in Node
  * and in Chromium against each implementation.
  */
+import { InMemoryStore } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
+import { CompositeBackend } from "../backends/composite.ts";
 import { isBackendError, type BackendProtocol, type Outcome } from "../backends/protocol.ts";
+import { createBackendRuntime } from "../backends/runtime.ts";
+import { StateBackend } from "../backends/state.ts";
+import { StoreBackend } from "../backends/store.ts";
+import { FIXED_NOW } from "./runtime.ts";
 
 export type BackendMaker = () => Promise<BackendProtocol> | BackendProtocol;
 
@@ -149,4 +155,21 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(ok(await b.read("/big.txt", 10_485, 1)).lines).toEqual(["last"]);
     });
   });
+}
+
+/**
+ * The suite over StoreBackend on an InMemoryStore and over a CompositeBackend
+ * each way round (state default with a store route, store default with a state
+ * route): the same cases in Node and in Chromium, where `where` ("Chromium")
+ * is added to their names.
+ */
+export function inMemoryConformance(where?: string): void {
+  const tag = where ? `, ${where}` : "";
+  const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW));
+  const store = (namespace: string) => new StoreBackend(new InMemoryStore(), [namespace], () => FIXED_NOW);
+  const stateDefault = () => new CompositeBackend(state(), { "/memories/": store("m") });
+  const storeDefault = () => new CompositeBackend(store("d"), { "/r/": state() });
+  backendConformance(`StoreBackend (InMemoryStore${tag})`, () => store("fs"));
+  backendConformance(`CompositeBackend (state default, store route${tag})`, stateDefault, { rootExtras: ["/memories"] });
+  backendConformance(`CompositeBackend (store default, state route${tag})`, storeDefault, { rootExtras: ["/r"] });
 }
