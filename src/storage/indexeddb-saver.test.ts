@@ -6,11 +6,12 @@
 import "fake-indexeddb/auto";
 import { validate, deltaChannelHistoryTests } from "@langchain/langgraph-checkpoint-validation";
 import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IndexedDBSaver } from "./indexeddb-saver.ts";
 import { StorageError } from "./errors.ts";
 import { saverBehaviours } from "../testing/saver-behaviours.ts";
 import { graphBehaviours } from "../testing/graph-behaviours.ts";
+import { refuseIndexedDB } from "../testing/refused-indexeddb.ts";
 
 let counter = 0;
 const initializer = {
@@ -27,17 +28,8 @@ saverBehaviours({ name: "fake-indexeddb", factory: () => indexedDB });
 graphBehaviours({ name: "fake-indexeddb", factory: () => indexedDB });
 
 describe("IndexedDBSaver when IndexedDB refuses to open", () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
   it("reports unavailable as a value from open() and as a StorageError from methods", async () => {
-    const denied = {
-      open: () => {
-        throw new DOMException("The user denied permission to access the database.", "SecurityError");
-      },
-    } as unknown as IDBFactory;
-    vi.stubGlobal("indexedDB", denied);
+    refuseIndexedDB();
     const saver = new IndexedDBSaver("denied");
     const result = await saver.open();
     expect(result).toMatchObject({ ok: false, error: { name: "StorageError", code: "unavailable" } });

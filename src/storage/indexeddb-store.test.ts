@@ -6,9 +6,10 @@
  * still gets its own factory-level database name.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreBackend } from "../backends/store.ts";
 import { backendConformance } from "../testing/backend-conformance.ts";
+import { refuseIndexedDB } from "../testing/refused-indexeddb.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
 import { storeScenarios } from "../testing/store-scenarios.ts";
 import { StorageError } from "./errors.ts";
@@ -21,17 +22,8 @@ storeScenarios("fake-indexeddb", make);
 backendConformance("StoreBackend (IndexedDBStore, fake-indexeddb)", () => new StoreBackend(make(), ["fs"], () => FIXED_NOW));
 
 describe("IndexedDBStore failures and differences", () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
   it("throws StorageError unavailable when IndexedDB refuses to open", async () => {
-    const refusing = {
-      open: () => {
-        throw new Error("SecurityError: denied");
-      },
-    } as unknown as IDBFactory;
-    vi.stubGlobal("indexedDB", refusing);
+    refuseIndexedDB(new Error("SecurityError: denied"));
     const err = await new IndexedDBStore({ dbName: "refused" }).get(["a"], "k").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageError);
     expect((err as StorageError).code).toBe("unavailable");
