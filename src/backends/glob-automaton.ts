@@ -185,6 +185,7 @@ export class GlobAutomaton {
     let atBoundary = true;
     let fed = false;
     for (let i = 0; i < path.length; i++) {
+      // A surrogate pair is one code point (a lone surrogate stands for itself).
       const cp = path.codePointAt(i)!;
       if (cp > 0xffff) i++;
       if (cp === SLASH && atBoundary) continue;
