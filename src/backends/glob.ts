@@ -90,9 +90,14 @@ function literal(cp: number): GlobItem {
   return { t: "char", m: { t: "lit", cp } };
 }
 
-/** Index of the `}` closing the brace opened at `open`, or -1. */
-function braceEnd(text: string, open: number): number {
+/**
+ * The brace opened at `open`: the index of its `}` and its body split at its
+ * top-level commas (escapes and classes skipped); undefined when it is not closed.
+ */
+function braceAt(text: string, open: number): { end: number; parts: string[] } | undefined {
+  const parts: string[] = [];
   let depth = 0;
+  let start = open + 1;
   for (let i = open; i < text.length; i++) {
     const c = text[i];
     if (c === "\\") i++;
@@ -100,31 +105,15 @@ function braceEnd(text: string, open: number): number {
       const end = classEnd(text, i);
       if (end > i) i = end;
     } else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** A brace body split at its top-level commas. */
-function braceParts(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === "\\") i++;
-    else if (c === "[") {
-      const end = classEnd(body, i);
-      if (end > i) i = end;
-    } else if (c === "{") depth++;
-    else if (c === "}") depth--;
-    else if (c === "," && depth === 0) {
-      parts.push(body.slice(start, i));
+    else if (c === "}" && --depth === 0) {
+      parts.push(text.slice(start, i));
+      return { end: i, parts };
+    } else if (c === "," && depth === 1) {
+      parts.push(text.slice(start, i));
       start = i + 1;
     }
   }
-  parts.push(body.slice(start));
-  return parts;
+  return undefined;
 }
 
 /** Parses a pattern (or a brace alternative) into items; a string is what is wrong with it. */
@@ -157,11 +146,10 @@ export function parseItems(text: string): GlobItem[] | string {
         i = end;
       }
     } else if (c === "{") {
-      const end = braceEnd(text, i);
-      if (end < 0) return "unclosed '{'";
-      const parts = braceParts(text.slice(i + 1, end));
+      const brace = braceAt(text, i);
+      if (!brace) return "unclosed '{'";
       const alts: GlobItem[][] = [];
-      for (const part of parts) {
+      for (const part of brace.parts) {
         const parsed = parseItems(part);
         if (typeof parsed === "string") return parsed;
         alts.push(parsed);
@@ -169,7 +157,7 @@ export function parseItems(text: string): GlobItem[] | string {
       // `{x}` without a comma is literal in picomatch: the braces are characters.
       if (alts.length === 1) items.push(literal(0x7b), ...alts[0]!, literal(0x7d));
       else items.push({ t: "alt", alts });
-      i = end;
+      i = brace.end;
     } else {
       const cp = text.codePointAt(i)!;
       items.push(literal(cp));
