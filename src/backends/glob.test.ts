@@ -9,27 +9,72 @@ function globMatch(pattern: string, path: string, basename = false): boolean {
   return matchCompiled(glob, path);
 }
 
+type MatchCase = readonly [pattern: string, path: string, matches: boolean, basename?: boolean];
+
+/** Checks each case; a failure names its pattern and path. */
+function expectMatches(cases: readonly MatchCase[]): void {
+  for (const [pattern, path, matches, basename] of cases) expect(globMatch(pattern, path, basename), `${pattern} ~ ${path}`).toBe(matches);
+}
+
+/**
+ * Random strings from a seeded generator (the same every run): `some(items, min, spread, sep)`
+ * joins `min` to `min + spread - 1` items picked at random.
+ */
+function seeded(seed: number): (items: readonly string[], min: number, spread: number, sep?: string) => string {
+  const r = () => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff;
+  return (items, min, spread, sep = "") =>
+    Array.from({ length: min + Math.floor(r() * spread) }, () => items[Math.floor(r() * items.length)]!).join(sep);
+}
+
+/** Patterns against paths, [pattern, path, matches, basename?], by what they show. */
+const MATCH_CASES: ReadonlyArray<readonly [name: string, cases: readonly MatchCase[]]> = [
+  [
+    "supports *, **, ?, classes, alternatives and escapes",
+    [
+      ["*.md", "a.md", true],
+      ["*.md", "d/a.md", false],
+      ["*.md", "d/a.md", true, true],
+      ["**/*.md", "a.md", true],
+      ["**/*.md", "x/y/a.md", true],
+      ["src/**", "src/a/b.ts", true],
+      ["src/**", "src", true],
+      ["?.ts", "a.ts", true],
+      ["[ab].ts", "c.ts", false],
+      ["[!ab].ts", "c.ts", true],
+      ["[^ab].ts", "a.ts", false],
+      ["*.{ts,md}", "x.md", true],
+      ["{src,lib}/**/*.{ts,js}", "lib/a/b.js", true],
+      ["a+b(1).md", "a+b(1).md", true],
+      ["\\*.md", "*.md", true],
+      ["\\*.md", "a.md", false],
+      ["日本/*.md", "日本/語.md", true],
+      ["/abs/*.md", "abs/x.md", true],
+    ],
+  ],
+  [
+    "reads alternatives as brace expansion does, globstars included",
+    [
+      // `{a,}/x` is `a/x` or `/x` (the leading slash ignored); `{**,x}/y` is `**/y` or `x/y`.
+      ["{a,}/x", "x", true],
+      ["{**,x}/y", "y", true],
+      ["{**,x}/y", "p/q/y", true],
+      ["x/{**,y}/z", "x/z", true],
+      ["{src/**,lib}/x", "src/x", true],
+      ["{src/**,lib}/x", "src/ax", false],
+      ["a{**,x}", "a/b", false],
+      ["a{**,x}", "ab", true],
+      ["a//b", "a/b", true],
+      ["*", "", false],
+      ["**", "", true],
+      ["/", "", true],
+      ["/", "a", false],
+      ["😀?/*.md", "😀é/x.md", true],
+    ],
+  ],
+];
+
 describe("glob patterns", () => {
-  it("supports *, **, ?, classes, alternatives and escapes", () => {
-    expect(globMatch("*.md", "a.md")).toBe(true);
-    expect(globMatch("*.md", "d/a.md")).toBe(false);
-    expect(globMatch("*.md", "d/a.md", true)).toBe(true);
-    expect(globMatch("**/*.md", "a.md")).toBe(true);
-    expect(globMatch("**/*.md", "x/y/a.md")).toBe(true);
-    expect(globMatch("src/**", "src/a/b.ts")).toBe(true);
-    expect(globMatch("src/**", "src")).toBe(true);
-    expect(globMatch("?.ts", "a.ts")).toBe(true);
-    expect(globMatch("[ab].ts", "c.ts")).toBe(false);
-    expect(globMatch("[!ab].ts", "c.ts")).toBe(true);
-    expect(globMatch("[^ab].ts", "a.ts")).toBe(false);
-    expect(globMatch("*.{ts,md}", "x.md")).toBe(true);
-    expect(globMatch("{src,lib}/**/*.{ts,js}", "lib/a/b.js")).toBe(true);
-    expect(globMatch("a+b(1).md", "a+b(1).md")).toBe(true);
-    expect(globMatch("\\*.md", "*.md")).toBe(true);
-    expect(globMatch("\\*.md", "a.md")).toBe(false);
-    expect(globMatch("日本/*.md", "日本/語.md")).toBe(true);
-    expect(globMatch("/abs/*.md", "abs/x.md")).toBe(true);
-  });
+  for (const [name, cases] of MATCH_CASES) it(name, () => expectMatches(cases));
 
   it("reports a pattern picomatch cannot compile as an error value, never a throw", () => {
     for (const bad of ["[z-a]", "{a,b", "x/{y,z"]) {
@@ -131,20 +176,18 @@ describe("glob patterns", () => {
   // right beside braces and empty alternatives before a slash, where picomatch reads the braces as a regex group
   // rather than as alternatives (`{**,x}/y` does not match `y` there; it does here, as in brace expansion).
   it("agrees with picomatch on thousands of random patterns with alternatives, classes and globstars", () => {
-    let seed = 20_261_203;
-    const r = () => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff;
-    const pick = <T>(items: readonly T[]) => items[Math.floor(r() * items.length)]!;
+    const some = seeded(20_261_203);
     const pieces = ["a", "b", "x", ".", "*", "**", "?", "[ab]", "[^a]", "/", "{a,b}", "{*,b}", "{a/b,c}", "{a,{b,x}}", "\\*"];
     const segments = ["a", "b", "x", ".x", "ab", "ba", "*", "xa.b"];
     const disagreements: string[] = [];
     for (let k = 0; k < 1_500; k++) {
-      const pattern = Array.from({ length: 1 + Math.floor(r() * 6) }, () => pick(pieces)).join("");
+      const pattern = some(pieces, 1, 6);
       if (/^\/|\/$|\/\/|\*\*\{|\}\*\*/.test(pattern)) continue;
       const compiled = compileGlob(pattern);
       if (isGlobError(compiled)) continue;
       const reference = picomatch(pattern, { dot: true });
       for (let j = 0; j < 20; j++) {
-        const path = Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(segments)).join("/");
+        const path = some(segments, 1, 4, "/");
         if (matchCompiled(compiled, path) !== reference(path))
           disagreements.push(`${pattern} ~ ${path}: picomatch says ${reference(path)}`);
       }
@@ -154,41 +197,21 @@ describe("glob patterns", () => {
 
   // A pattern whose state sets are too many for a DFA is simulated on bitsets; both must agree everywhere.
   it("simulates exactly what the cached DFA computes", () => {
-    let seed = 20_261_204;
-    const r = () => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff;
-    const pick = <T>(items: readonly T[]) => items[Math.floor(r() * items.length)]!;
+    const some = seeded(20_261_204);
     const pieces = ["a", "b", "*", "**", "?", "[ab]", "[!a]", "/", "{a,b}", "{a,}", "{*,b}", "{a/b,c}", "{**,a}", "{a/**,b}", "/**/"];
     const disagreements: string[] = [];
     for (let k = 0; k < 1_000; k++) {
-      const pattern = Array.from({ length: 1 + Math.floor(r() * 7) }, () => pick(pieces)).join("");
+      const pattern = some(pieces, 1, 7);
       const items = parseItems(pattern);
       if (typeof items === "string") continue;
       const cached = new GlobAutomaton(items);
       const simulated = new GlobAutomaton(items, 0);
       for (let j = 0; j < 20; j++) {
-        const path = Array.from({ length: Math.floor(r() * 8) }, () => pick(["a", "b", "ab", "/", "x"])).join("");
+        const path = some(["a", "b", "ab", "/", "x"], 0, 8);
         if (cached.matches(path) !== simulated.matches(path)) disagreements.push(`${pattern} ~ ${path}`);
       }
     }
     expect(disagreements).toEqual([]);
-  });
-
-  it("reads alternatives as brace expansion does, globstars included", () => {
-    // `{a,}/x` is `a/x` or `/x` (the leading slash ignored); `{**,x}/y` is `**/y` or `x/y`.
-    expect(globMatch("{a,}/x", "x")).toBe(true);
-    expect(globMatch("{**,x}/y", "y")).toBe(true);
-    expect(globMatch("{**,x}/y", "p/q/y")).toBe(true);
-    expect(globMatch("x/{**,y}/z", "x/z")).toBe(true);
-    expect(globMatch("{src/**,lib}/x", "src/x")).toBe(true);
-    expect(globMatch("{src/**,lib}/x", "src/ax")).toBe(false);
-    expect(globMatch("a{**,x}", "a/b")).toBe(false);
-    expect(globMatch("a{**,x}", "ab")).toBe(true);
-    expect(globMatch("a//b", "a/b")).toBe(true);
-    expect(globMatch("*", "")).toBe(false);
-    expect(globMatch("**", "")).toBe(true);
-    expect(globMatch("/", "")).toBe(true);
-    expect(globMatch("/", "a")).toBe(false);
-    expect(globMatch("😀?/*.md", "😀é/x.md")).toBe(true);
   });
 
   it("matches alternatives times long fixed pieces in bounded time (expanding the braces took seconds)", () => {
