@@ -11,21 +11,20 @@ import { DeeptabError } from "../core/errors.ts";
 import { globFilter, sortByPath, sortMatches } from "./file-ops.ts";
 import { compileGlob, isGlobError } from "./glob.ts";
 import { isWithin, normalizePath } from "./paths.ts";
-import {
-  canExecute,
-  isBackendError,
-  type BackendError,
-  type BackendErrorCode,
-  type BackendProtocol,
-  type DownloadOutcome,
-  type EditOutcome,
-  type ExecuteOptions,
-  type ExecuteResult,
-  type FileInfo,
-  type GrepMatch,
-  type Outcome,
-  type ReadSlice,
-  type UploadOutcome,
+import { canExecute, isBackendError } from "./protocol.ts";
+import type {
+  BackendError,
+  BackendErrorCode,
+  BackendProtocol,
+  DownloadOutcome,
+  EditOutcome,
+  ExecuteOptions,
+  ExecuteResult,
+  FileInfo,
+  GrepMatch,
+  Outcome,
+  ReadSlice,
+  UploadOutcome,
 } from "./protocol.ts";
 import { resolveBackend, type BackendOption, type BackendFactory } from "./runtime.ts";
 
