@@ -42,6 +42,7 @@ import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ChatCompletionTool } from "@wllama/wllama";
+import { messageText } from "../../core/messages.ts";
 
 /**
  * What ChatWllama needs of an engine: a streamed chat completion and the
@@ -78,29 +79,25 @@ export interface ChatWllamaFields extends BaseChatModelParams {
   maxTokens?: number;
 }
 
-function textOf(message: BaseMessage): string {
-  return message.text;
-}
-
 /** LangChain messages as the OpenAI chat messages llama-server takes (system messages merged first). */
 export function toWllamaMessages(messages: readonly BaseMessage[]): ChatCompletionMessage[] {
   const system = messages
     .filter((m) => m.getType() === "system")
-    .map(textOf)
+    .map(messageText)
     .filter(Boolean);
   const out: ChatCompletionMessage[] = system.length ? [{ role: "system", content: system.join("\n\n") }] : [];
   for (const m of messages) {
     const type = m.getType();
     if (type === "system") continue;
-    if (ToolMessage.isInstance(m)) out.push({ role: "tool", content: textOf(m), tool_call_id: m.tool_call_id });
+    if (ToolMessage.isInstance(m)) out.push({ role: "tool", content: messageText(m), tool_call_id: m.tool_call_id });
     else if (AIMessage.isInstance(m)) {
       const calls = (m.tool_calls ?? []).map((c) => ({
         id: c.id ?? "",
         type: "function" as const,
         function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
       }));
-      out.push({ role: "assistant", content: textOf(m) || null, ...(calls.length ? { tool_calls: calls } : {}) });
-    } else out.push({ role: "user", content: textOf(m) });
+      out.push({ role: "assistant", content: messageText(m) || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    } else out.push({ role: "user", content: messageText(m) });
   }
   return out;
 }
