@@ -4,6 +4,7 @@
  * rendered as [summary, ...messages[cutoff:]].
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { transcriptText } from "../core/messages.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 
 export interface SummarizationEvent {
@@ -86,21 +87,17 @@ export function summaryMessageFor(summary: string, filePath: string): HumanMessa
   });
 }
 
-function text(m: BaseMessage): string {
-  return typeof m.content === "string" ? m.content : JSON.stringify(m.content);
-}
-
 /** Markdown transcript of messages for the history file. */
 export function transcript(messages: readonly BaseMessage[]): string {
   const out: string[] = [];
   for (const m of messages) {
     if (AIMessage.isInstance(m)) {
-      out.push(`### assistant\n${text(m)}`);
+      out.push(`### assistant\n${transcriptText(m)}`);
       for (const c of m.tool_calls ?? []) out.push(`tool call ${c.name} (${c.id ?? "?"}): ${JSON.stringify(c.args)}`);
     } else if (ToolMessage.isInstance(m)) {
-      out.push(`### tool ${m.name ?? ""} (${m.tool_call_id})\n${text(m)}`);
+      out.push(`### tool ${m.name ?? ""} (${m.tool_call_id})\n${transcriptText(m)}`);
     } else {
-      out.push(`### ${m.getType()}\n${text(m)}`);
+      out.push(`### ${m.getType()}\n${transcriptText(m)}`);
     }
   }
   return out.join("\n\n");

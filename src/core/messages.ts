@@ -18,6 +18,16 @@ export function messageText(message: BaseMessage): string {
 }
 
 /**
+ * The content of a message for the conversation-history transcript: string
+ * content as is, a block list as its JSON. Unlike {@link messageText} it keeps
+ * the blocks that are not text (images, tool-use and provider blocks), since
+ * the history file is the full record that a summary points to.
+ */
+export function transcriptText(message: BaseMessage): string {
+  return typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+}
+
+/**
  * A copy of an AI message with some fields replaced, keeping every other
  * field (tool calls, invalid tool calls, additional kwargs, response metadata,
  * usage, name, id).
