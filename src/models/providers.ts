@@ -15,7 +15,7 @@ import { windowForModelName } from "../context/model-windows.ts";
 import { providerInfo, type ModelChoice } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
 
-export { PROVIDERS, providerInfo, LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId, type ProviderInfo } from "./catalog.ts";
+export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalog.ts";
 export { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow, type ServerWindow } from "./server-window.ts";
 
 export const OPENAI_URL = "https://api.openai.com/v1";

@@ -1,6 +1,6 @@
 /** The page's provider catalog: the one list models/ builds from, and the model sources it builds. */
 import { describe, expect, it } from "vitest";
-import * as models from "../models/providers.ts";
+import * as models from "../models/catalog.ts";
 import { LOCAL_SERVER_WINDOW, modelSourceFor, PROVIDERS, providerInfo, RECOMMENDED_MODELS } from "./catalog.ts";
 
 describe("catalog", () => {

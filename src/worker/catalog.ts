@@ -13,7 +13,7 @@
 import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
 import type { ModelSource, ProviderId } from "./protocol.ts";
 
-export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
+export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo } from "../models/catalog.ts";
 export { COMPACT_PROFILE_BELOW } from "../context/tool-profile.ts";
 export { wllamaSupport, type WllamaSupport } from "../models/wllama/support.ts";
 
