@@ -5,7 +5,8 @@
  * user met); an approval survives a reload; a command runs in the offline
  * shell and the Terminal tab lists it; a file a command wrote is in the Files
  * panel with its content after a reload; files dropped on the composer or
- * pasted into it are written to /uploads/ and named in the message.
+ * pasted into it are written to /uploads/ and named in the message; a very
+ * long message shows folded until unfolded, and a reload keeps it whole.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
@@ -181,5 +182,28 @@ test("files dropped on the composer or pasted into it go into /uploads/ and the 
   await expect(page.getByTestId("user-message").last()).toHaveText(
     "One more\n\nAttached files: /uploads/notes-1.txt, /uploads/data-1.json",
   );
+  expect(errors).toEqual([]);
+});
+
+test("a very long message shows folded, unfolds on request, and stays whole across a reload", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  const lines = Array.from({ length: 400 }, (_, i) => `log line ${String(i + 1).padStart(3, "0")}: all good`);
+  const text = lines.join("\n");
+  await send(page, text);
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false", { timeout: 20_000 });
+  const message = page.getByTestId("user-message");
+  const unfold = page.getByRole("button", { name: `Show all (${(text.length - 3_000).toLocaleString("en-US")} more characters)` });
+  await expect(unfold).toHaveAttribute("aria-expanded", "false");
+  expect(await message.textContent()).toBe(`${text.slice(0, 3_000)}…`);
+  await unfold.click();
+  expect(await message.textContent()).toBe(text);
+  await page.getByRole("button", { name: "Show less" }).click();
+  expect(await message.textContent()).toBe(`${text.slice(0, 3_000)}…`);
+
+  // Folding is only how it shows: the thread holds the whole message.
+  await page.reload();
+  await unfold.click();
+  await expect(message).toHaveText(text);
   expect(errors).toEqual([]);
 });
