@@ -4,7 +4,7 @@
  * history file, ask the model for a summary, and return the new event.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, type BaseMessage, type UsageMetadata } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol } from "../backends/protocol.ts";
 import { messageText } from "../core/messages.ts";
@@ -18,6 +18,7 @@ import {
   transcript,
   type KeepPolicy,
   type SummarizationEvent,
+  type SummarizationUsage,
 } from "./view.ts";
 
 /** The tag of the summary's model call (a stream consumer tells it from an answer by it). */
@@ -64,11 +65,24 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
     config,
   );
   const summaryMessage = summaryMessageFor(messageText(reply), input.historyPath);
+  const usage = addCallUsage(input.event?.usage, (reply as { usage_metadata?: UsageMetadata }).usage_metadata);
   const event: SummarizationEvent = {
     cutoffIndex: stateIndexOf(cut, input.event),
     summaryMessage,
     filePath: input.historyPath,
     createdAtLength: input.messages.length,
+    ...(usage ? { usage } : {}),
   };
   return ok({ event, view: renderView(input.messages, event) });
+}
+
+/** The usage of the summarization calls before, plus this call's (undefined when neither reported any). */
+function addCallUsage(before: SummarizationUsage | undefined, call: UsageMetadata | undefined): SummarizationUsage | undefined {
+  if (!call) return before;
+  const cacheRead = (before?.cacheRead ?? 0) + (call.input_token_details?.cache_read ?? 0);
+  return {
+    input: (before?.input ?? 0) + (call.input_tokens ?? 0),
+    output: (before?.output ?? 0) + (call.output_tokens ?? 0),
+    ...(cacheRead ? { cacheRead } : {}),
+  };
 }

@@ -14,6 +14,19 @@ export interface SummarizationEvent {
   filePath: string;
   /** state.messages.length when the event was made (usage before it is stale). */
   createdAtLength: number;
+  /**
+   * Provider usage of every summarization call of the thread so far (this
+   * one's added to the previous event's): those calls leave no message, so
+   * this is where a thread's totals find them. Absent when no call reported usage.
+   */
+  usage?: SummarizationUsage;
+}
+
+/** Token counts as the provider reported them (`cacheRead`: prompt tokens the cache served, part of `input`). */
+export interface SummarizationUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
 }
 
 export function renderView(messages: readonly BaseMessage[], event: SummarizationEvent | undefined): BaseMessage[] {

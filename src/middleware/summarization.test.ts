@@ -138,6 +138,38 @@ describe("summarization (seed probes)", () => {
     expect(lastCall[2]!.id).toBe(state.messages[lastEvent.cutoffIndex]!.id);
     expect(state.messages).toHaveLength(2 + 30 * 2);
   });
+
+  it("each event carries the usage of every summarization call so far (those calls leave no message)", async () => {
+    const script = agentScript(30);
+    const model = new ScriptedChatModel({
+      script: (ctx) => (isSummaryCall(ctx) ? { ...script(ctx), usage: { input_tokens: 1_000, output_tokens: 50 } } : script(ctx)),
+    });
+    const agent = createDeepAgent({
+      model,
+      tools: [fetchTool],
+      checkpointer: new MemorySaver(),
+      summarization: { trigger: { tokens: 3_000 }, keep: { messages: 4 } },
+    });
+    const config = { configurable: { thread_id: "usage" } };
+    const events: SummarizationEvent[] = [];
+    for await (const update of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "updates" })) {
+      const e = (update as { model?: { _summarizationEvent?: SummarizationEvent } }).model?._summarizationEvent;
+      if (e) events.push(e);
+    }
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    events.forEach((e, i) => expect(e.usage).toEqual({ input: 1_000 * (i + 1), output: 50 * (i + 1) }));
+    // A model that reports no usage leaves none.
+    const quiet = createDeepAgent({
+      model: new ScriptedChatModel({ script: agentScript(30) }),
+      tools: [fetchTool],
+      checkpointer: new MemorySaver(),
+      summarization: { trigger: { tokens: 3_000 }, keep: { messages: 4 } },
+    });
+    const out = await quiet.invoke({ messages: [new HumanMessage("go")] }, { configurable: { thread_id: "quiet" } });
+    const last = (out as { _summarizationEvent?: SummarizationEvent })._summarizationEvent;
+    expect(last).toBeDefined();
+    expect(last!.usage).toBeUndefined();
+  });
 });
 
 describe("context overflow recovery", () => {

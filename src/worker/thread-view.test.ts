@@ -8,7 +8,7 @@ import { AIMessage, HumanMessage, type AIMessageChunk } from "@langchain/core/me
 import { afterEach, describe, expect, it } from "vitest";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
-import { addUsage, lastRequestTokens, totalUsage } from "./thread-view.ts";
+import { addUsage, lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
 
 let servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -66,5 +66,19 @@ describe("the context meter's numbers", () => {
     expect(lastRequestTokens(stopped, undefined)).not.toBe(505);
     expect(addUsage({ input: 1, output: 2 }, { input: 3, output: 4, cacheRead: 1 })).toEqual({ input: 4, output: 6, cacheRead: 1 });
     expect(addUsage({ input: 1, output: 2 }, { input: 3, output: 4 })).toEqual({ input: 4, output: 6 });
+  });
+
+  it("the thread's usage adds its subagents' calls and its summarization calls to its own", () => {
+    const own = new AIMessage({ content: "x", usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } });
+    const event = {
+      cutoffIndex: 1,
+      summaryMessage: new HumanMessage("summary"),
+      filePath: "/conversation_history/t.md",
+      createdAtLength: 2,
+      usage: { input: 2_000, output: 80, cacheRead: 500 },
+    };
+    const children = { input: 40, output: 4 };
+    expect(threadUsage([new HumanMessage("a"), own], children, event)).toEqual({ input: 2_140, output: 94, cacheRead: 500 });
+    expect(threadUsage([new HumanMessage("a"), own], children, undefined)).toEqual({ input: 140, output: 14 });
   });
 });

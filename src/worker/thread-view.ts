@@ -55,6 +55,15 @@ export function totalUsage(messages: readonly BaseMessage[]): UsageInfo {
 }
 
 /**
+ * The whole thread's provider usage: the main agent's model calls (its AI
+ * messages), its subagents' (`children`, from their threads) and its
+ * summarization calls' (kept on the summarization event: they leave no message).
+ */
+export function threadUsage(messages: readonly BaseMessage[], children: UsageInfo, event: SummarizationEvent | undefined): UsageInfo {
+  return addUsage(addUsage(totalUsage(messages), children), event?.usage ?? { input: 0, output: 0 });
+}
+
+/**
  * Tokens of the latest request and its answer, the context the next request
  * starts from: the provider's count when the last answer reports it (its
  * `input_tokens` already include cache reads, so they are not added again),
@@ -124,8 +133,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
     todos: plain(values.todos ?? []),
     approval,
     model,
-    // The whole thread's: the main agent's model calls and its subagents'.
-    usage: addUsage(totalUsage(messages), shown.childUsage),
+    usage: threadUsage(messages, shown.childUsage, event),
     lastRequestTokens: lastRequestTokens(messages, event),
     branches: deps.history ? await branchesOf(deps.history, threadId, head) : [],
   };
