@@ -9,6 +9,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol } from "../backends/protocol.ts";
 import { messageText } from "../core/messages.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { addUsage, tokenUsage, type TokenUsage } from "../core/usage.ts";
 import { appendSection } from "./history-file.ts";
 import {
   findSafeCutoff,
@@ -18,7 +19,6 @@ import {
   transcript,
   type KeepPolicy,
   type SummarizationEvent,
-  type SummarizationUsage,
 } from "./view.ts";
 
 /** The tag of the summary's model call (a stream consumer tells it from an answer by it). */
@@ -77,12 +77,6 @@ export async function summarize(input: SummarizeInput): Promise<SummarizeOutcome
 }
 
 /** The usage of the summarization calls before, plus this call's (undefined when neither reported any). */
-function addCallUsage(before: SummarizationUsage | undefined, call: UsageMetadata | undefined): SummarizationUsage | undefined {
-  if (!call) return before;
-  const cacheRead = (before?.cacheRead ?? 0) + (call.input_token_details?.cache_read ?? 0);
-  return {
-    input: (before?.input ?? 0) + (call.input_tokens ?? 0),
-    output: (before?.output ?? 0) + (call.output_tokens ?? 0),
-    ...(cacheRead ? { cacheRead } : {}),
-  };
+function addCallUsage(before: TokenUsage | undefined, call: UsageMetadata | undefined): TokenUsage | undefined {
+  return call ? addUsage(before ?? { input: 0, output: 0 }, tokenUsage(call)) : before;
 }

@@ -5,6 +5,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { transcriptText } from "../core/messages.ts";
+import type { TokenUsage } from "../core/usage.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 
 export interface SummarizationEvent {
@@ -19,14 +20,7 @@ export interface SummarizationEvent {
    * one's added to the previous event's): those calls leave no message, so
    * this is where a thread's totals find them. Absent when no call reported usage.
    */
-  usage?: SummarizationUsage;
-}
-
-/** Token counts as the provider reported them (`cacheRead`: prompt tokens the cache served, part of `input`). */
-export interface SummarizationUsage {
-  input: number;
-  output: number;
-  cacheRead?: number;
+  usage?: TokenUsage;
 }
 
 export function renderView(messages: readonly BaseMessage[], event: SummarizationEvent | undefined): BaseMessage[] {

@@ -4,6 +4,7 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
 import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
@@ -22,10 +23,7 @@ export function toToolCallInfo(call: { id?: string | undefined; name: string; ar
 }
 
 export function usageOf(msg: AIMessage): UsageInfo | undefined {
-  const u = msg.usage_metadata;
-  if (!u) return undefined;
-  const cacheRead = u.input_token_details?.cache_read;
-  return { input: u.input_tokens ?? 0, output: u.output_tokens ?? 0, ...(cacheRead ? { cacheRead } : {}) };
+  return msg.usage_metadata ? tokenUsage(msg.usage_metadata) : undefined;
 }
 
 /** A message as plain data. Unknown message types are reported as `user`. */

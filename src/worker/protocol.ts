@@ -17,6 +17,7 @@ import type { FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
+import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
 import type { PromptRequest } from "../models/chrome-ai.ts";
@@ -38,12 +39,7 @@ export interface ToolCallInfo {
 }
 
 /** Provider-reported token usage of one model call. */
-export interface UsageInfo {
-  input: number;
-  output: number;
-  /** Prompt tokens served from the provider's cache. */
-  cacheRead?: number;
-}
+export type UsageInfo = TokenUsage;
 
 /** A message of a thread, flattened to text. Lists of these are keyed by position, never by id. */
 export interface MessageInfo {

@@ -8,7 +8,8 @@ import { AIMessage, HumanMessage, type AIMessageChunk } from "@langchain/core/me
 import { afterEach, describe, expect, it } from "vitest";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
-import { addUsage, lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
+import { addUsage } from "../core/usage.ts";
+import { lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
 
 let servers: ScriptedServer[] = [];
 afterEach(async () => {

@@ -13,6 +13,7 @@ import { branchesOf, type CheckpointReader } from "./history.ts";
 import { plain, toMessageInfo, toPendingApproval, usageOf } from "./messages.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
+import { addUsage } from "../core/usage.ts";
 import type { MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
 
 export interface ViewDeps {
@@ -31,12 +32,6 @@ export interface ViewDeps {
 /** The summarization trigger deeptab uses for a window (85%, as the middleware's default). */
 export function triggerFor(window: number): number {
   return Math.floor(window * 0.85);
-}
-
-/** Adds `b` into `a`. */
-export function addUsage(a: UsageInfo, b: UsageInfo): UsageInfo {
-  const cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
-  return { input: a.input + b.input, output: a.output + b.output, ...(cacheRead ? { cacheRead } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * and its subagents'. Subagents' calls count in the turn's totals and are
  * also named on their own. Pure.
  */
+import { addUsage } from "../../core/usage.ts";
 import type { MessageInfo, UsageInfo } from "../../worker/protocol.ts";
 
 export interface TurnUsage extends UsageInfo {
@@ -15,10 +16,8 @@ export interface TurnUsage extends UsageInfo {
 
 type Tally = UsageInfo & { calls: number };
 
-function add(t: Tally, u: UsageInfo): Tally {
-  const cacheRead = (t.cacheRead ?? 0) + (u.cacheRead ?? 0);
-  return { input: t.input + u.input, output: t.output + u.output, calls: t.calls + 1, ...(cacheRead ? { cacheRead } : {}) };
-}
+/** One more call, of usage `u`. */
+const add = (t: Tally, u: UsageInfo): Tally => ({ ...addUsage(t, u), calls: t.calls + 1 });
 
 const empty = (): Tally => ({ input: 0, output: 0, calls: 0 });
 
@@ -42,14 +41,7 @@ export function turnUsage(
     }
   }
   if (!own.calls && !sub.calls) return undefined;
-  const cacheRead = (own.cacheRead ?? 0) + (sub.cacheRead ?? 0);
-  return {
-    input: own.input + sub.input,
-    output: own.output + sub.output,
-    calls: own.calls + sub.calls,
-    ...(cacheRead ? { cacheRead } : {}),
-    ...(sub.calls ? { subagents: sub } : {}),
-  };
+  return { ...addUsage(own, sub), calls: own.calls + sub.calls, ...(sub.calls ? { subagents: sub } : {}) };
 }
 
 const n = (value: number) => value.toLocaleString("en-US");
