@@ -162,7 +162,7 @@ describe("ChatWllama on real llama.cpp", () => {
   });
 
   it("streams tokens through the LangChain interface, with usage, and reports its window", async () => {
-    const model = new ChatWllama({ engine: loaded.engine, maxTokens: 12 });
+    const model = new ChatWllama({ engine: loaded.engine, maxTokens: 12, seed: 1 });
     expect(model.profile.maxInputTokens).toBe(4_096);
     let whole: AIMessageChunk | undefined;
     let pieces = 0;
@@ -181,9 +181,9 @@ describe("ChatWllama on real llama.cpp", () => {
       description: "Weather of a city.",
       schema: z.object({ city: z.enum(["Paris", "Tokyo"]), days: z.number().int() }),
     });
-    const bound = new ChatWllama({ engine: loaded.engine, maxTokens: 512 }).bindTools([weather]);
-    // Three samples at temperature 0.7: each call parses and fits, whatever the random weights pick.
-    for (let i = 0; i < 3; i++) {
+    // Three seeded samples at temperature 0.7: each call parses and fits, whatever the random weights pick.
+    for (const seed of [1, 2, 3]) {
+      const bound = new ChatWllama({ engine: loaded.engine, maxTokens: 512, seed }).bindTools([weather]);
       const out = await bound.invoke([new HumanMessage("weather?")]);
       expect(out.response_metadata.finish_reason).toBe("tool_calls");
       expect(out.tool_calls).toHaveLength(1);

@@ -106,6 +106,8 @@ describe("ChatWllama", () => {
       temperature: 0.7,
       max_tokens: 1_024,
     });
+    expect(engine.requests[0]).not.toHaveProperty("seed");
+    expect(new ChatWllama({ engine, seed: 7 }).invocationParams()).toMatchObject({ seed: 7 });
     expect(maxInputTokens(model)).toBe(4_096);
   });
 

@@ -77,6 +77,8 @@ export interface ChatWllamaFields extends BaseChatModelParams {
   temperature?: number;
   /** Most tokens of one answer; default a quarter of the context. */
   maxTokens?: number;
+  /** Sampling seed: the same seed, prompt and model give the same answer. Default: a new one per call (llama.cpp's). */
+  seed?: number;
 }
 
 /** LangChain messages as the OpenAI chat messages llama-server takes (system messages merged first). */
@@ -149,12 +151,14 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
   readonly engine: WllamaEngine;
   readonly temperature: number;
   readonly maxTokens: number | undefined;
+  readonly seed: number | undefined;
 
   constructor(fields: ChatWllamaFields) {
     super(fields);
     this.engine = fields.engine;
     this.temperature = fields.temperature ?? 0.7;
     this.maxTokens = fields.maxTokens;
+    this.seed = fields.seed;
   }
 
   static override lc_name(): string {
@@ -186,6 +190,7 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
     return {
       temperature: this.temperature,
       max_tokens: this.maxTokens ?? Math.max(256, Math.floor(this.engine.contextSize() / 4)),
+      ...(this.seed === undefined ? {} : { seed: this.seed }),
       ...(tools.length ? { tools, tool_choice: options?.tool_choice ?? "auto", parallel_tool_calls: true } : {}),
     };
   }
