@@ -8,7 +8,9 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph/web";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { err } from "../core/result.ts";
+import type { SummarizationEvent } from "../context/view.ts";
 import { describeProviderFailure } from "../middleware/provider-retry.ts";
+import { EVENT_KEY } from "../middleware/summarization.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, probeServerWindow, type ModelChoice } from "../models/providers.ts";
@@ -168,10 +170,11 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       enrich: (id, approval) => enrichApproval(approval, (path) => fsOf(id).then((fs) => files.text(fs, path))),
       history,
       windowOf,
-      childMessages: async (id) => {
+      childThread: async (id) => {
         const tuple = await checkpointer.getTuple({ configurable: { thread_id: id, checkpoint_ns: "" } });
-        const messages = tuple?.checkpoint.channel_values.messages;
-        return Array.isArray(messages) ? (messages as BaseMessage[]) : undefined;
+        const values = tuple?.checkpoint.channel_values;
+        if (!Array.isArray(values?.messages)) return undefined;
+        return { messages: values.messages as BaseMessage[], event: values[EVENT_KEY] as SummarizationEvent | undefined };
       },
     });
 

@@ -23,11 +23,20 @@ export interface ViewDeps {
   /** Adds schemas and diffs to a pending approval (approvals.ts). */
   enrich(threadId: string, approval: PendingApproval): Promise<PendingApproval>;
   history?: CheckpointReader | undefined;
-  /** A subagent thread's messages (from the checkpointer), or undefined. */
-  childMessages(threadId: string): Promise<BaseMessage[] | undefined>;
+  /** A subagent thread's messages and summarization event (from the checkpointer), or undefined. */
+  childThread(threadId: string): Promise<ChildThread | undefined>;
   /** The window a choice works in (windows.ts: the one the agent is sized to). */
   windowOf(choice: ModelChoice): Promise<ModelWindow>;
 }
+
+/** What the view reads of a subagent's own thread. */
+export interface ChildThread {
+  messages: BaseMessage[];
+  /** Its summarization event, when its context was summarized: it carries those calls' usage. */
+  event?: SummarizationEvent | undefined;
+}
+
+const NO_USAGE: UsageInfo = { input: 0, output: 0 };
 
 /** The summarization trigger deeptab uses for a window (85%, as the middleware's default). */
 export function triggerFor(window: number): number {
@@ -55,7 +64,7 @@ export function totalUsage(messages: readonly BaseMessage[]): UsageInfo {
  * summarization calls' (kept on the summarization event: they leave no message).
  */
 export function threadUsage(messages: readonly BaseMessage[], children: UsageInfo, event: SummarizationEvent | undefined): UsageInfo {
-  return addUsage(addUsage(totalUsage(messages), children), event?.usage ?? { input: 0, output: 0 });
+  return addUsage(addUsage(totalUsage(messages), children), event?.usage ?? NO_USAGE);
 }
 
 /**
@@ -79,7 +88,8 @@ export function lastRequestTokens(messages: readonly BaseMessage[], event: Summa
 /**
  * The messages as plain data, each `task` call with its subagent's messages
  * (read from the subagent's own thread), and the provider usage of those
- * subagent runs: the child threads hold every model call a subagent made.
+ * subagent runs: the child threads hold every model call a subagent made,
+ * its summarization calls on their summarization event.
  */
 async function withChildren(
   threadId: string,
@@ -87,16 +97,16 @@ async function withChildren(
   deps: ViewDeps,
 ): Promise<{ messages: MessageInfo[]; childUsage: UsageInfo }> {
   const out: MessageInfo[] = [];
-  let childUsage: UsageInfo = { input: 0, output: 0 };
+  let childUsage = NO_USAGE;
   for (const m of messages) {
     const info = toMessageInfo(m);
     if (info.toolCalls?.some((c) => c.name === "task")) {
       for (const call of info.toolCalls) {
         if (call.name !== "task" || !call.id) continue;
-        const child = await deps.childMessages(subagentThreadId(threadId, call.id)).catch(() => undefined);
+        const child = await deps.childThread(subagentThreadId(threadId, call.id)).catch(() => undefined);
         if (!child) continue;
-        call.children = child.filter((c) => c.getType() !== "human").map(toMessageInfo);
-        childUsage = addUsage(childUsage, totalUsage(child));
+        call.children = child.messages.filter((c) => c.getType() !== "human").map(toMessageInfo);
+        childUsage = addUsage(childUsage, threadUsage(child.messages, NO_USAGE, child.event));
       }
     }
     out.push(info);

@@ -74,4 +74,44 @@ describe("usage in the thread view", () => {
     expect(set).toMatchObject({ window: 16_000, trigger: triggerFor(16_000) });
     expect(set.windowAssumed).toBeUndefined();
   });
+
+  it("counts a subagent's summarization calls: they leave no message, its thread's summarization event carries them", async () => {
+    // The subagent's first answer is long (about 7,800 tokens as reported): its next request is over the trigger of an
+    // 8,192-token window, so its context is summarized first, by a call of its own.
+    const long = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of the long first answer, with words.`).join("\n\n");
+    const server = await startScriptedServer("openai", [
+      {
+        toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }],
+        usage: { input: 1_000, output: 20 },
+      },
+      {
+        when: { lastUserIncludes: "Count the files" },
+        text: long,
+        toolCalls: [{ name: "ls", args: {} }],
+        usage: { input: 900, output: 7_800 },
+      },
+      { text: "The subagent listed the files after a long answer.", usage: { input: 6_000, output: 40 } },
+      { text: "There are none.", usage: { input: 700, output: 10 } },
+      { text: "The subagent found no files.", usage: { input: 1_500, output: 25 } },
+    ]);
+    servers.push(server);
+    const db = `u-${crypto.randomUUID()}`;
+    const api = createWorkerApi({
+      storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
+      notify: () => undefined,
+      tokenBatchMs: 0,
+    });
+    await api.setThreadModel("s", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1`, contextWindow: 8_192 });
+    let ended!: (e: AgentEvent) => void;
+    const done = new Promise<AgentEvent>((r) => (ended = r));
+    await api.startRun("s", { text: "How many files?" }, (e) => {
+      if (e.type === "done" || e.type === "error") ended(e);
+    });
+    expect(await done).toMatchObject({ type: "done", status: "complete" });
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(5);
+
+    const view = await api.getThread("s");
+    // Main 2,500 in · 45 out; subagent 1,600 in · 7,810 out; its summarization 6,000 in · 40 out.
+    expect(view.usage).toEqual({ input: 10_100, output: 7_895 });
+  });
 });
