@@ -83,3 +83,13 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     approval.subagent = { type: value.subagent, taskId: value.taskId };
   return approval;
 }
+
+/** Messages the user and the agent wrote: user messages and assistant messages with text (not tool traffic). */
+export function visibleCount(messages: readonly BaseMessage[]): number {
+  let n = 0;
+  for (const m of messages) {
+    const type = m.getType();
+    if (type === "human" || (type === "ai" && m.text.trim())) n++;
+  }
+  return n;
+}

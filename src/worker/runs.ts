@@ -23,7 +23,7 @@ import { ChildActivityHandler } from "./child-activity.ts";
 import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
-import { STOPPED_KEY, toPendingApproval } from "./messages.ts";
+import { STOPPED_KEY, toPendingApproval, visibleCount } from "./messages.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -38,7 +38,8 @@ import {
 
 /** What runs need of the thread registry (threads.ts). */
 export interface RunRegistry {
-  runStarted(threadId: string, text: string | undefined, model: ModelChoice): Promise<void>;
+  /** `shown`: how many messages the user sees as the run starts (its own message included), when it changes. */
+  runStarted(threadId: string, text: string | undefined, model: ModelChoice, shown?: number): Promise<void>;
   runEnded(threadId: string, messages: readonly BaseMessage[]): Promise<void>;
   savePartial(threadId: string, text: string | undefined): Promise<void>;
   partial(threadId: string): Promise<string | undefined>;
@@ -95,6 +96,8 @@ interface RunPlan {
   text?: string;
   /** Fork from this checkpoint. */
   checkpointId?: string;
+  /** Messages the user sees as the run starts, its own included (the thread row's count while it runs). */
+  shown?: number;
   /** Run before the stream starts (holding the lock): e.g. keeping an interrupted answer. */
   before?: () => Promise<void>;
 }
@@ -168,7 +171,7 @@ export function createRunService(deps: RunDeps): RunService {
     let terminal: TerminalEvent;
     try {
       await plan.before?.();
-      await registry.runStarted(threadId, plan.text, choice);
+      await registry.runStarted(threadId, plan.text, choice, plan.shown);
       deps.notify({ type: "thread_updated", threadId, running: true });
       const children = new ChildActivityHandler((taskId, message) => {
         for (const event of translator.childMessage(taskId, message)) sink.push(event);
@@ -261,9 +264,11 @@ export function createRunService(deps: RunDeps): RunService {
     const head = await registry.head(threadId);
     const wasCut = await interrupted(threadId);
     const partial = wasCut ? await registry.partial(threadId) : undefined;
+    const before = visibleCount(await messagesOf(threadId, head).catch(() => []));
     return {
       input: { messages: [new HumanMessage(text)] },
       text,
+      shown: before + (partial?.trim() ? 1 : 0) + 1,
       ...(head ? { checkpointId: head } : {}),
       before: async () => {
         if (head) await registry.setHead(threadId, undefined);
@@ -311,6 +316,7 @@ export function createRunService(deps: RunDeps): RunService {
         return {
           input: { messages: [new HumanMessage(text)] },
           text,
+          shown: visibleCount(messages.slice(0, messageIndex)) + 1,
           checkpointId: fork,
           before: () => registry.setHead(threadId, undefined),
         };

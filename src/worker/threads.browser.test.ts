@@ -38,6 +38,16 @@ describe("threads in the worker", () => {
     expect(list[1]!.title.startsWith("First thread about cats")).toBe(true);
     // Counts what people wrote (user messages and answers with text), not tool traffic: 2 after one turn.
     expect(list[0]).toMatchObject({ title: "Second", messageCount: 2 });
+    // While a turn runs, the row already counts the message just sent (not the count of the last end).
+    let during: ReturnType<AgentClient["listThreads"]> | undefined;
+    const next = await client.run("t-b", { text: "Again" }, (e) => {
+      if (e.type === "token") during ??= client.listThreads();
+    });
+    if (!next.ok) throw new Error(next.error.message);
+    await next.value.done;
+    expect((await during!).find((t) => t.id === "t-b")).toMatchObject({ messageCount: 3, running: true });
+    expect((await client.listThreads()).find((t) => t.id === "t-b")).toMatchObject({ messageCount: 4 });
+    expect((await client.listThreads()).find((t) => t.id === "t-b")!.running).toBeUndefined();
 
     expect(await client.renameThread("t-a", "Cats")).toMatchObject({ ok: true, value: { title: "Cats" } });
     expect((await client.listThreads()).find((t) => t.id === "t-a")?.title).toBe("Cats");
@@ -48,7 +58,7 @@ describe("threads in the worker", () => {
     expect((await client.listThreads()).map((t) => t.id)).toEqual(["t-b"]);
     expect(await messagesOf(client, "t-a")).toEqual([]);
     expect(await filesOf(client, "t-a")).toEqual({});
-    expect((await messagesOf(client, "t-b")).length).toBe(4);
+    expect((await messagesOf(client, "t-b")).length).toBe(8);
   });
 
   it("deletes a thread's subagent threads too", async () => {

@@ -11,6 +11,7 @@ import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelChoice } from "../models/providers.ts";
 import type { Layout } from "./layout.ts";
+import { visibleCount } from "./messages.ts";
 import type { RunRegistry } from "./runs.ts";
 import {
   threadLockName,
@@ -50,16 +51,6 @@ export interface ThreadServiceOptions {
 /** Per-thread model choice. */
 export interface ThreadModels {
   setModel(threadId: string, model: ModelChoice): Promise<void>;
-}
-
-/** Messages the user and the agent wrote: user messages and assistant messages with text (not tool traffic). */
-export function visibleCount(messages: readonly BaseMessage[]): number {
-  let n = 0;
-  for (const m of messages) {
-    const type = m.getType();
-    if (type === "human" || (type === "ai" && m.text.trim())) n++;
-  }
-  return n;
 }
 
 function publicInfo(entry: Entry): ThreadInfo {
@@ -153,10 +144,11 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
   }
 
   return {
-    async runStarted(threadId, text, model) {
+    async runStarted(threadId, text, model, shown) {
       const found = await ensure(threadId);
       const title = found.messageCount === 0 && found.title === threadTitle("") && text ? threadTitle(text) : found.title;
-      await save({ ...found, title, model, wasRunning: true, updatedAt: new Date().toISOString() });
+      const count = shown === undefined ? {} : { messageCount: shown };
+      await save({ ...found, title, model, wasRunning: true, updatedAt: new Date().toISOString(), ...count });
     },
 
     async runEnded(threadId, messages) {
