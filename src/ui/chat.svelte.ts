@@ -21,6 +21,9 @@ export class Chat {
   /** Bumped after each run and reload: panels (files) refresh on it. */
   #revision = $state.raw(0);
   readonly #unsubscribe: () => void;
+  /** Branch switches in the order they were asked for, and the number of the last. */
+  #branchSwitches: Promise<void> = Promise.resolve();
+  #branchRequest = 0;
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
@@ -170,12 +173,33 @@ export class Chat {
     );
   }
 
-  async switchBranch(head: string): Promise<void> {
-    if (this.running) return;
-    const view = await this.#client.switchBranch(this.#threadId, head);
-    this.#view = view;
-    this.#live = fromView(view);
-    this.#revision++;
+  /**
+   * Shows the branch `delta` steps from the one at `messageIndex`. The
+   * position moves at once, so a second click moves on from it rather than
+   * from a view that has not arrived; the switches reach the worker in order
+   * and only the last one's view is shown.
+   */
+  moveBranch(messageIndex: number, delta: number): Promise<void> {
+    const view = this.#view;
+    const branch = view?.branches.find((b) => b.messageIndex === messageIndex);
+    if (this.running || !view || !branch) return Promise.resolve();
+    const target = Math.min(branch.count, Math.max(1, branch.current + delta));
+    if (target === branch.current) return Promise.resolve();
+    const threadId = this.#threadId;
+    const head = branch.heads[target - 1]!;
+    this.#view = { ...view, branches: view.branches.map((b) => (b === branch ? { ...b, current: target } : b)) };
+    const request = ++this.#branchRequest;
+    this.#branchSwitches = this.#branchSwitches.then(async () => {
+      const shown = await this.#client.switchBranch(threadId, head).catch((err: unknown) => {
+        this.#live = { ...this.#live, error: toErrorInfo(err) };
+        return null;
+      });
+      if (!shown || request !== this.#branchRequest || threadId !== this.#threadId || this.running) return;
+      this.#view = shown;
+      this.#live = fromView(shown);
+      this.#revision++;
+    });
+    return this.#branchSwitches;
   }
 
   async setModel(choice: ModelChoice): Promise<void> {

@@ -1,0 +1,59 @@
+/**
+ * Branch switching in the Chat state over the real agent worker (Chromium,
+ * its own IndexedDB) and the scripted demo model: clicks that come faster
+ * than the worker answers each move one step from the position last asked
+ * for, and the view shown at the end is the worker's view of that branch.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { connectAgent } from "../worker/client.ts";
+import { Chat } from "./chat.svelte.ts";
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const undo of cleanup.splice(0).reverse()) undo();
+});
+
+async function threeBranches(): Promise<Chat> {
+  const client = connectAgent(
+    new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
+  );
+  const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+  cleanup.push(() => {
+    chat.dispose();
+    client.close();
+  });
+  await chat.connect();
+  expect(await chat.send({ text: "hello" })).toBe(true);
+  expect(await chat.retry()).toBe(true);
+  expect(await chat.retry()).toBe(true);
+  await chat.reload();
+  return chat;
+}
+
+const position = (chat: Chat) => chat.view!.branches.map((b) => `${b.current} / ${b.count}`);
+
+describe("branch switching", () => {
+  it("two quick clicks move two branches, and the worker's view of the last one is shown", async () => {
+    const chat = await threeBranches();
+    expect(position(chat)).toEqual(["3 / 3"]);
+    const heads = chat.view!.branches[0]!.heads;
+
+    // Both clicks before the worker answers the first.
+    const first = chat.moveBranch(0, -1);
+    expect(position(chat)).toEqual(["2 / 3"]);
+    const second = chat.moveBranch(0, -1);
+    expect(position(chat)).toEqual(["1 / 3"]);
+    await Promise.all([first, second]);
+    expect(position(chat)).toEqual(["1 / 3"]);
+    expect(chat.view!.head).toBe(heads[0]);
+    // The worker keeps the branch shown: a fresh view agrees.
+    await chat.reload();
+    expect(position(chat)).toEqual(["1 / 3"]);
+
+    // Past the last branch it stops there.
+    await Promise.all([chat.moveBranch(0, 1), chat.moveBranch(0, 1), chat.moveBranch(0, 1)]);
+    expect(position(chat)).toEqual(["3 / 3"]);
+    await chat.reload();
+    expect(position(chat)).toEqual(["3 / 3"]);
+  });
+});
