@@ -9,16 +9,11 @@
 import "fake-indexeddb/auto";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
-import { createWorkerApi } from "./app.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
 import { createLayout } from "./layout.ts";
 import type { AgentEvent, AgentWorkerApi, MessageInfo, TerminalEvent, UserInput } from "./protocol.ts";
 
-function openApi(db = `t-${crypto.randomUUID()}`) {
-  const saver = new IndexedDBSaver(`${db}-checkpoints`);
-  const api = createWorkerApi({ storage: { saver, layout: createLayout(db) }, notify: () => undefined, tokenBatchMs: 0 });
-  return { api, db };
-}
+const openApi = openWorkerApi;
 
 /** Runs a start call to its terminal event; returns every event. */
 async function collect(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {

@@ -7,10 +7,8 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../testing/provider-servers.ts";
-import { createWorkerApi } from "./app.ts";
-import { createLayout } from "./layout.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent, AgentWorkerApi } from "./protocol.ts";
 
 let servers: ScriptedServer[] = [];
@@ -33,12 +31,7 @@ function systemOf(req: RecordedRequest): string {
 async function setup() {
   const server = await startScriptedServer("openai");
   servers.push(server);
-  const db = `f-${crypto.randomUUID()}`;
-  const api = createWorkerApi({
-    storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-    notify: () => undefined,
-    tokenBatchMs: 0,
-  });
+  const { api } = openWorkerApi();
   await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
   const chats = async () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));
   return { server, api, chats };

@@ -8,12 +8,11 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { createWorkerApi } from "./app.ts";
-import { createLayout } from "./layout.ts";
+import type { createWorkerApi } from "./app.ts";
 import type { AgentEvent, ModelChoice } from "./protocol.ts";
 import { LOCAL_SERVER_WINDOW } from "../models/catalog.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
 
 let servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -21,14 +20,7 @@ afterEach(async () => {
   servers = [];
 });
 
-function openApi() {
-  const db = `w-${crypto.randomUUID()}`;
-  return createWorkerApi({
-    storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-    notify: () => undefined,
-    tokenBatchMs: 0,
-  });
-}
+const openApi = () => openWorkerApi().api;
 
 async function turn(api: ReturnType<typeof createWorkerApi>, threadId: string): Promise<void> {
   let finish!: (e: AgentEvent) => void;

@@ -8,10 +8,8 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { createWorkerApi } from "./app.ts";
-import { createLayout } from "./layout.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent, ModelChoice, ToolProfileChoice } from "./protocol.ts";
 import { DEFAULT_SETTINGS, sanitizeSettings } from "./settings.ts";
 
@@ -23,14 +21,7 @@ afterEach(async () => {
 
 const COMPACT_LS = "List a directory.";
 
-function openApi() {
-  const db = `p-${crypto.randomUUID()}`;
-  return createWorkerApi({
-    storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-    notify: () => undefined,
-    tokenBatchMs: 0,
-  });
-}
+const openApi = () => openWorkerApi().api;
 
 /** Runs one turn with `profile` saved in the settings; returns the tools of the chat request. */
 async function toolsWith(profile: ToolProfileChoice, choice: ModelChoice, server: ScriptedServer) {

@@ -9,10 +9,8 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { LOCAL_SERVER_WINDOW } from "../models/providers.ts";
-import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { createWorkerApi } from "./app.ts";
-import { createLayout } from "./layout.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent } from "./protocol.ts";
 import { triggerFor } from "./thread-view.ts";
 
@@ -33,12 +31,7 @@ describe("usage in the thread view", () => {
       { text: "The subagent found no files.", usage: { input: 1_500, output: 25, cacheRead: 1_000 } },
     ]);
     servers.push(server);
-    const db = `u-${crypto.randomUUID()}`;
-    const api = createWorkerApi({
-      storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-      notify: () => undefined,
-      tokenBatchMs: 0,
-    });
+    const { api } = openWorkerApi();
     await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
     const events: AgentEvent[] = [];
     let ended!: () => void;
@@ -95,12 +88,7 @@ describe("usage in the thread view", () => {
       { text: "The subagent found no files.", usage: { input: 1_500, output: 25 } },
     ]);
     servers.push(server);
-    const db = `u-${crypto.randomUUID()}`;
-    const api = createWorkerApi({
-      storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-      notify: () => undefined,
-      tokenBatchMs: 0,
-    });
+    const { api } = openWorkerApi();
     await api.setThreadModel("s", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1`, contextWindow: 8_192 });
     let ended!: (e: AgentEvent) => void;
     const done = new Promise<AgentEvent>((r) => (ended = r));
