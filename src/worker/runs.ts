@@ -120,20 +120,28 @@ export function createRunService(deps: RunDeps): RunService {
     return reader.getState(configOf(threadId, checkpointId));
   }
 
+  type Snapshot = Awaited<ReturnType<typeof stateOf>>;
+  const messagesIn = (snapshot: Snapshot): BaseMessage[] => (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
+
   /** The messages of the newest checkpoint, or of `checkpointId` (the shown branch's head). */
   async function messagesOf(threadId: string, checkpointId?: string): Promise<BaseMessage[]> {
-    return ((await stateOf(threadId, checkpointId)).values as { messages?: BaseMessage[] }).messages ?? [];
+    return messagesIn(await stateOf(threadId, checkpointId));
   }
 
-  async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
-    const snapshot = await stateOf(threadId);
+  /** The approval a snapshot waits for, as stored (not yet given schemas and diffs). */
+  function approvalIn(snapshot: Snapshot): PendingApproval | undefined {
     for (const task of snapshot.tasks) {
       for (const i of task.interrupts) {
         const found = toPendingApproval(i.value);
-        if (found) return deps.enrich(threadId, found);
+        if (found) return found;
       }
     }
-    return null;
+    return undefined;
+  }
+
+  async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
+    const found = approvalIn(await stateOf(threadId));
+    return found ? deps.enrich(threadId, found) : null;
   }
 
   async function interrupted(threadId: string): Promise<boolean> {
@@ -252,7 +260,10 @@ export function createRunService(deps: RunDeps): RunService {
   async function messagePlan(threadId: string, input: UserInput): Promise<RunPlan | StartResult> {
     const files = input.attachments ?? [];
     if (!input.text.trim() && !files.length) return startError("empty_input", "Type a message first.");
-    if (await pendingApproval(threadId)) {
+    // One read of the newest state: its approval refuses the message, and (with no older branch shown) its
+    // messages are what the user sees.
+    const latest = await stateOf(threadId);
+    if (approvalIn(latest)) {
       return startError("awaiting_approval", "The agent is waiting for your approval. Answer it first, or reject it with your message.");
     }
     let text = input.text;
@@ -264,7 +275,7 @@ export function createRunService(deps: RunDeps): RunService {
     const head = await registry.head(threadId);
     const wasCut = await interrupted(threadId);
     const partial = wasCut ? await registry.partial(threadId) : undefined;
-    const before = visibleCount(await messagesOf(threadId, head).catch(() => []));
+    const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     return {
       input: { messages: [new HumanMessage(text)] },
       text,
