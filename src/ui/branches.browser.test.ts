@@ -2,10 +2,11 @@
  * Branch switching in the Chat state over the real agent worker (Chromium,
  * its own IndexedDB) and the scripted demo model: clicks that come faster
  * than the worker answers each move one step from the position last asked
- * for, and the view shown at the end is the worker's view of that branch.
+ * for, and the view shown at the end is the worker's view of that branch;
+ * a switch that fails shows its error and puts the position back.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { connectAgent } from "../worker/client.ts";
+import { connectAgent, type AgentClient } from "../worker/client.ts";
 import { Chat } from "./chat.svelte.ts";
 
 const cleanup: Array<() => void> = [];
@@ -13,11 +14,11 @@ afterEach(() => {
   for (const undo of cleanup.splice(0).reverse()) undo();
 });
 
-async function threeBranches(): Promise<Chat> {
+async function threeBranches(wrap: (client: AgentClient) => AgentClient = (c) => c): Promise<Chat> {
   const client = connectAgent(
     new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
   );
-  const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+  const chat = new Chat(wrap(client), `thread-${crypto.randomUUID()}`);
   cleanup.push(() => {
     chat.dispose();
     client.close();
@@ -54,6 +55,16 @@ describe("branch switching", () => {
     await Promise.all([chat.moveBranch(0, 1), chat.moveBranch(0, 1), chat.moveBranch(0, 1)]);
     expect(position(chat)).toEqual(["3 / 3"]);
     await chat.reload();
+    expect(position(chat)).toEqual(["3 / 3"]);
+  });
+
+  it("a switch the worker fails shows the error and the branch the worker still has", async () => {
+    const chat = await threeBranches((client) => ({
+      ...client,
+      switchBranch: () => Promise.reject(new Error("the worker went away")),
+    }));
+    await chat.moveBranch(0, -1);
+    expect(chat.live.error?.message).toMatch(/the worker went away/);
     expect(position(chat)).toEqual(["3 / 3"]);
   });
 });

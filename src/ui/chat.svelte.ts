@@ -194,7 +194,9 @@ export class Chat {
         this.#live = { ...this.#live, error: toErrorInfo(err) };
         return null;
       });
-      if (!shown || request !== this.#branchRequest || threadId !== this.#threadId || this.running) return;
+      if (request !== this.#branchRequest || threadId !== this.#threadId || this.running) return;
+      // A failed switch: the position moved ahead of the worker, so show what the worker has (the error stays).
+      if (!shown) return this.reload();
       this.#view = shown;
       this.#live = fromView(shown);
       this.#revision++;
