@@ -74,40 +74,46 @@ function failureInfo(event: Event): ErrorInfo {
   return { name: "WorkerFailedError", message, code: "worker_failed" };
 }
 
-const PLAIN: ReadonlyArray<keyof PlainCalls> = [
-  "ping",
-  "getSettings",
-  "updateSettings",
-  "setKey",
-  "forgetKey",
-  "keyStatus",
-  "listProviderModels",
-  "defaultWindow",
-  "setThreadModel",
-  "requestLog",
-  "forgetEverything",
-  "listLocalModels",
-  "cancelDownload",
-  "deleteLocalModel",
-  "useLocalFile",
-  "sandboxStatus",
-  "switchBranch",
-  "cancel",
-  "checkArgs",
-  "getThread",
-  "listFiles",
-  "readFile",
-  "fileBytes",
-  "writeFile",
-  "deleteFile",
-  "workspaceZip",
-  "listThreads",
-  "renameThread",
-  "deleteThread",
-  "exportThread",
-  "importThread",
-  "getThreadStatus",
-];
+/**
+ * Every plain call, once. Typed against the API, so a worker call that is missing here (or one named here that is
+ * not a plain call) does not compile; `connectAgent` forwards exactly these.
+ */
+export const PLAIN_CALLS = {
+  ping: true,
+  getSettings: true,
+  updateSettings: true,
+  setKey: true,
+  forgetKey: true,
+  keyStatus: true,
+  listProviderModels: true,
+  defaultWindow: true,
+  setThreadModel: true,
+  requestLog: true,
+  forgetEverything: true,
+  listLocalModels: true,
+  cancelDownload: true,
+  deleteLocalModel: true,
+  useLocalFile: true,
+  sandboxStatus: true,
+  switchBranch: true,
+  cancel: true,
+  checkArgs: true,
+  getThread: true,
+  listFiles: true,
+  readFile: true,
+  fileBytes: true,
+  writeFile: true,
+  deleteFile: true,
+  workspaceZip: true,
+  listThreads: true,
+  renameThread: true,
+  deleteThread: true,
+  exportThread: true,
+  importThread: true,
+  getThreadStatus: true,
+} as const satisfies Record<keyof PlainCalls, true>;
+
+const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];
 
 /** Wraps the page's Prompt API for the worker: the reply stream is transferred, not copied. */
 function promptRemote(remote: PromptApiRemote): PromptApiRemote {
