@@ -1,24 +1,47 @@
 /**
- * Browser tests: spawns the app's real agent worker (agent.worker.ts) and
- * closes every spawned worker after each test. With `db`, the workers share
- * that IndexedDB database prefix (a worker named "db:<name>").
+ * The workers of browser tests: every test that runs a Web Worker gets it here, and the pool ends each one after
+ * its test. `spawn()` starts the app's real agent worker (agent.worker.ts) behind the page-side client; its
+ * IndexedDB is a fresh database per worker, or the database `db` names for every worker of the pool (a worker named
+ * "db:<name>" uses that database). `connect(worker)` puts the client on an agent worker the test started, `track`
+ * ends any other worker after the test (test harnesses in src/testing/). A test writes `new Worker(new URL("…",
+ * import.meta.url))` itself where it starts one: that is the form Vite bundles as a worker.
  */
 import { afterEach } from "vitest";
 import { connectAgent, type AgentClient } from "../worker/client.ts";
 
-export function workerPool(db?: string): { spawn(): AgentClient } {
-  let clients: AgentClient[] = [];
+export interface WorkerPool {
+  /** The app's agent worker and its client. */
+  spawn(): AgentClient;
+  /** The client over a worker the test started. */
+  connect(worker: Worker): AgentClient;
+  /** Ends `worker` after the test; returns it. */
+  track(worker: Worker): Worker;
+}
+
+/** Call at the top of a test file (or describe): it registers the afterEach that ends the pool's workers. */
+export function workerPool(db?: string): WorkerPool {
+  let ends: (() => void)[] = [];
   afterEach(() => {
-    for (const c of clients) c.close();
-    clients = [];
+    for (const end of ends) end();
+    ends = [];
   });
+  const connect = (worker: Worker) => {
+    const client = connectAgent(worker);
+    ends.push(() => client.close());
+    return client;
+  };
   return {
-    spawn() {
-      const client = connectAgent(
-        new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: db ? `db:${db}` : "deeptab-agent" }),
-      );
-      clients.push(client);
-      return client;
+    spawn: () =>
+      connect(
+        new Worker(new URL("../worker/agent.worker.ts", import.meta.url), {
+          type: "module",
+          name: `db:${db ?? `test-${crypto.randomUUID()}`}`,
+        }),
+      ),
+    connect,
+    track(worker) {
+      ends.push(() => worker.terminate());
+      return worker;
     },
   };
 }

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { page, userEvent } from "vitest/browser";
 import { workerPool } from "../testing/worker-pool.ts";
 import ApprovalDialog from "./approval-dialog.svelte";
-import { cleanupRendered, reactiveProps, render } from "./components/test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
 import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../worker/protocol.ts";
 
 afterEach(cleanupRendered);

@@ -6,23 +6,19 @@
  * a switch that fails shows its error and puts the position back.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { connectAgent, type AgentClient } from "../worker/client.ts";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "../worker/client.ts";
 import { Chat } from "./chat.svelte.ts";
 
+const { spawn } = workerPool();
 const cleanup: Array<() => void> = [];
 afterEach(() => {
   for (const undo of cleanup.splice(0).reverse()) undo();
 });
 
 async function threeBranches(wrap: (client: AgentClient) => AgentClient = (c) => c): Promise<Chat> {
-  const client = connectAgent(
-    new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
-  );
-  const chat = new Chat(wrap(client), `thread-${crypto.randomUUID()}`);
-  cleanup.push(() => {
-    chat.dispose();
-    client.close();
-  });
+  const chat = new Chat(wrap(spawn()), `thread-${crypto.randomUUID()}`);
+  cleanup.push(() => chat.dispose());
   await chat.connect();
   expect(await chat.send({ text: "hello" })).toBe(true);
   expect(await chat.retry()).toBe(true);

@@ -6,7 +6,7 @@
  */
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupRendered, reactiveProps, render } from "./components/test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
 import ContextMeter from "./context-meter.svelte";
 import type { ThreadView } from "../worker/protocol.ts";
 

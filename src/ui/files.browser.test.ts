@@ -10,13 +10,15 @@ import { unzipSync } from "fflate";
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
-import { connectAgent, type AgentClient } from "../worker/client.ts";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "../worker/client.ts";
 import { Chat } from "./chat.svelte.ts";
-import { cleanupRendered, render } from "./components/test-support.svelte.ts";
+import { cleanupRendered, render } from "../testing/render.svelte.ts";
 import FileViewer from "./file-viewer.svelte";
 import FilesPanel from "./files-panel.svelte";
 import { FilesState, ZIP_NAME } from "./files.svelte.ts";
 
+const { spawn } = workerPool();
 const cleanup: Array<() => void> = [];
 
 afterEach(() => {
@@ -25,9 +27,7 @@ afterEach(() => {
 });
 
 async function setup(): Promise<{ client: AgentClient; chat: Chat; files: FilesState; thread: string }> {
-  const client = connectAgent(
-    new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
-  );
+  const client = spawn();
   const thread = `thread-${crypto.randomUUID()}`;
   const chat = new Chat(client, thread);
   await chat.connect();
@@ -36,7 +36,6 @@ async function setup(): Promise<{ client: AgentClient; chat: Chat; files: FilesS
   cleanup.push(() => {
     stop();
     chat.dispose();
-    client.close();
   });
   return { client, chat, files, thread };
 }

@@ -5,41 +5,36 @@
  * behind a confirmation, per-thread model switching, and the model manager
  * downloading (cancel, resume, delete) from the loopback model server.
  */
-import { flushSync, mount, unmount } from "svelte";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
-import { connectAgent, type AgentClient } from "../worker/client.ts";
+import { cleanupRendered, render } from "../testing/render.svelte.ts";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "../worker/client.ts";
 import { Chat } from "./chat.svelte.ts";
 import SettingsDialog from "./settings-dialog.svelte";
 import { SettingsState } from "./settings.svelte.ts";
 
 const KEY = "sk-test-9f8e7d6c5b4a-DO-NOT-SHOW";
+const { spawn } = workerPool();
 let cleanup: Array<() => void> = [];
 
 afterEach(() => {
+  cleanupRendered();
   for (const undo of cleanup.splice(0).reverse()) undo();
   cleanup = [];
 });
 
 async function open(): Promise<{ client: AgentClient; chat: Chat; settings: SettingsState; closed: () => number }> {
-  const client = connectAgent(
-    new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
-  );
+  const client = spawn();
   const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
   await chat.connect();
   const settings = new SettingsState(client);
   await settings.load();
   let closes = 0;
-  const target = document.createElement("div");
-  document.body.append(target);
-  const instance = mount(SettingsDialog, { target, props: { open: true, onClose: () => closes++, settings, chat } });
-  flushSync();
+  render(SettingsDialog, { open: true, onClose: () => closes++, settings, chat });
   cleanup.push(() => {
-    void unmount(instance);
-    target.remove();
     settings.dispose();
     chat.dispose();
-    client.close();
   });
   return { client, chat, settings, closed: () => closes };
 }
@@ -149,9 +144,7 @@ describe("settings dialog", () => {
   });
 
   it("opened while the settings load, it fills once they are known and a slower load never undoes a choice", async () => {
-    const real = connectAgent(
-      new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
-    );
+    const real = spawn();
     // The dialog's own load answers 400 ms after the app's: the race a person (or CI) can hit.
     let calls = 0;
     let answered = () => undefined as void;
@@ -174,16 +167,10 @@ describe("settings dialog", () => {
     await chat.connect();
     const settings = new SettingsState(client);
     const appLoad = settings.load();
-    const target = document.createElement("div");
-    document.body.append(target);
-    const instance = mount(SettingsDialog, { target, props: { open: true, onClose: () => undefined, settings, chat } });
-    flushSync();
+    render(SettingsDialog, { open: true, onClose: () => undefined, settings, chat });
     cleanup.push(() => {
-      void unmount(instance);
-      target.remove();
       settings.dispose();
       chat.dispose();
-      real.close();
     });
     const provider = page.getByRole("combobox", { name: "Provider", exact: true });
     await expect.element(provider).toBeDisabled();

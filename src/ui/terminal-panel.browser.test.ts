@@ -7,7 +7,7 @@
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
-import { cleanupRendered, reactiveProps, render } from "./components/test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
 import type { TimelineItem, ToolItem } from "./lib/timeline.ts";
 import PreviewPane from "./preview-pane.svelte";
 import TerminalPanel from "./terminal-panel.svelte";

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { filesOf, messagesOf, workerPool } from "../testing/worker-pool.ts";
-import { connectAgent, type AgentClient } from "./client.ts";
+import type { AgentClient } from "./client.ts";
 import { demoAnswer, demoNotePath } from "../models/demo.ts";
 import type { AgentEvent, TokenEvent } from "./protocol.ts";
 
-const { spawn } = workerPool();
+const { spawn, connect } = workerPool();
 
 async function turn(client: AgentClient, threadId: string, text: string) {
   const events: AgentEvent[] = [];
@@ -121,12 +121,8 @@ describe("agent worker", () => {
   });
 
   it("rejects calls instead of hanging when the worker script fails to load", async () => {
-    const client = connectAgent(new Worker("/no-such-agent.worker.js", { type: "module" }));
-    try {
-      await expect(client.ping()).rejects.toMatchObject({ name: "WorkerFailedError", code: "worker_failed" });
-      expect(await client.failure).toMatchObject({ code: "worker_failed" });
-    } finally {
-      client.close();
-    }
+    const client = connect(new Worker("/no-such-agent.worker.js", { type: "module" }));
+    await expect(client.ping()).rejects.toMatchObject({ name: "WorkerFailedError", code: "worker_failed" });
+    expect(await client.failure).toMatchObject({ code: "worker_failed" });
   });
 });

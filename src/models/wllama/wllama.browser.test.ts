@@ -34,6 +34,7 @@ import {
 import { createWllama, loadModelChecked, WLLAMA_ASSETS, wllamaSupported } from "./assets.ts";
 import { ChatWllama } from "./chat-wllama.ts";
 import { wllamaEngine } from "./engine.ts";
+import { workerPool } from "../../testing/worker-pool.ts";
 import type { ProbeRequest, ProbeResponse } from "./wllama-probe.worker.ts";
 
 /** llama-server request fields wllama passes through but does not type. */
@@ -678,23 +679,21 @@ describe("load failures", () => {
 });
 
 describe("inside a module Web Worker", () => {
+  const { track } = workerPool();
+
   it("loads and generates from a WorkerGlobalScope (wllama spawns its own nested worker)", async () => {
-    const worker = new Worker(new URL("./wllama-probe.worker.ts", import.meta.url), { type: "module" });
-    try {
-      const gguf = makeTinyGguf().buffer as ArrayBuffer;
-      const reply = new Promise<ProbeResponse>((resolve, reject) => {
-        worker.onmessage = (e: MessageEvent<ProbeResponse>) => resolve(e.data);
-        worker.onerror = (e) => reject(new Error(e.message));
-      });
-      const request: ProbeRequest = { gguf, grammar: 'root ::= "[" [0-9] ("," [0-9]){2} "]"' };
-      worker.postMessage(request, [gguf]);
-      const res = await reply;
-      if (!res.ok) throw new Error(res.error);
-      expect(res).toMatchObject({ inWorker: true, crossOriginIsolated: true, multithread: false });
-      expect(JSON.parse(res.text)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
-    } finally {
-      worker.terminate();
-    }
+    const worker = track(new Worker(new URL("./wllama-probe.worker.ts", import.meta.url), { type: "module" }));
+    const gguf = makeTinyGguf().buffer as ArrayBuffer;
+    const reply = new Promise<ProbeResponse>((resolve, reject) => {
+      worker.onmessage = (e: MessageEvent<ProbeResponse>) => resolve(e.data);
+      worker.onerror = (e) => reject(new Error(e.message));
+    });
+    const request: ProbeRequest = { gguf, grammar: 'root ::= "[" [0-9] ("," [0-9]){2} "]"' };
+    worker.postMessage(request, [gguf]);
+    const res = await reply;
+    if (!res.ok) throw new Error(res.error);
+    expect(res).toMatchObject({ inWorker: true, crossOriginIsolated: true, multithread: false });
+    expect(JSON.parse(res.text)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
   }, 60_000);
 });
 

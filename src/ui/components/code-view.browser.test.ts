@@ -3,7 +3,7 @@ import { flushSync } from "svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
 import CodeView from "./code-view.svelte";
-import { cleanupRendered, reactiveProps, render } from "./test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
 
 afterEach(cleanupRendered);
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
 import Confirm from "./confirm.svelte";
 import Dialog from "./dialog.svelte";
-import { cleanupRendered, reactiveProps, render } from "./test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
 
 afterEach(cleanupRendered);
 

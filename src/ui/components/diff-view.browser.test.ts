@@ -1,7 +1,7 @@
 /** diff-view.svelte in Chromium: edits, new files, markers and numbers, the row cap. */
 import { afterEach, describe, expect, it } from "vitest";
 import DiffView from "./diff-view.svelte";
-import { cleanupRendered, render } from "./test-support.svelte.ts";
+import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 
 afterEach(cleanupRendered);
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
 import { highlighterRequested } from "../lib/highlight.ts";
 import Markdown from "./markdown.svelte";
-import { cleanupRendered, reactiveProps, render as mountIn } from "./test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render as mountIn } from "../../testing/render.svelte.ts";
 
 declare global {
   interface Window {

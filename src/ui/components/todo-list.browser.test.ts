@@ -1,6 +1,6 @@
 /** todo-list.svelte in Chromium: status by icon and text, in-progress highlighted. */
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupRendered, render } from "./test-support.svelte.ts";
+import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 import TodoList from "./todo-list.svelte";
 
 afterEach(cleanupRendered);

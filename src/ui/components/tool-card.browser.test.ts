@@ -2,7 +2,7 @@
 import { createRawSnippet, flushSync } from "svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
-import { cleanupRendered, reactiveProps, render } from "./test-support.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
 import ToolCard from "./tool-card.svelte";
 
 afterEach(cleanupRendered);

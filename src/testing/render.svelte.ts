@@ -1,8 +1,8 @@
 /**
- * Test support for the component browser tests (not used by the app):
- * mount a component into a fresh div in document.body, unmount everything
- * mounted so far, and reactive props a test can change after mounting
- * (plain prop objects are not reactive).
+ * Rendering Svelte components in browser tests (not used by the app): mount a component into a fresh div
+ * (flushed, so the DOM is there when `render` returns), unmount everything mounted so far, and reactive props a
+ * test can change after mounting (plain prop objects are not reactive). Every component test renders through
+ * here: call `cleanupRendered` after each test.
  */
 import { flushSync, mount, unmount, type Component } from "svelte";
 
@@ -14,13 +14,19 @@ export function reactiveProps<T extends object>(initial: T): T {
   return props;
 }
 
-/** Mounts `component` with `props` into a new div in document.body (flushed); returns that div. */
+/** Where {@link render} mounts: a new div appended to `into` (default: document.body). */
+export interface RenderOptions {
+  into?: HTMLElement;
+}
+
+/** Mounts `component` with `props` into a new div (flushed); returns that div. */
 export function render<P extends object, E extends object, B extends keyof P | "">(
   component: Component<P, E, B>,
   props: NoInfer<P>,
+  { into = document.body }: RenderOptions = {},
 ): HTMLElement {
   const target = document.createElement("div");
-  document.body.append(target);
+  into.append(target);
   const instance = mount(component, { target, props });
   flushSync();
   mounted.push(() => {
@@ -30,7 +36,7 @@ export function render<P extends object, E extends object, B extends keyof P | "
   return target;
 }
 
-/** Unmounts and removes every component {@link render} mounted. */
+/** Unmounts and removes every component {@link render} mounted, last first. */
 export function cleanupRendered(): void {
   for (const undo of mounted.splice(0).reverse()) undo();
 }
