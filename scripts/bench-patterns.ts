@@ -13,6 +13,7 @@ import type { FileData } from "../src/backends/protocol.ts";
 import { isBackendError } from "../src/backends/protocol.ts";
 import { createBackendRuntime } from "../src/backends/runtime.ts";
 import { StateBackend } from "../src/backends/state.ts";
+import { randomString, seededRandom } from "../src/testing/random.ts";
 
 const FILES = 5_000;
 const HOSTILE: ReadonlyArray<readonly [label: string, pattern: string]> = [
@@ -72,12 +73,11 @@ export async function benchPatterns(): Promise<string[]> {
     lines.push(`  grep "TODO" glob ${JSON.stringify(label).padEnd(24)} ${t.toFixed(1).padStart(7)} ms = ${(t / grepBase).toFixed(1)}x`);
   }
   // Names that defeat a DFA: every state set is new, so matching is simulated (bitsets) rather than looked up.
-  let seed = 20_261_205;
-  const random = (n: number) =>
-    Array.from({ length: n }, () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) & 1 ? "a" : "b")).join("");
+  const random = seededRandom(20_261_205);
   const at = "2026-01-01T00:00:00.000Z";
   const randomFiles: Record<string, FileData> = {};
-  for (let i = 0; i < FILES; i++) randomFiles[`/${random(300)}${i}`] = { content: "x", encoding: "utf-8", createdAt: at, modifiedAt: at };
+  for (let i = 0; i < FILES; i++)
+    randomFiles[`/${randomString(random, "ab", 300)}${i}`] = { content: "x", encoding: "utf-8", createdAt: at, modifiedAt: at };
   const randomBackend = new StateBackend(createBackendRuntime(randomFiles, {}));
   const randomBase = await median(() => check(randomBackend.glob("*")));
   const blowUp = `*a*b${"?".repeat(100)}c`;

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryFileStore } from "../backends/memory-store.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import { ScriptedChatModel, type ScriptedToolCall } from "../models/scripted.ts";
+import { pick, seededRandom } from "../testing/random.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 const RUNS = 800;
@@ -18,18 +19,6 @@ const CALLS_PER_RUN = 8;
 /** One run may hold a shell command that loops until its 1-2 s timeout. */
 const RUN_TIME_BOUND_MS = 6_000;
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20_261_202);
-
-/** mulberry32: a small, good-enough seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOOLS = [
   "ls",
@@ -143,10 +132,6 @@ const SHELL_COMMANDS = [
   "",
 ];
 
-function pick<T>(r: () => number, items: readonly T[]): T {
-  return items[Math.floor(r() * items.length)]!;
-}
-
 function randomValue(r: () => number, depth = 0): unknown {
   const kind = Math.floor(r() * 12);
   switch (kind) {
@@ -249,7 +234,7 @@ describe(`fuzz: ${RUNS} runs of random tool calls against every built-in tool (b
     let calls = 0;
     for (let run = 0; run < RUNS; run++) {
       const seed = BASE_SEED + run;
-      const r = rng(seed);
+      const r = seededRandom(seed);
       const script = randomCalls(r);
       calls += script.length;
       const model = new ScriptedChatModel({

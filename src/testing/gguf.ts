@@ -17,6 +17,7 @@
  * metadata, tensor table) for tests and for inspecting real models.
  * What wllama does with it: src/models/wllama/wllama.browser.test.ts.
  */
+import { seededRandom } from "./random.ts";
 
 /** GGUF metadata value types (gguf.h `gguf_type`). */
 export const GgufType = {
@@ -507,18 +508,6 @@ export function tinyVocab(options: Pick<TinyGgufOptions, "answerAfterToolResult"
   };
 }
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** IEEE 754 binary32 -> binary16 bits, round to nearest even. */
 export function float32ToFloat16Bits(value: number): number {
   const f32 = new Float32Array(1);
@@ -782,7 +771,7 @@ export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tenso
   const reserved = printableOnly || transitions.length > 0 ? 1 + transitions.length : 0;
   if (reserved * 2 > nEmbd) throw new Error(`embeddingLength ${nEmbd} is too small for the reserved channels`);
   const toolClose = vocab.special("</tool_call>");
-  const rand = mulberry32(options.seed ?? 1);
+  const rand = seededRandom(options.seed ?? 1);
   const init = (fanIn: number) => ({ scale: 1 / Math.sqrt(fanIn), rand });
   const nEmbdKv = headDim * nHeadKv;
   // Rows are contiguous runs of dims[0] values: row r of a [in, out] matrix is output r.
