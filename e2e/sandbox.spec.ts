@@ -16,6 +16,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { connect, idle, turn } from "./app.ts";
+import { FILE_TOOLS_WITHOUT_SHELL } from "../src/testing/tool-names.ts";
 import { providerScope } from "./control.ts";
 
 const WEBCONTAINER = "WebContainer (loads from StackBlitz, a third party)";
@@ -114,7 +115,7 @@ test("with no sandbox the model is not offered execute; with the offline shell i
   );
   expect(tools).toHaveLength(2);
   // The rest of the file tools are there both times; only execute depends on the sandbox.
-  for (const names of tools) expect(names).toEqual(expect.arrayContaining(["ls", "read_file", "write_file", "edit_file", "glob", "grep"]));
+  for (const names of tools) expect(names).toEqual(expect.arrayContaining(FILE_TOOLS_WITHOUT_SHELL));
   expect(tools[0]).not.toContain("execute");
   expect(tools[1]).toContain("execute");
 });

@@ -12,6 +12,7 @@ import { MemoryFileStore } from "../backends/memory-store.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import { ScriptedChatModel, type ScriptedToolCall } from "../models/scripted.ts";
 import { pick, seededRandom } from "../testing/random.ts";
+import { FILE_TOOLS } from "../testing/tool-names.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 const RUNS = 800;
@@ -20,19 +21,7 @@ const CALLS_PER_RUN = 8;
 const RUN_TIME_BOUND_MS = 6_000;
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20_261_202);
 
-const TOOLS = [
-  "ls",
-  "read_file",
-  "write_file",
-  "edit_file",
-  "delete",
-  "glob",
-  "grep",
-  "execute",
-  "task",
-  "write_todos",
-  "compact_conversation",
-];
+const TOOLS = [...FILE_TOOLS, "task", "write_todos", "compact_conversation"];
 const KEYS = [
   "file_path",
   "path",

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { FILE_TOOLS, FILE_TOOLS_WITHOUT_SHELL } from "../testing/tool-names.ts";
 import { ToolError, type AgentTool } from "./types.ts";
 
 const human = (text: string) => ({ messages: [new HumanMessage(text)] });
@@ -43,17 +44,7 @@ describe("the loop", () => {
   it("hides execute from the model when the backend cannot execute", async () => {
     const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
     await createDeepAgent({ model }).invoke(human("hi"));
-    expect(model.calls[0]!.tools).toEqual([
-      "ls",
-      "read_file",
-      "write_file",
-      "edit_file",
-      "delete",
-      "glob",
-      "grep",
-      "task",
-      "compact_conversation",
-    ]);
+    expect(model.calls[0]!.tools).toEqual([...FILE_TOOLS_WITHOUT_SHELL, "task", "compact_conversation"]);
   });
 
   it("answers an unknown tool with an error result naming the valid tools", async () => {
@@ -62,8 +53,7 @@ describe("the loop", () => {
     const [result] = toolMessages(out.messages);
     expect(result!.status).toBe("error");
     expect(result!.content).toBe(
-      "Error: nope is not a valid tool, " +
-        "try one of [ls, read_file, write_file, edit_file, delete, glob, grep, execute, task, compact_conversation].",
+      `Error: nope is not a valid tool, try one of [${[...FILE_TOOLS, "task", "compact_conversation"].join(", ")}].`,
     );
   });
 

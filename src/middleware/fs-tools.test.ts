@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { runTool, textFile } from "../testing/runtime.ts";
+import { FILE_TOOLS } from "../testing/tool-names.ts";
 import { EMPTY_CONTENT_WARNING, MAX_LINE_LENGTH } from "./fs-format.ts";
 import type { AgentTool } from "../harness/types.ts";
-import { fileTool } from "./fs-tools.ts";
+import { fileTool, filesystemTools } from "./fs-tools.ts";
 
-const [lsTool, readFileTool, writeFileTool, editFileTool, deleteTool, globTool, grepTool, executeTool] = [
-  "ls",
-  "read_file",
-  "write_file",
-  "edit_file",
-  "delete",
-  "glob",
-  "grep",
-  "execute",
-].map(fileTool) as [AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool, AgentTool];
+const [lsTool, readFileTool, writeFileTool, editFileTool, deleteTool, globTool, grepTool, executeTool] = FILE_TOOLS.map(fileTool) as [
+  AgentTool,
+  AgentTool,
+  AgentTool,
+  AgentTool,
+  AgentTool,
+  AgentTool,
+  AgentTool,
+  AgentTool,
+];
 
 const files = {
   "/README.md": textFile("# Title\nhello world\n"),
@@ -21,6 +22,12 @@ const files = {
   "/src/lib/b.ts": textFile("import { a } from '../a';\n// TODO: b\nconsole.log(a); // TODO again\n"),
   "/docs/my notes.md": textFile("spaces in path\n"),
 };
+
+describe("the file tools", () => {
+  it("are deepagents' eight, in its order", () => {
+    expect(filesystemTools.map((tool) => tool.name)).toEqual(FILE_TOOLS);
+  });
+});
 
 describe("ls", () => {
   it("lists direct children, directories with a trailing slash", async () => {

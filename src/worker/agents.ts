@@ -11,6 +11,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
 import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
 import type { BackendFactory } from "../backends/runtime.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { ChatChromeAI, type PromptApiPort } from "../models/chrome-ai.ts";
@@ -96,7 +97,7 @@ export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Resu
   const interruptOn: InterruptOnConfig = {};
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
-  if (spec.approveWrites) for (const name of ["write_file", "edit_file", "delete"]) interruptOn[name] = true;
+  if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
   const agent = createDeepAgent({
     model: built.value.model,
     checkpointer: deps.checkpointer,

@@ -1,0 +1,10 @@
+/**
+ * The file tools' names, as deepagents names them and in the order the agent offers them: the one list tests
+ * compare against (src/middleware/fs-tools.test.ts holds the built tools to it).
+ */
+export const FILE_TOOLS = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
+
+export type FileToolName = (typeof FILE_TOOLS)[number];
+
+/** The file tools but `execute`: what an agent without a sandbox is offered. */
+export const FILE_TOOLS_WITHOUT_SHELL = FILE_TOOLS.filter((name) => name !== "execute");
