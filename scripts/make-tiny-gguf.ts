@@ -1,5 +1,5 @@
 /**
- * Writes the tiny test model (src/testing/gguf.ts) to a file, e.g. to load it
+ * Writes the tiny test model (src/testing/gguf/tiny-model.ts) to a file, e.g. to load it
  * into a native llama.cpp or inspect it with a GGUF viewer:
  *
  *   node --import tsx scripts/make-tiny-gguf.ts out.gguf [options]
@@ -8,15 +8,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  HERMES2PRO_CHAT_TEMPLATE,
-  LLAMA3_SPECIAL_TOKENS,
-  LLAMA32_CHAT_TEMPLATE,
-  makeTinyGguf,
-  makeTinyGgufSplits,
-  parseGguf,
-  type TinyGgufOptions,
-} from "../src/testing/gguf.ts";
+import { parseGguf } from "../src/testing/gguf/parser.ts";
+import { HERMES2PRO_CHAT_TEMPLATE, LLAMA3_SPECIAL_TOKENS, LLAMA32_CHAT_TEMPLATE } from "../src/testing/gguf/templates.ts";
+import { makeTinyGguf, makeTinyGgufSplits, type TinyGgufOptions } from "../src/testing/gguf/tiny-model.ts";
 
 const usage = `usage: node --import tsx scripts/make-tiny-gguf.ts out.gguf [options]
   --seed N         weight seed (default 1)

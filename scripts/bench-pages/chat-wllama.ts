@@ -1,6 +1,6 @@
 /**
  * Bench page (scripts/bench-browser.ts): the tiny GGUF the tests make
- * (src/testing/gguf.ts) loaded once into wllama with the self-hosted wasm;
+ * (src/testing/gguf/tiny-model.ts) loaded once into wllama with the self-hosted wasm;
  * the same greedy chat completion made through ChatWllama (`invoke`, as the
  * agent loop calls it) and through wllama's `createChatCompletion` streamed
  * directly, alternating, after one warm-up of each.
@@ -13,7 +13,7 @@ import type { ChatCompletionParams } from "@wllama/wllama";
 import { createWllama, loadModelChecked } from "../../src/models/wllama/assets.ts";
 import { ChatWllama, type ServerExtras } from "../../src/models/wllama/chat-wllama.ts";
 import { wllamaEngine } from "../../src/models/wllama/engine.ts";
-import { makeTinyGguf } from "../../src/testing/gguf.ts";
+import { makeTinyGguf } from "../../src/testing/gguf/tiny-model.ts";
 import type { GenerationRun, WllamaBenchResult } from "./results.ts";
 
 const RUNS = 9;

@@ -3,7 +3,7 @@
  * servers browser tests talk to, their URLs handed over with `provide`.
  */
 import type { TestProject } from "vitest/node";
-import { makeTinyGguf, makeTinyGgufSplits } from "./gguf.ts";
+import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
 

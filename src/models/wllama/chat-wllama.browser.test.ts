@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ChatWllama, type WllamaEngine } from "./chat-wllama.ts";
-import { makeTinyGgufSplits } from "../../testing/gguf.ts";
+import { makeTinyGgufSplits } from "../../testing/gguf/tiny-model.ts";
 import { loadWllamaModel, type LoadedModel } from "./engine.ts";
 import { MAX_FILE_BYTES, ModelStore, shardUrls, type DownloadProgress } from "./model-store.ts";
 

@@ -1,6 +1,6 @@
 /**
  * A real llama.cpp (wllama 3.13, WebAssembly) in real Chromium, on a tiny
- * model the test writes itself (src/testing/gguf.ts): loading from Blobs with
+ * model the test writes itself (src/testing/gguf/tiny-model.ts): loading from Blobs with
  * the self-hosted wasm, generation, streaming, abort, the GGUF's own Jinja
  * chat template, grammar-constrained decoding, tool calls, a whole agent turn
  * (tool call, then a text answer to the tool result), split files, a module
@@ -24,13 +24,11 @@ import {
   HERMES2PRO_CHAT_TEMPLATE,
   LLAMA3_SPECIAL_TOKENS,
   LLAMA32_CHAT_TEMPLATE,
-  makeTinyGguf,
-  makeTinyGgufSplits,
   QWEN25_CHAT_TEMPLATE,
   QWEN25_TOOL_RESULT_CHAT_TEMPLATE,
-  tinyVocab,
-  type TinyGgufOptions,
-} from "../../testing/gguf.ts";
+} from "../../testing/gguf/templates.ts";
+import { makeTinyGguf, makeTinyGgufSplits, type TinyGgufOptions } from "../../testing/gguf/tiny-model.ts";
+import { tinyVocab } from "../../testing/gguf/vocab.ts";
 import { createWllama, loadModelChecked, WLLAMA_ASSETS, wllamaSupported } from "./assets.ts";
 import { ChatWllama } from "./chat-wllama.ts";
 import { wllamaEngine } from "./engine.ts";
@@ -511,7 +509,7 @@ describe("a whole agent turn (eagerToolCalls + answerAfterToolResult model)", ()
 
 /**
  * The same tool calling in the Llama 3.x and Hermes 2 Pro formats (templates
- * in those formats, src/testing/gguf.ts): llama.cpp derives the format from
+ * in those formats, src/testing/gguf/tiny-model.ts): llama.cpp derives the format from
  * the GGUF's template (its differential "autoparser"; neither has a
  * specialized handler in this build), renders tools, calls and results, and
  * parses the call out of the output, with the grammar keeping it to the

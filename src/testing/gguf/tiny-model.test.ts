@@ -1,23 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { GgmlType, GgufType, tensorByteSize, TokenType } from "./format.ts";
+import { parseGguf } from "./parser.ts";
 import {
-  ggufHeader,
-  float32ToFloat16Bits,
-  isPrintable,
-  makeTinyGgufSplits,
-  GgmlType,
-  GgufType,
   HERMES2PRO_CHAT_TEMPLATE,
   LLAMA3_SPECIAL_TOKENS,
   LLAMA32_CHAT_TEMPLATE,
-  makeTinyGguf,
-  parseGguf,
   QWEN25_CHAT_TEMPLATE,
   QWEN25_TOOL_RESULT_CHAT_TEMPLATE,
-  tensorByteSize,
   TOOL_RESULT_MARKER,
-  tinyVocab,
-  TokenType,
-} from "./gguf.ts";
+} from "./templates.ts";
+import { makeTinyGguf, makeTinyGgufSplits } from "./tiny-model.ts";
+import { isPrintable, tinyVocab } from "./vocab.ts";
 
 describe("makeTinyGguf", () => {
   const bytes = makeTinyGguf();
@@ -353,30 +346,6 @@ describe("answerAfterToolResult", () => {
   });
 });
 
-describe("ggufHeader", () => {
-  it("lays out tensors without their data, for streaming big files", () => {
-    const { header, offsets, alignment, dataSize } = ggufHeader(
-      [{ key: "general.architecture", type: GgufType.STRING, value: "llama" }],
-      [
-        { name: "a", dims: [3], type: GgmlType.F32 },
-        { name: "b", dims: [5, 2], type: GgmlType.F16 },
-      ],
-    );
-    expect(alignment).toBe(32);
-    expect(header.byteLength % 32).toBe(0);
-    expect(offsets).toEqual([0, 32]);
-    expect(dataSize).toBe(64);
-    const file = new Uint8Array(header.byteLength + dataSize);
-    file.set(header);
-    const parsed = parseGguf(file);
-    expect(parsed.dataOffset).toBe(header.byteLength);
-    expect(parsed.tensors.map((t) => [t.name, t.offset])).toEqual([
-      ["a", 0],
-      ["b", 32],
-    ]);
-  });
-});
-
 describe("makeTinyGgufSplits", () => {
   it("deals the tensors over shards carrying split.* metadata, metadata in shard 1 only", () => {
     const whole = parseGguf(makeTinyGguf());
@@ -393,31 +362,5 @@ describe("makeTinyGgufSplits", () => {
     });
     expect(shards.flatMap((s) => s.tensors.map((t) => t.name))).toEqual(whole.tensors.map((t) => t.name));
     expect(() => makeTinyGgufSplits(0)).toThrow(/split count/);
-  });
-});
-
-describe("parseGguf", () => {
-  it("rejects files that are not GGUF or are truncated", () => {
-    expect(() => parseGguf(new TextEncoder().encode("GGML----"))).toThrow(/not a GGUF/);
-    const bytes = makeTinyGguf();
-    expect(() => parseGguf(bytes.subarray(0, 2000))).toThrow(/truncated|past the end/);
-    expect(() => parseGguf(bytes.subarray(0, bytes.byteLength - 64))).toThrow(/past the end/);
-  });
-});
-
-describe("float32ToFloat16Bits", () => {
-  it("converts like IEEE 754 half precision", () => {
-    expect(float32ToFloat16Bits(0)).toBe(0);
-    expect(float32ToFloat16Bits(-0)).toBe(0x8000);
-    expect(float32ToFloat16Bits(1)).toBe(0x3c00);
-    expect(float32ToFloat16Bits(-2)).toBe(0xc000);
-    expect(float32ToFloat16Bits(0.5)).toBe(0x3800);
-    expect(float32ToFloat16Bits(65504)).toBe(0x7bff);
-    expect(float32ToFloat16Bits(1e6)).toBe(0x7c00);
-    expect(float32ToFloat16Bits(Number.NaN) & 0x7c00).toBe(0x7c00);
-    expect(float32ToFloat16Bits(2 ** -24)).toBe(0x0001);
-    expect(float32ToFloat16Bits(2 ** -14)).toBe(0x0400);
-    expect(float32ToFloat16Bits(1 + 2 ** -11)).toBe(0x3c00); // tie rounds to even
-    expect(float32ToFloat16Bits(1 + 3 * 2 ** -11)).toBe(0x3c02);
   });
 });
