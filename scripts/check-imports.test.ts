@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { resolveConfig } from "vite";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkImports, VITE_RESOLVE } from "./check-imports.mjs";
+import { checkImports, UNFOLLOWED, VITE_RESOLVE } from "./check-imports.mjs";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -182,6 +182,20 @@ describe("the import check", () => {
   it.each(BYPASSES)("catches $name", ({ files, caught }) => {
     const { violations } = checkImports(tree({ ...LOW, ...files }));
     for (const [file, why] of caught) expect(hits(violations, file, why), `${file}: ${why}\n${violations.join("\n")}`).toHaveLength(1);
+  });
+
+  it("lets a load named at run time pass only where UNFOLLOWED lists its file and kind", () => {
+    const root = tree({
+      ...LOW,
+      "harness/loop.ts": `export const load = (name: string) => [import(name), new URL(name, import.meta.url)];`,
+    });
+    UNFOLLOWED.push({ file: "harness/loop.ts", kind: "dynamic", why: "a plugin named in the settings" });
+    try {
+      const { violations } = checkImports(root);
+      expect(violations).toEqual([expect.stringMatching(/^harness\/loop\.ts:1 loads a module named at run time \(url\)/)]);
+    } finally {
+      UNFOLLOWED.pop();
+    }
   });
 
   it("does not count imports in comments and strings, anywhere", () => {
