@@ -8,9 +8,20 @@
  * - a path cannot be both a file and a directory: writing below a file, or a
  *   file where a directory is implied, is refused;
  * - paths are compared after Unicode NFC normalization (see paths.ts);
- * - every mutation is one atomic unit of the store.
+ * - every mutation is one atomic unit of the store;
+ * - `write` and `edit` never make a file over `MAX_FILE_WRITE_BYTES` (file-ops.ts;
+ *   `file_too_large`, nothing written); `uploadFiles` (the user's uploads,
+ *   imports) is not held to it.
  */
-import { alreadyExists, directoryNotFound, editedFileData, fileAncestorError, isDirectoryError, notFound } from "./file-errors.ts";
+import {
+  alreadyExists,
+  checkedNewContent,
+  directoryNotFound,
+  editedFileData,
+  fileAncestorError,
+  isDirectoryError,
+  notFound,
+} from "./file-errors.ts";
 import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";
@@ -82,6 +93,8 @@ export class FileBackend implements BackendProtocol {
   async write(raw: string, content: string): Promise<Outcome<{ path: string }>> {
     const path = normalizePath(raw);
     if (isBackendError(path)) return path;
+    const tooLarge = checkedNewContent(path, content);
+    if (tooLarge) return tooLarge;
     return this.#store.mutate(`write ${path}`, async (tx): Promise<Outcome<{ path: string }>> => {
       if (await tx.get(path)) return alreadyExists(path);
       const refused = await placementError(tx, path);

@@ -11,6 +11,48 @@ import { backendError, type BackendError, type FileData, type FileInfo, type Gre
 export const textEncoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * The largest file the agent can make, in bytes (10 MiB): `write_file`,
+ * `edit_file` and every shell write are refused beyond it with a clear error,
+ * and nothing is written. A text file of this size is about 2.5 million
+ * tokens, far more than a model reads; the cap keeps one runaway edit
+ * (`replace_all` of a short string with a long one) from growing a file to
+ * hundreds of MB and stalling the worker. Files the user uploads or imports are
+ * not held to it.
+ */
+export const MAX_FILE_WRITE_BYTES = 10 * 1024 * 1024;
+
+/** UTF-8 length of a string without encoding it. */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair: 4 bytes for 2 UTF-16 units.
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/** "10 MB", "1.5 MB", "900 KB": a size for an error message. */
+export function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** The file-size error the file tools return (the shell says EFBIG). */
+export function fileTooLarge(path: string, bytes: number, max = MAX_FILE_WRITE_BYTES): BackendError {
+  return backendError(
+    "file_too_large",
+    `Error: '${path}' would be ${sizeText(bytes)}; a file may hold at most ${sizeText(max)}. ` +
+      "Nothing was written. Write smaller files (split the content), or make a smaller change.",
+  );
+}
+
 export function byteLength(data: FileData): number {
   if (data.encoding === "base64") return Math.floor((data.content.replace(/=+$/, "").length * 3) / 4);
   return textEncoder.encode(data.content).length;
@@ -81,13 +123,19 @@ export function countOccurrences(haystack: string, needle: string): number {
   return count;
 }
 
-/** The text after an edit, or why the edit cannot be made. */
+/**
+ * The text after an edit, or why the edit cannot be made. An edit whose
+ * result would exceed `maxBytes` (UTF-8) is refused before the new text is
+ * built, so a `replace_all` that would make hundreds of MB costs nothing.
+ */
 export function applyEdit(
   content: string,
   oldString: string,
   newString: string,
   replaceAll: boolean,
-): { content: string; occurrences: number } | BackendError {
+  path = "the file",
+  maxBytes = MAX_FILE_WRITE_BYTES,
+): { content: string; occurrences: number; bytes: number } | BackendError {
   if (oldString.length === 0) {
     return backendError("invalid_argument", "Error: old_string must not be empty.");
   }
@@ -108,8 +156,11 @@ export function applyEdit(
         "Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.",
     );
   }
+  const replaced = replaceAll ? occurrences : 1;
+  const bytes = utf8Length(content) + replaced * (utf8Length(newString) - utf8Length(oldString));
+  if (bytes > maxBytes) return fileTooLarge(path, bytes, maxBytes);
   const next = replaceAll ? content.split(oldString).join(newString) : content.replace(oldString, () => newString);
-  return { content: next, occurrences: replaceAll ? occurrences : 1 };
+  return { content: next, occurrences: replaced, bytes };
 }
 
 /** Literal matches of `pattern`, line by line. */

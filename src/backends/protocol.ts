@@ -19,6 +19,7 @@ export type BackendErrorCode =
   | "string_not_found"
   | "not_unique"
   | "invalid_argument"
+  | "file_too_large"
   | "not_supported";
 
 /** An expected failure, as a value. `message` is written for the model to act on. */

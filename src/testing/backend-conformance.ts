@@ -6,6 +6,7 @@
 import { InMemoryStore } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { CompositeBackend } from "../backends/composite.ts";
+import { MAX_FILE_WRITE_BYTES } from "../backends/file-ops.ts";
 import { isBackendError, type BackendProtocol, type Outcome } from "../backends/protocol.ts";
 import { createBackendRuntime } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
@@ -153,6 +154,27 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(ok(await b.grep("10485:")).map((m) => m.line)).toEqual([10_486]);
       ok(await b.edit("/big.txt", `10485:${line}`, "last"));
       expect(ok(await b.read("/big.txt", 10_485, 1)).lines).toEqual(["last"]);
+    });
+
+    it("refuses a write or an edit past the file-size cap (file_too_large) and keeps the file as it was", async () => {
+      const b = await make();
+      expect(await b.write("/huge.txt", "é".repeat(MAX_FILE_WRITE_BYTES / 2 + 1))).toMatchObject({
+        error: "file_too_large",
+        message:
+          "Error: '/huge.txt' would be 10 MB; a file may hold at most 10 MB. Nothing was written. " +
+          "Write smaller files (split the content), or make a smaller change.",
+      });
+      expect(code(await b.read("/huge.txt"))).toBe("file_not_found");
+      ok(await b.write("/at-cap.txt", "x".repeat(MAX_FILE_WRITE_BYTES)));
+      // The issue's edit: a 20 KB replace_all over 5,000 matches would make a 100 MB file.
+      ok(await b.write("/e.txt", "ab\n".repeat(5_000)));
+      expect(await b.edit("/e.txt", "ab", "y".repeat(20_000), true)).toMatchObject({
+        error: "file_too_large",
+        message: expect.stringMatching(/^Error: '\/e.txt' would be 95.4 MB; a file may hold at most 10 MB\. Nothing was written\./),
+      });
+      const kept = ok(await b.read("/e.txt", 0, 10_000));
+      expect(kept.totalLines).toBe(5_000);
+      expect(new Set(kept.lines)).toEqual(new Set(["ab"]));
     });
   });
 }

@@ -7,30 +7,45 @@
  *   default; in the app, the thread's IndexedDB workspace). The shell sees the
  *   same store at `/` (see shell-fs.ts), so a file a command writes is at once
  *   visible to `read_file`, `ls`, `grep` and `glob`, and the other way round.
+ * - Where commands run: on the shell's own thread where one can be started (a
+ *   dedicated Web Worker in browsers; in Node, threads the caller passes), so a
+ *   CPU-bound command never holds the caller's thread, and Stop (the run's
+ *   `signal`) or the timeout terminates it at once; the next command gets a
+ *   fresh thread. Its files are reached through the caller (shell-thread.ts
+ *   says what a killed command leaves: the file operations it completed, each
+ *   whole). Without threads (`threads: "inline"`, or Node by default) commands
+ *   run on the caller's thread and stop at the next statement.
  * - `execute(command, timeout)`: combined output (stdout, then stderr: the
  *   interpreter returns them separately, so their interleaving is lost), the
  *   exit code, and `truncated` when the output was cut at `maxOutputBytes`.
- *   A command is stopped at its timeout (default 120 s, at most
- *   `maxTimeout`); then `exitCode` is null and the output says so. A command
- *   that writes into a missing sandbox (`node`, `npm`, `git`, `python`)
- *   answers exit code 127 naming the sandbox that has it.
+ *   A command is stopped at its timeout (default 120 s; 0 or more than
+ *   `maxTimeout`, default 300 s, means `maxTimeout`); then `exitCode` is null
+ *   and the output says so in deepagents' words. A command that needs a
+ *   missing sandbox (`node`, `npm`, `git`, `python`) answers exit code 127
+ *   naming the sandbox that has it.
+ * - Limits: a file the shell writes holds at most `maxFileBytes` (10 MiB;
+ *   `EFBIG` beyond, nothing written); `/tmp` holds at most 64 MiB per session
+ *   (`ENOSPC`); see shell-fs.ts.
  *
- * Limits worth knowing: output arrives when a command ends (no streaming);
- * a command that times out loses its output; the interpreter runs on the
- * calling thread, and a CPU-bound loop holds it until the deadline.
+ * Limits worth knowing: output arrives when a command ends (no streaming), so
+ * a command that times out or is stopped loses its output.
  */
-import { Bash } from "just-bash/browser";
 import { FileBackend } from "../file-backend.ts";
+import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import type { FileStore } from "../file-store.ts";
 import { MemoryFileStore } from "../memory-store.ts";
 import type { ExecuteOptions, ExecuteResult, SandboxBackendProtocol } from "../protocol.ts";
-import { missingCommands } from "./missing-commands.ts";
 import { newShellSession, ShellFs, type ShellSession } from "./shell-fs.ts";
+import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
+import { defaultShellThreads, runOnThread, type ShellFsCalls, type ShellThreads } from "./shell-thread.ts";
 
 export const DEFAULT_EXECUTE_TIMEOUT = 120;
-export const DEFAULT_MAX_EXECUTE_TIMEOUT = 3_600;
+/** The longest a command may run, in seconds: what a person waits for (5 minutes). `timeout: 0` means this. */
+export const DEFAULT_MAX_EXECUTE_TIMEOUT = 300;
 /** Output returned by one command; beyond it the result says `truncated` (large results are offloaded by the harness anyway). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
+/** How much longer than its timeout the interpreter's own deadline is when a thread is killed from outside at the timeout. */
+const BACKSTOP_MS = 5_000;
 
 export interface ShellBackendOptions {
   /** The files: a FileStore, or a FileBackend whose store the shell shares. Default: a new in-memory store. */
@@ -39,10 +54,12 @@ export interface ShellBackendOptions {
   now?: () => string;
   /** Seconds a command may run when the caller gives no timeout. Default 120. */
   defaultTimeout?: number;
-  /** The longest timeout honoured, in seconds (a larger one, or 0, is cut to it). Default 3,600. */
+  /** The longest timeout honoured, in seconds (a larger one, or 0, is cut to it). Default 300. */
   maxTimeout?: number;
   /** Bytes of output returned. Default 1,000,000. */
   maxOutputBytes?: number;
+  /** Bytes one file may hold when the shell writes it. Default 10 MiB. */
+  maxFileBytes?: number;
   /** Aborts running commands (the run's signal). */
   signal?: AbortSignal;
   /** /tmp and empty directories kept between commands (share one per thread). Default: this backend's own. */
@@ -51,9 +68,13 @@ export interface ShellBackendOptions {
   env?: Record<string, string>;
   /** Stable id of this sandbox (SandboxBackendProtocol.id). Default "offline-shell". */
   id?: string;
+  /**
+   * Where commands run: threads that can be terminated (default: this page's or
+   * worker's Web Workers, see `defaultShellThreads`), or "inline" on the
+   * caller's thread (the default where there are no Web Workers, as in Node).
+   */
+  threads?: ShellThreads | "inline";
 }
-
-const DEADLINE = /^bash: execution (?:aborted|exceeded execution deadline)/;
 
 function isStore(files: FileStore | FileBackend): files is FileStore {
   return !(files instanceof FileBackend);
@@ -64,6 +85,24 @@ function capBytes(text: string, max: number): { text: string; truncated: boolean
   const bytes = new TextEncoder().encode(text);
   if (bytes.length <= max) return { text, truncated: false };
   return { text: new TextDecoder().decode(bytes.subarray(0, max)).replace(/\uFFFD$/, ""), truncated: true };
+}
+
+/**
+ * What a sandbox answers when a command hit its timeout: deepagents' words
+ * (`Error: Command timed out after N seconds…`), and the cap when the
+ * requested timeout (0: none) was cut to it.
+ */
+export function timeoutMessage(seconds: number, requested: number | undefined, max: number): string {
+  const text =
+    requested === undefined
+      ? `Error: Command timed out after ${seconds} seconds. For long-running commands, re-run using the timeout parameter.`
+      : `Error: Command timed out after ${seconds} seconds (custom timeout). The command may be stuck or require more time.`;
+  const cut = requested !== undefined && (requested <= 0 || requested > seconds) && seconds === max;
+  return cut ? `${text} This sandbox stops every command after at most ${max} seconds.` : text;
+}
+
+function abortError(signal: AbortSignal | undefined): Error {
+  return signal?.reason instanceof Error ? signal.reason : new DOMException("The run was cancelled.", "AbortError");
 }
 
 export class ShellBackend extends FileBackend implements SandboxBackendProtocol {
@@ -78,56 +117,72 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     super(store, now);
     this.id = options.id ?? "offline-shell";
     this.#options = options;
-    this.#fs = new ShellFs(store, options.session ?? newShellSession(), now);
+    this.#fs = new ShellFs(store, options.session ?? newShellSession({ now }), now, options.maxFileBytes ?? MAX_FILE_WRITE_BYTES);
   }
 
-  /** Seconds a call may run: the given timeout (0 or missing: the default / the maximum), capped. */
+  #max(): number {
+    return this.#options.maxTimeout ?? DEFAULT_MAX_EXECUTE_TIMEOUT;
+  }
+
+  /** Seconds a call may run: the given timeout (0 or missing: the maximum / the default), capped. */
   #seconds(timeout: number | undefined): number {
-    const max = this.#options.maxTimeout ?? DEFAULT_MAX_EXECUTE_TIMEOUT;
+    const max = this.#max();
     if (timeout === undefined) return Math.min(this.#options.defaultTimeout ?? DEFAULT_EXECUTE_TIMEOUT, max);
     if (!(timeout > 0)) return max;
     return Math.min(timeout, max);
   }
 
+  #threads(): ShellThreads | undefined {
+    const threads = this.#options.threads;
+    if (threads === "inline") return undefined;
+    return threads ?? defaultShellThreads();
+  }
+
   async execute(command: string, timeout?: number, options: ExecuteOptions = {}): Promise<ExecuteResult> {
     const seconds = this.#seconds(timeout);
     const signal = this.#options.signal;
-    // A fresh interpreter per command (about 0.1 ms): its deadline is this command's.
-    const bash = new Bash({
-      fs: this.#fs,
-      cwd: "/",
-      env: { HOME: "/", USER: "agent", SHELL: "/bin/bash", TERM: "dumb", ...this.#options.env },
-      customCommands: missingCommands(),
-      // The timeout is the limit that matters: counts high enough that long loops end by it, not by a count.
-      executionLimits: {
-        maxExecutionTimeMs: seconds * 1000,
-        maxOutputSize: 256 * 1024 * 1024,
-        maxCommandCount: 1_000_000_000,
-        maxLoopIterations: 1_000_000_000,
-      },
-      // Node only: its sandboxing of timers would break stores that use them (IndexedDB shims); a no-op in browsers.
-      defenseInDepth: false,
+    if (signal?.aborted) throw abortError(signal);
+    const timedOut = (): ExecuteResult => ({
+      output:
+        `${timeoutMessage(seconds, timeout, this.#max())}\n` +
+        "The offline shell stopped it; what it printed was lost (output arrives only when a command ends), " +
+        "and the files it finished writing are kept. Use a larger timeout, or split the work into shorter commands.",
+      exitCode: null,
+      truncated: false,
     });
-    const started = performance.now();
-    let result: { stdout: string; stderr: string; exitCode: number };
-    try {
-      result = await bash.exec(command, signal ? { signal } : {});
-    } catch (err) {
-      // A storage failure ends the run; any other failure (a write the store refused) is the command's.
-      if (err instanceof Error && err.name === "StorageError") throw err;
-      result = { stdout: "", stderr: `bash: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1 };
-    }
-    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException("The run was cancelled.", "AbortError");
-    const timedOut = result.exitCode === 124 && DEADLINE.test(result.stderr) && performance.now() - started >= seconds * 1000 - 50;
-    if (timedOut) {
-      return {
-        output:
-          `Command timed out after ${seconds} seconds and was stopped ` +
-          "(the offline shell returns output only when a command ends, so its output was lost). " +
-          "Use a larger timeout, or split the work into shorter commands.",
-        exitCode: null,
-        truncated: false,
-      };
+    const threads = this.#threads();
+    let result: ShellRunResult;
+    if (threads) {
+      const request: ShellRequest = { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 + BACKSTOP_MS };
+      // ShellFs answers every filesystem call the thread makes (its methods are the calls).
+      const fsCalls = this.#fs as unknown as ShellFsCalls;
+      const outcome = await runOnThread(threads, fsCalls, request, { timeoutMs: seconds * 1000, signal });
+      switch (outcome.kind) {
+        case "done":
+          result = outcome.result;
+          break;
+        case "timeout":
+          return timedOut();
+        case "aborted":
+          throw abortError(signal);
+        case "storage":
+          throw outcome.error;
+        case "crashed":
+          return {
+            output:
+              `The offline shell's thread stopped while running the command (${outcome.reason}). ` +
+              "The files it finished writing are kept. Run a smaller command, or split the work.",
+            exitCode: 1,
+            truncated: false,
+          };
+      }
+    } else {
+      const { runShellCommand } = await import("./shell-runner.ts");
+      const started = performance.now();
+      result = await runShellCommand(this.#fs, { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 }, signal);
+      if (signal?.aborted) throw abortError(signal);
+      // The interpreter's deadline ends a command with 124 (its message varies: a loop, `sleep`, a pipeline).
+      if (result.exitCode === 124 && performance.now() - started >= seconds * 1000 - 50) return timedOut();
     }
     const combined = result.stdout + (result.stderr && result.stdout && !result.stdout.endsWith("\n") ? "\n" : "") + result.stderr;
     const { text, truncated } = capBytes(combined, this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);

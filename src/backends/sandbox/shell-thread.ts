@@ -1,0 +1,263 @@
+/**
+ * The offline shell's own thread: where a command runs so that it can be
+ * stopped. just-bash is an interpreter on a JavaScript thread; a CPU-bound
+ * command (`while true; do :; done`) gives that thread no turn until it ends,
+ * so it must not be the agent's thread. A command runs on a {@link ShellThread}
+ * (a dedicated Web Worker in browsers; a worker_threads Worker in Node tests),
+ * which is terminated when the run is stopped or the command times out, and
+ * replaced for the next command.
+ *
+ * Files stay where they are. The thread has no files of its own: every
+ * filesystem call of the command is a message to the caller, which answers it
+ * with the shell's filesystem ({@link ShellFs} over the workspace store, the
+ * source of truth, and the session's `/tmp`). So IndexedDB is written only by
+ * the agent's thread, through the same atomic units as the file tools.
+ *
+ * What a killed command leaves: every file operation it completed (each is one
+ * atomic unit: a file is replaced whole or not at all), and nothing else. A
+ * request still running when the thread is killed finishes (or fails) as one
+ * unit before `execute` returns; requests arriving after the kill are ignored.
+ * Nothing is rolled back: as with a process killed mid-script, earlier
+ * commands' effects stay.
+ */
+import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
+
+/** The filesystem calls a command may make (all of just-bash's asynchronous IFileSystem methods the shell implements). */
+export const FS_METHODS = [
+  "readFile",
+  "readFileBuffer",
+  "writeFile",
+  "appendFile",
+  "exists",
+  "stat",
+  "lstat",
+  "realpath",
+  "chmod",
+  "utimes",
+  "mkdir",
+  "readdir",
+  "readdirWithFileTypes",
+  "rm",
+  "cp",
+  "mv",
+  "symlink",
+  "link",
+  "readlink",
+] as const;
+export type FsMethod = (typeof FS_METHODS)[number];
+
+/** Caller → thread. */
+export type ToShellThread =
+  | { type: "run"; id: number; request: ShellRequest }
+  | { type: "fs-reply"; call: number; ok: true; value: unknown }
+  | { type: "fs-reply"; call: number; ok: false; message: string; code?: string };
+
+/** Thread → caller. */
+export type FromShellThread =
+  | { type: "started"; id: number }
+  | { type: "fs"; id: number; call: number; method: FsMethod; args: unknown[] }
+  | { type: "done"; id: number; result: ShellRunResult };
+
+/** One end of the messages between caller and thread. */
+export interface ShellChannel<In, Out> {
+  post(message: Out): void;
+  /** Sets the handler of incoming messages (replacing any earlier one). */
+  listen(handler: (message: In) => void): void;
+}
+
+/**
+ * A thread a command can run on, as the caller holds it.
+ *
+ * Contract: messages are delivered in order; after `terminate()` no message
+ * from the thread is delivered and the thread runs no more code; `onFailure`
+ * fires once if the thread dies by itself (an uncaught error, out of memory),
+ * also for a handler set after that.
+ */
+export interface ShellThread extends ShellChannel<FromShellThread, ToShellThread> {
+  /** Sets the handler of the thread dying by itself; called at once if it already has. */
+  onFailure(handler: (reason: string) => void): void;
+  terminate(): void;
+  /** Node: keep the process alive while a command runs (`true`), not while idle. Optional. */
+  hold?(busy: boolean): void;
+}
+
+export type ShellThreadFactory = () => ShellThread;
+
+/**
+ * Threads for commands: an idle one is reused, a killed one replaced. One
+ * thread runs one command at a time; parallel commands get their own threads.
+ */
+export class ShellThreads {
+  readonly #spawn: ShellThreadFactory;
+  readonly #maxIdle: number;
+  readonly #idle: ShellThread[] = [];
+
+  constructor(spawn: ShellThreadFactory, maxIdle = 2) {
+    this.#spawn = spawn;
+    this.#maxIdle = maxIdle;
+  }
+
+  acquire(): ShellThread {
+    return this.#idle.pop() ?? this.#spawn();
+  }
+
+  /** A thread whose command ended normally: kept for the next command. */
+  release(thread: ShellThread): void {
+    if (this.#idle.length < this.#maxIdle) {
+      thread.hold?.(false);
+      this.#idle.push(thread);
+    } else thread.terminate();
+  }
+
+  /** A thread whose command was killed: terminated, and a fresh one started for the next command. */
+  discard(thread: ShellThread): void {
+    thread.terminate();
+    if (this.#idle.length === 0) {
+      try {
+        const fresh = this.#spawn();
+        fresh.hold?.(false);
+        this.#idle.push(fresh);
+      } catch {
+        // Spawned again at the next acquire, where a failure is the command's.
+      }
+    }
+  }
+
+  /** Terminates the idle threads (a running command keeps its thread until it ends). */
+  close(): void {
+    for (const thread of this.#idle.splice(0)) thread.terminate();
+  }
+}
+
+/** How long a new thread may take to start a command (loading the interpreter) before it counts as crashed. */
+export const THREAD_START_MS = 60_000;
+
+/** How a command on a thread ended. */
+export type ThreadOutcome =
+  | { kind: "done"; result: ShellRunResult }
+  | { kind: "timeout" }
+  | { kind: "aborted"; reason: unknown }
+  | { kind: "crashed"; reason: string }
+  | { kind: "storage"; error: Error };
+
+/** What the caller answers a thread's filesystem calls with. */
+export type ShellFsCalls = Record<FsMethod, (...args: never[]) => Promise<unknown>>;
+
+const METHODS = new Set<string>(FS_METHODS);
+let nextId = 1;
+
+/**
+ * Runs one command on a thread of `threads`, answering its filesystem calls
+ * with `fs`, and kills the thread `timeoutMs` after the command started (a new
+ * thread's loading does not count) or when `signal` aborts. Resolves once the
+ * command ended and no filesystem call of it is still running; the thread is
+ * released to `threads` or discarded (killed, crashed, storage failure).
+ */
+export function runOnThread(
+  threads: ShellThreads,
+  fs: ShellFsCalls,
+  request: ShellRequest,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<ThreadOutcome> {
+  const id = nextId++;
+  const thread = threads.acquire();
+  thread.hold?.(true);
+  const running = new Set<Promise<unknown>>();
+  let settled = false;
+  return new Promise<ThreadOutcome>((resolve) => {
+    const finish = (outcome: ThreadOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (outcome.kind === "done") threads.release(thread);
+      else threads.discard(thread);
+      // Calls already running finish as whole units before the caller hears the outcome.
+      void Promise.allSettled([...running]).then(() => resolve(outcome));
+    };
+    const onAbort = () => finish({ kind: "aborted", reason: options.signal?.reason });
+    let timer = setTimeout(() => finish({ kind: "crashed", reason: "the shell's thread did not start" }), THREAD_START_MS);
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    thread.listen((message) => {
+      if (settled || message.id !== id) return;
+      if (message.type === "started") {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish({ kind: "timeout" }), options.timeoutMs);
+        return;
+      }
+      if (message.type === "done") return finish({ kind: "done", result: message.result });
+      const { call, method, args } = message;
+      if (!METHODS.has(method)) {
+        thread.post({ type: "fs-reply", call, ok: false, message: `EINVAL: unknown filesystem call ${String(method)}`, code: "EINVAL" });
+        return;
+      }
+      const op = (fs[method] as (...a: unknown[]) => Promise<unknown>)(...args).then(
+        (value) => {
+          if (!settled) thread.post({ type: "fs-reply", call, ok: true, value });
+        },
+        (err: unknown) => {
+          if (err instanceof Error && err.name === "StorageError") return finish({ kind: "storage", error: err });
+          if (settled) return;
+          const code = (err as { code?: unknown } | null)?.code;
+          thread.post({
+            type: "fs-reply",
+            call,
+            ok: false,
+            message: err instanceof Error ? err.message : String(err),
+            ...(typeof code === "string" ? { code } : {}),
+          });
+        },
+      );
+      running.add(op);
+      void op.finally(() => running.delete(op));
+    });
+    thread.post({ type: "run", id, request });
+    thread.onFailure((reason) => finish({ kind: "crashed", reason }));
+  });
+}
+
+/** A ShellThread over a Web Worker (or anything shaped like one). */
+export function workerShellThread(worker: Worker): ShellThread {
+  let failed: ((reason: string) => void) | undefined;
+  let dead = false;
+  let crash: string | undefined;
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    if (dead) return;
+    dead = true;
+    crash = event.message || "the shell's worker stopped";
+    failed?.(crash);
+  });
+  return {
+    post: (message) => worker.postMessage(message),
+    listen: (handler) => {
+      worker.onmessage = (event: MessageEvent<FromShellThread>) => {
+        if (!dead) handler(event.data);
+      };
+    },
+    onFailure: (handler) => {
+      failed = handler;
+      if (crash !== undefined) handler(crash);
+    },
+    terminate: () => {
+      dead = true;
+      worker.terminate();
+    },
+  };
+}
+
+let shared: ShellThreads | undefined;
+
+/**
+ * The threads of this page or worker: dedicated Web Workers running
+ * shell.worker.ts. Undefined where Web Workers do not exist (Node: commands
+ * then run on the caller's thread unless the caller passes threads).
+ */
+export function defaultShellThreads(): ShellThreads | undefined {
+  if (typeof Worker !== "function") return undefined;
+  shared ??= new ShellThreads(() =>
+    workerShellThread(new Worker(new URL("./shell.worker.ts", import.meta.url), { type: "module", name: "deeptab-shell" })),
+  );
+  return shared;
+}
