@@ -77,6 +77,27 @@ describe("the container host (page side)", () => {
     expect(big.output.length).toBeLessThanOrEqual(100);
   });
 
+  it("streams to the page no more than the output cap (1 MB of output at a 10 KB cap), cut on a character", async () => {
+    const host = createContainerHost(await fakeWebContainer());
+    await host.mount("t", []);
+    const utf8 = (text: string) => new TextEncoder().encode(text).length;
+    const chunks: string[] = [];
+    const run = await host.run("seq 1 90000; seq 1 90000", { timeoutMs: 60_000, maxOutputBytes: 10_000, onOutput: (c) => chunks.push(c) });
+    expect(run.truncated).toBe(true);
+    expect(utf8(chunks.join(""))).toBeLessThanOrEqual(10_000);
+    expect(chunks.join("")).toBe(run.output);
+    expect(run.output.startsWith("1\n2\n3\n")).toBe(true);
+    // Two-byte characters at an odd cap: the cut falls between characters, in the result and in what streamed.
+    const wide: string[] = [];
+    const accented = await host.run("printf 'é%.0s' $(seq 1 6000)", {
+      timeoutMs: 60_000,
+      maxOutputBytes: 10_001,
+      onOutput: (c) => wide.push(c),
+    });
+    expect(accented).toMatchObject({ truncated: true, output: "é".repeat(5_000) });
+    expect(wide.join("")).toBe(accented.output);
+  }, 60_000);
+
   it("reports servers the agent starts", async () => {
     const container = await fakeWebContainer();
     const servers: Array<{ port: number; url: string }> = [];

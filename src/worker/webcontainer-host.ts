@@ -55,6 +55,14 @@ export function terminalLines(): { push(chunk: string): string; end(): string } 
   };
 }
 
+const encoder = new TextEncoder();
+
+/** The longest text of at most `max` bytes of `bytes` (UTF-8), cut on a character boundary. */
+function bytePrefix(bytes: Uint8Array, max: number): string {
+  if (max <= 0) return "";
+  return new TextDecoder().decode(bytes.subarray(0, max)).replace(/\uFFFD$/, "");
+}
+
 /** `/src/a.ts` → `src/a.ts` (container paths are relative to its workdir). */
 function relative(path: string): string {
   return path.replace(/^\/+/, "");
@@ -128,20 +136,18 @@ export function createContainerHost(container: WebContainerLike, onServer: (serv
       let output = "";
       let bytes = 0;
       let truncated = false;
-      const encoder = new TextEncoder();
       const lines = terminalLines();
+      // What streams to the page is what the result keeps: at most maxOutputBytes, then nothing more.
       const take = (text: string) => {
-        if (!text) return;
-        onOutput?.(text);
-        if (truncated) return;
-        const size = encoder.encode(text).length;
-        if (bytes + size > maxOutputBytes) {
-          truncated = true;
-          output += text.slice(0, Math.max(0, maxOutputBytes - bytes));
-          return;
-        }
-        bytes += size;
-        output += text;
+        if (!text || truncated) return;
+        const room = maxOutputBytes - bytes;
+        const encoded = encoder.encode(text);
+        const kept = encoded.length <= room ? text : bytePrefix(encoded, room);
+        if (kept !== text) truncated = true;
+        if (!kept) return;
+        bytes += kept === text ? encoded.length : encoder.encode(kept).length;
+        output += kept;
+        onOutput?.(kept);
       };
       const reading = process.output.pipeTo(
         new WritableStream<string>({ write: (raw) => take(lines.push(raw)), close: () => take(lines.end()) }),

@@ -9,7 +9,7 @@
  * (new connections, empty caches) reads it back, through the tools and the shell.
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ScriptedChatModel } from "../../models/scripted.ts";
 import { backendConformance } from "../../testing/backend-conformance.ts";
@@ -18,6 +18,7 @@ import { createLayout, type Layout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
 import { canExecute, isBackendError, type Outcome, type SandboxBackendProtocol } from "../protocol.ts";
 import { createBackendRuntime, resolveBackend } from "../runtime.ts";
+import { newShellSession } from "./shell-fs.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES, ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {
@@ -44,6 +45,11 @@ async function close(layout: Layout): Promise<void> {
 }
 
 const fresh = () => `shell-${crypto.randomUUID()}`;
+
+// The shell's Web Worker loads the interpreter on first use (the dev server transforms it the first time: seconds).
+beforeAll(async () => {
+  await new ShellBackend().execute("true");
+}, 120_000);
 
 backendConformance("ShellBackend (the app's shell route over the IndexedDB workspace, Chromium)", () => appFilesystem(fresh()).shell);
 backendConformance(
@@ -81,11 +87,87 @@ describe("ShellBackend execute in Chromium (IndexedDB workspace)", () => {
     const res = await fs.execute("while true; do :; done", 1);
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(res.exitCode).toBeNull();
-    expect(res.output).toMatch(/^Command timed out after 1 seconds and was stopped/);
-    // The shell is usable again at once.
+    expect(res.output).toMatch(/^Error: Command timed out after 1 seconds \(custom timeout\)/);
+    // The shell is usable again (on a fresh worker).
     expect(await fs.execute("echo after")).toMatchObject({ output: "after\n", exitCode: 0 });
     await close(layout);
-  });
+  }, 60_000);
+
+  it("runs a CPU-bound command on the shell's worker: this page stays live, and Stop ends it within a bound", async () => {
+    const { layout } = appFilesystem(fresh());
+    const stop = new AbortController();
+    const shell = new ShellBackend({ files: layout.workspace(runtime("thread-1")), signal: stop.signal });
+    const running = shell.execute("while true; do :; done", 120);
+    const outcome = running.then(
+      () => "finished",
+      (err: unknown) => (err instanceof Error ? err.name : String(err)),
+    );
+    // The page's timers fire while the loop runs (on this thread, they would wait for the 120 s deadline).
+    for (let i = 0; i < 5; i++) {
+      const before = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(performance.now() - before).toBeLessThan(1_000);
+    }
+    const stopped = performance.now();
+    stop.abort();
+    expect(await outcome).toBe("AbortError");
+    expect(performance.now() - stopped).toBeLessThan(1_000);
+    await close(layout);
+  }, 60_000);
+
+  it("a killed command leaves its finished writes in IndexedDB, each whole, and nothing lands after it returns", async () => {
+    const prefix = fresh();
+    const { fs, layout } = appFilesystem(prefix);
+    const res = await fs.execute("echo one > /first.txt; i=0; while true; do echo line-$i >> /count.txt; i=$((i+1)); done", 1);
+    expect(res.exitCode).toBeNull();
+    const lines = ok(await fs.read("/count.txt", 0, 1_000_000)).lines;
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines).toEqual(lines.map((_, i) => `line-${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ok(await fs.read("/count.txt", 0, 1_000_000)).lines).toHaveLength(lines.length);
+    await close(layout);
+    // A reload reads the same files from IndexedDB.
+    const after = appFilesystem(prefix);
+    expect(ok(await after.fs.read("/first.txt")).lines).toEqual(["one"]);
+    expect(ok(await after.fs.read("/count.txt", 0, 1_000_000)).lines).toHaveLength(lines.length);
+    await close(after.layout);
+  }, 60_000);
+
+  it("reports sleep past the timeout as a timeout", async () => {
+    const { fs, layout } = appFilesystem(fresh());
+    const res = await fs.execute("echo started; sleep 5", 1);
+    expect(res.exitCode).toBeNull();
+    expect(res.output).toMatch(/^Error: Command timed out after 1 seconds/);
+    await close(layout);
+  }, 60_000);
+
+  it("caps a file the shell writes and /tmp with clear errors, and the shell goes on", async () => {
+    const { layout } = appFilesystem(fresh());
+    const session = newShellSession({ maxScratchBytes: 80_000 });
+    const sh = new ShellBackend({ files: layout.workspace(runtime("thread-1")), session, maxFileBytes: 60_000 });
+    const doubled = await sh.execute("echo x > /tmp/a; for i in $(seq 40); do cat /tmp/a /tmp/a > /tmp/b && mv /tmp/b /tmp/a; done");
+    expect(doubled.output).toMatch(/EFBIG: file too large: 64 KB, a file may hold at most 59 KB, write '\/tmp\/b'/);
+    expect((await sh.execute("wc -c < /tmp/a")).output.trim()).toBe(String(2 ** 15));
+    expect((await sh.execute("cp /tmp/a /tmp/c; seq 1 9000 > /tmp/d")).output).toMatch(/ENOSPC: no space left on device/);
+    expect((await sh.execute("seq 1 20000 > /big.txt")).output).toMatch(/EFBIG/);
+    expect(ok(await sh.read("/big.txt")).totalLines).toBe(0);
+    expect((await sh.execute("echo alive")).output).toBe("alive\n");
+    await close(layout);
+  }, 60_000);
+
+  it("mv and cp onto existing files, grep -r paths from /, folder dates: as a shell user expects", async () => {
+    const { fs, layout } = appFilesystem(fresh());
+    ok(await fs.write("/a.txt", "A\n"));
+    ok(await fs.write("/b.txt", "TODO b\n"));
+    ok(await fs.write("/src/c.txt", "TODO c\n"));
+    expect((await fs.execute("cp /a.txt /src/c.txt && mv /a.txt /b.txt && cat /b.txt /src/c.txt")).output).toBe("A\nA\n");
+    ok(await fs.write("/README.md", "TODO: root\n"));
+    expect((await fs.execute("grep -r TODO /")).output).toBe("/README.md:TODO: root\n");
+    const listing = (await fs.execute("ls -l /")).output;
+    expect(listing).toMatch(/src/);
+    expect(listing).not.toMatch(/1970/);
+    await close(layout);
+  }, 60_000);
 
   it("caps the output it returns at the app's limit and says it was truncated", async () => {
     const { fs, layout } = appFilesystem(fresh());
