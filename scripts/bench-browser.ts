@@ -36,7 +36,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (t: number, digits = 0) => `${t.toFixed(digits)} ms`;
 
-async function startServer(): Promise<{ server: ViteDevServer; url: string }> {
+export async function startServer(): Promise<{ server: ViteDevServer; url: string }> {
   const server = await createServer({
     root,
     configFile: `${root}vite.config.ts`,
@@ -56,7 +56,7 @@ async function startServer(): Promise<{ server: ViteDevServer; url: string }> {
 }
 
 /** Opens a bench page, waits for its `window` function and runs it; page errors are added to a failure's message. */
-async function runPage<T>(browser: Browser, url: string, run: (page: Page) => Promise<T>): Promise<T> {
+export async function runPage<T>(browser: Browser, url: string, run: (page: Page) => Promise<T>): Promise<T> {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on("pageerror", (err) => errors.push(err.message));

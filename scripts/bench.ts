@@ -11,6 +11,7 @@ import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
+import { benchRunaway } from "./bench-runaway.ts";
 import { benchShell } from "./bench-shell.ts";
 import { benchStorage } from "./bench-storage.ts";
 
@@ -22,6 +23,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchPatterns,
   benchPrompt,
   benchShell,
+  benchRunaway,
   benchBrowser,
   benchApp,
 ];

@@ -50,9 +50,24 @@ export interface ExecuteBenchResult {
   indexedDBMs: number[];
 }
 
+/** runaway-stop.html: Stop on "$ while true; do :; done" in the agent worker, per round (ms). */
+export interface RunawayStopResult {
+  /** A call to the worker (`sandboxStatus`) while it is idle. */
+  idleCallMs: number[];
+  /** The same call while the loop spins. */
+  spinningCallMs: number[];
+  /** From Stop (`cancel`) to the worker answering that call. */
+  stopToAnswerMs: number[];
+  /** From Stop to the run's `done`. */
+  stopToDoneMs: number[];
+  /** The next "$ true" turn on the thread (a fresh shell worker). */
+  nextCommandMs: number[];
+}
+
 declare global {
   interface Window {
     benchChatWllama?: () => Promise<WllamaBenchResult>;
     benchExecuteWorker?: () => Promise<ExecuteBenchResult>;
+    benchRunawayStop?: () => Promise<RunawayStopResult>;
   }
 }

@@ -20,7 +20,7 @@ import { fileDataFromBytes, fileDataToBytes } from "../file-ops.ts";
 import { FileBackend } from "../file-backend.ts";
 import type { FileStore, FileTx } from "../file-store.ts";
 import type { ExecuteOptions, ExecuteResult, SandboxBackendProtocol } from "../protocol.ts";
-import { DEFAULT_EXECUTE_TIMEOUT, DEFAULT_MAX_EXECUTE_TIMEOUT, DEFAULT_MAX_OUTPUT_BYTES } from "./shell.ts";
+import { DEFAULT_EXECUTE_TIMEOUT, DEFAULT_MAX_EXECUTE_TIMEOUT, DEFAULT_MAX_OUTPUT_BYTES, timeoutMessage } from "./shell.ts";
 
 /** Folders never written back from the container (a command rebuilds them). */
 export const REBUILDABLE_DIRS = ["node_modules", ".npm", ".cache", ".pnpm-store", ".yarn", ".next", ".turbo", ".parcel-cache"] as const;
@@ -196,7 +196,7 @@ export class WebContainerBackend extends FileBackend implements SandboxBackendPr
         return {
           output:
             `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}` +
-            `Command timed out after ${seconds} seconds and was stopped.`,
+            timeoutMessage(seconds, timeout, this.#options.maxTimeout ?? DEFAULT_MAX_EXECUTE_TIMEOUT),
           exitCode: null,
           truncated: run.truncated,
         };

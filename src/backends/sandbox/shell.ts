@@ -36,6 +36,7 @@ import type { FileStore } from "../file-store.ts";
 import { MemoryFileStore } from "../memory-store.ts";
 import type { ExecuteOptions, ExecuteResult, SandboxBackendProtocol } from "../protocol.ts";
 import { newShellSession, ShellFs, type ShellSession } from "./shell-fs.ts";
+import type * as Runner from "./shell-runner.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
 import { defaultShellThreads, runOnThread, type ShellFsCalls, type ShellThreads } from "./shell-thread.ts";
 
@@ -177,7 +178,10 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
           };
       }
     } else {
-      const { runShellCommand } = await import("./shell-runner.ts");
+      // A computed specifier: browser bundles (which run commands on the shell's worker) then carry no second copy
+      // of the interpreter for a path they never take.
+      const runner = new URL("./shell-runner.ts", import.meta.url).href;
+      const { runShellCommand } = (await import(/* @vite-ignore */ runner)) as typeof Runner;
       const started = performance.now();
       result = await runShellCommand(this.#fs, { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 }, signal);
       if (signal?.aborted) throw abortError(signal);
