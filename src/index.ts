@@ -93,7 +93,16 @@ export {
   DEFAULT_MAX_OUTPUT_BYTES,
   type ShellBackendOptions,
 } from "./backends/sandbox/shell.ts";
-export { newShellSession, type ShellSession } from "./backends/sandbox/shell-fs.ts";
+export { newShellSession, type ShellSession, type ShellSessionOptions } from "./backends/sandbox/shell-fs.ts";
+export { DEFAULT_MAX_SCRATCH_BYTES } from "./backends/sandbox/scratch-store.ts";
+export {
+  ShellThreads,
+  defaultShellThreads,
+  workerShellThread,
+  type ShellThread,
+  type ShellThreadFactory,
+} from "./backends/sandbox/shell-thread.ts";
+export { MAX_FILE_WRITE_BYTES } from "./backends/file-ops.ts";
 export {
   WebContainerBackend,
   REBUILDABLE_DIRS,
