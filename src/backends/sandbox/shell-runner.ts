@@ -26,8 +26,12 @@ export interface ShellRunResult {
 }
 
 /**
- * Runs one command. A failure the interpreter throws (a write the filesystem
- * refused, for instance) is the command's: exit code 1 with the message.
+ * Runs one command. A redirect whose file the filesystem refuses (below a
+ * file, an invalid name, over a size cap) fails as in bash: `bash: <file>:
+ * <why>`, status 1, the script goes on and keeps its output (just-bash 3.4.2
+ * threw it out of `exec`, losing the output; patches/just-bash+3.4.2.patch,
+ * applied by `npm ci`, fixes that). Anything else the interpreter throws is
+ * the command's: exit code 1 with the message.
  *
  * @throws a `StorageError` from the filesystem (storage stopped working),
  *   and nothing else.

@@ -155,6 +155,17 @@ describe("ShellBackend execute in Chromium (IndexedDB workspace)", () => {
     await close(layout);
   }, 60_000);
 
+  it("a redirect that fails mid-script keeps the output before and after it, and fails as in bash", async () => {
+    const { fs, layout } = appFilesystem(fresh());
+    ok(await fs.write("/f", "a file"));
+    expect(await fs.execute("echo before; echo x > /f/child && echo not-run; echo after $?")).toEqual({
+      output: "before\nafter 1\nbash: /f/child: ENOTDIR: not a directory, open '/f/child'\n",
+      exitCode: 0,
+      truncated: false,
+    });
+    await close(layout);
+  }, 60_000);
+
   it("mv and cp onto existing files, grep -r paths from /, folder dates: as a shell user expects", async () => {
     const { fs, layout } = appFilesystem(fresh());
     ok(await fs.write("/a.txt", "A\n"));

@@ -245,6 +245,19 @@ describe("ShellBackend's filesystem, as a shell user sees it", () => {
     expect((await sh.execute("echo t > /tmp/t && mv /tmp/t /c.txt && cat /c.txt && ls /tmp")).output).toBe("t\n");
   });
 
+  it("a redirect that fails mid-script keeps the output before and after it, and fails as in bash ($? 1, && not run)", async () => {
+    const sh = new ShellBackend({ threads: "inline", maxFileBytes: 60_000 });
+    ok(await sh.write("/f", "a file"));
+    expect(await sh.execute("echo before; echo x > /f/child; echo after $?")).toEqual({
+      output: "before\nafter 1\nbash: /f/child: ENOTDIR: not a directory, open '/f/child'\n",
+      exitCode: 0,
+      truncated: false,
+    });
+    const capped = await sh.execute("echo start; seq 1 20000 > /big.txt && echo not-run; echo end");
+    expect(capped.output).toMatch(/^start\nend\nbash: \/big\.txt: EFBIG: file too large: 107 KB, a file may hold at most 59 KB/);
+    expect((await sh.execute("echo x > '/a\\b' || echo refused")).output).toMatch(/^refused\nbash: \/a\\b: EINVAL: Invalid path/);
+  });
+
   it("grep -r prints /README.md for the root and src/a.md for src/, as GNU grep does", async () => {
     const sh = new ShellBackend({ threads: "inline" });
     ok(await sh.write("/README.md", "TODO: root\n"));
