@@ -44,7 +44,9 @@ export default defineConfig({
   base,
   // appShell (build only): CSP meta, service worker (isolation without server headers, offline shell).
   plugins: [svelte(), appShell()],
-  server: { headers: isolation },
+  // The offline shell's worker is spawned from the agent worker on the first command; transforming it ahead keeps
+  // that first command (and the first browser test that runs one) from waiting seconds for the dev server.
+  server: { headers: isolation, warmup: { clientFiles: ["./src/backends/sandbox/shell.worker.ts"] } },
   preview: { headers: isolation },
   worker: { format: "es" },
   optimizeDeps: { include: workerDeps },

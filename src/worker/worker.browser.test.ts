@@ -99,6 +99,7 @@ describe("agent worker", () => {
     expect((await turn(client, "t5", "again")).end).toMatchObject({ status: "complete" });
   });
 
+  // The first command starts the offline shell's own worker: seconds on a loaded machine's dev server.
   it("runs execute in the offline shell and read_file on the file the command wrote (IndexedDB workspace)", async () => {
     const client = spawn();
     await client.updateSettings({ sandbox: "shell", approveExecute: false });
@@ -118,7 +119,7 @@ describe("agent worker", () => {
     const paused = await turn(client, "t-shell", "$ echo again");
     expect(paused.end).toMatchObject({ status: "interrupted" });
     expect((await client.getThread("t-shell")).approval?.actions[0]).toMatchObject({ name: "execute", args: { command: "echo again" } });
-  });
+  }, 60_000);
 
   it("rejects calls instead of hanging when the worker script fails to load", async () => {
     const client = connect(new Worker("/no-such-agent.worker.js", { type: "module" }));

@@ -101,6 +101,22 @@ export class ShellThreads {
     return this.#idle.pop() ?? this.#spawn();
   }
 
+  /**
+   * Starts a thread ahead of the first command, if none is idle (a new thread
+   * loads the interpreter, which takes a moment): call it when commands are
+   * likely soon, such as when a run with `execute` starts.
+   */
+  warm(): void {
+    if (this.#idle.length > 0) return;
+    try {
+      const thread = this.#spawn();
+      thread.hold?.(false);
+      this.#idle.push(thread);
+    } catch {
+      // Spawned again at the next acquire, where a failure is the command's.
+    }
+  }
+
   /** A thread whose command ended normally: kept for the next command. */
   release(thread: ShellThread): void {
     if (this.#idle.length < this.#maxIdle) {
@@ -112,15 +128,7 @@ export class ShellThreads {
   /** A thread whose command was killed: terminated, and a fresh one started for the next command. */
   discard(thread: ShellThread): void {
     thread.terminate();
-    if (this.#idle.length === 0) {
-      try {
-        const fresh = this.#spawn();
-        fresh.hold?.(false);
-        this.#idle.push(fresh);
-      } catch {
-        // Spawned again at the next acquire, where a failure is the command's.
-      }
-    }
+    this.warm();
   }
 
   /** Terminates the idle threads (a running command keeps its thread until it ends). */
