@@ -32,6 +32,7 @@ import {
   type SubagentEntry,
 } from "../middleware/subagents.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
+import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 
 export interface CreateDeepAgentOptions {
@@ -234,7 +235,8 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     store: options.store,
     name: options.name,
   });
-  return oneRunPerThread(agent, options.checkpointer);
+  // Resumes are checked inside the one-run guard: nothing changes the pause between the check and the run.
+  return oneRunPerThread(options.checkpointer ? checkResumes(agent) : agent, options.checkpointer);
 }
 
 /** Middleware tools first, then user tools; any duplicate name is an error. */

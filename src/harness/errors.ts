@@ -15,7 +15,9 @@ export type HarnessErrorCode =
   /** A harness helper was called outside a graph node (its config lacks the graph's internals). */
   | "not_in_graph"
   /** Another run of the same thread is in progress (one run per thread at a time). */
-  | "thread_busy";
+  | "thread_busy"
+  /** A resume's decisions do not fit the pending approval (refused before the pause is consumed). */
+  | "invalid_decision";
 
 export class HarnessError extends DeeptabError<HarnessErrorCode> {
   constructor(code: HarnessErrorCode, message: string, options?: { cause?: unknown }) {

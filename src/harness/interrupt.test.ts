@@ -48,4 +48,21 @@ describe("the LangGraph internals interruptWithConfig relies on", () => {
     const done = await graph.invoke(new Command({ resume: "yes" }), config);
     expect(done.answer).toBe("yes");
   });
+
+  it("with a check, refuse a resume value without taking or recording it: the pause stays for a good one", async () => {
+    const graph = new StateGraph(State)
+      .addNode("ask", (_s: typeof State.State, config: LangGraphRunnableConfig) => ({
+        answer: interruptWithConfig<string>({ question: "ok?" }, config, (v) => (v === "yes" || v === "no" ? undefined : "say yes or no")),
+      }))
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "checked" } };
+    await graph.invoke({}, config);
+    await expect(graph.invoke(new Command({ resume: "maybe" }), config)).rejects.toMatchObject({ code: "invalid_decision" });
+    await expect(graph.invoke(new Command({ resume: 42 }), config)).rejects.toThrow("say yes or no");
+    const state = await graph.getState(config);
+    expect(state.tasks.flatMap((t) => t.interrupts).map((i) => i.value)).toEqual([{ question: "ok?" }]);
+    const done = await graph.invoke(new Command({ resume: "no" }), config);
+    expect(done.answer).toBe("no");
+  });
 });

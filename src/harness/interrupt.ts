@@ -6,7 +6,9 @@
  * same work with the `config` a node receives: on the first run it throws a
  * GraphInterrupt carrying `value` (the run pauses, the value is surfaced as
  * `__interrupt__`); when the run is resumed with `Command({ resume })`, the
- * node runs again and this returns the resume value.
+ * node runs again and this returns the resume value. With `check`, a resume
+ * value it finds a problem with is refused (`invalid_decision`) before it is
+ * taken or recorded, so one bad answer never poisons the pause.
  *
  * It relies on Pregel's per-task scratchpad in `config.configurable`
  * (`__pregel_scratchpad`, `__pregel_send`), the same internals `interrupt()`
@@ -27,7 +29,11 @@ interface Scratchpad {
   consumeNullResume(): unknown;
 }
 
-export function interruptWithConfig<R = unknown>(value: unknown, config: LangGraphRunnableConfig): R {
+export function interruptWithConfig<R = unknown>(
+  value: unknown,
+  config: LangGraphRunnableConfig,
+  check?: (resume: unknown) => string | undefined,
+): R {
   const conf = config.configurable as Record<string, unknown> | undefined;
   if (!conf || !conf[CONFIG_KEY_SCRATCHPAD])
     throw new HarnessError("not_in_graph", "interruptWithConfig must be called with a graph node's config.");
@@ -38,10 +44,18 @@ export function interruptWithConfig<R = unknown>(value: unknown, config: LangGra
   scratchpad.interruptCounter += 1;
   const idx = scratchpad.interruptCounter;
   if (scratchpad.resume.length > 0 && idx < scratchpad.resume.length) {
-    send?.([[RESUME, scratchpad.resume.slice(0, idx + 1)]]);
-    return scratchpad.resume[idx] as R;
+    const recorded = scratchpad.resume[idx];
+    if (check?.(recorded) === undefined) {
+      send?.([[RESUME, scratchpad.resume.slice(0, idx + 1)]]);
+      return recorded as R;
+    }
+    // A value `check` refuses was recorded by an older version (which kept bad decisions): drop it, ask again.
+    scratchpad.resume.splice(idx);
   }
   if (scratchpad.nullResume !== undefined) {
+    // A refused value is neither taken nor recorded: the pause stays as it was, for a better answer.
+    const problem = check?.(scratchpad.nullResume);
+    if (problem !== undefined) throw new HarnessError("invalid_decision", problem);
     const v = scratchpad.consumeNullResume();
     scratchpad.resume.push(v);
     send?.([[RESUME, scratchpad.resume]]);
@@ -52,14 +66,19 @@ export function interruptWithConfig<R = unknown>(value: unknown, config: LangGra
 
 /**
  * Takes the value of a `Command({ resume })` given for this run, if it has not
- * been taken yet in this node run; otherwise pauses with `value`. Unlike
- * {@link interruptWithConfig} it never replays earlier resume values, so
- * several independent pauses in one node (parallel subagents) are answered
- * one per resume, in call order.
+ * been taken yet in this node run and `accepts` it; otherwise pauses with
+ * `value`. Unlike {@link interruptWithConfig} it never replays earlier resume
+ * values, so several independent pauses in one node (parallel subagents) are
+ * answered one per resume, each only by a value addressed to it (`accepts`
+ * checks the address), whichever of them reaches this first.
  */
-export function takeResumeOrInterrupt<R = unknown>(value: unknown, config: LangGraphRunnableConfig): R {
+export function takeResumeOrInterrupt<R = unknown>(
+  value: unknown,
+  config: LangGraphRunnableConfig,
+  accepts?: (resume: unknown) => boolean,
+): R {
   const scratchpad = (config.configurable as Record<string, unknown> | undefined)?.[CONFIG_KEY_SCRATCHPAD] as Scratchpad | undefined;
   if (!scratchpad) throw new HarnessError("not_in_graph", "takeResumeOrInterrupt must be called with a graph node's config.");
-  if (scratchpad.nullResume !== undefined) return scratchpad.consumeNullResume() as R;
+  if (scratchpad.nullResume !== undefined && (accepts?.(scratchpad.nullResume) ?? true)) return scratchpad.consumeNullResume() as R;
   throw new GraphInterrupt([{ value }]);
 }

@@ -15,6 +15,7 @@ import {
   Annotation,
   Command,
   END,
+  GraphInterrupt,
   Overwrite,
   isGraphInterrupt,
   START,
@@ -205,7 +206,12 @@ export function buildAgentLoop(spec: LoopSpec) {
       }),
     );
     const failures = settled.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
-    if (failures.length) throw failures.find((e) => !isGraphInterrupt(e)) ?? failures[0];
+    if (failures.length) {
+      const other = failures.findIndex((e) => !isGraphInterrupt(e));
+      if (other >= 0) throw failures[other];
+      // Every call that paused (parallel subagents each asking for approval) is surfaced, in call order.
+      throw new GraphInterrupt(failures.flatMap((e) => (e as GraphInterrupt).interrupts));
+    }
     const results = settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value);
     return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
   }

@@ -8,12 +8,14 @@
  *   | { type: "reject", message? } | { type: "respond", message }
  * Rejected and answered calls get a ToolMessage and never run; approved and
  * edited ones run. Works with several pending calls at once and after a page
- * reload (the pause is in the checkpoint). Needs a checkpointer.
+ * reload (the pause is in the checkpoint). Needs a checkpointer. A resume
+ * whose decisions do not fit (wrong count, a type the action does not allow,
+ * an edit without arguments, a respond without text) is refused with
+ * `invalid_decision` and the pause stays, unconsumed.
  */
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { copyAIMessage, lastAIMessage, pendingToolCalls } from "../core/messages.ts";
-import { HarnessError } from "../harness/errors.ts";
 import { interruptWithConfig } from "../harness/interrupt.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 
@@ -73,15 +75,44 @@ export function normalizeInterruptOn(config: InterruptOnConfig): Map<string, Int
   return rules;
 }
 
-function checkDecisions(response: unknown, count: number): Decision[] {
-  const decisions = (response as HITLResponse | undefined)?.decisions;
-  if (!Array.isArray(decisions) || decisions.length !== count) {
-    throw new HarnessError(
-      "invalid_option",
-      `Resume with { decisions: [...] } holding exactly ${count} decision(s), one per action request.`,
-    );
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What is wrong with one decision for an action allowing `allowed`, or undefined when it is usable. */
+export function decisionProblem(decision: unknown, allowed: readonly DecisionType[]): string | undefined {
+  if (!isRecord(decision))
+    return `a decision is an object such as { type: "approve" }, not ${JSON.stringify(decision) ?? String(decision)}`;
+  const type = decision.type;
+  if (!ALL_DECISIONS.includes(type as DecisionType))
+    return `unknown decision type ${JSON.stringify(type)} (use ${ALL_DECISIONS.join(", ")})`;
+  if (!allowed.includes(type as DecisionType)) return `'${String(type)}' is not allowed here; allowed: ${allowed.join(", ")}`;
+  if (type === "edit") {
+    const edited = decision.editedAction;
+    if (!isRecord(edited) || !isRecord(edited.args)) return "an edit needs editedAction: { args: { … } } with the arguments as an object";
+    if (edited.name !== undefined && (typeof edited.name !== "string" || !edited.name)) return "editedAction.name must be a tool name";
   }
-  return decisions;
+  if (type === "reject" && decision.message !== undefined && typeof decision.message !== "string") return "a reject message must be text";
+  if (type === "respond" && (typeof decision.message !== "string" || !decision.message.trim()))
+    return "respond needs a message: the text the agent gets instead of the tool's result";
+  return undefined;
+}
+
+/**
+ * What is wrong with `response` as the answer to `request`, or undefined when
+ * it is usable: one well-formed decision per action request, in order, each
+ * one its action allows.
+ */
+export function decisionsProblem(response: unknown, request: HITLRequest): string | undefined {
+  const decisions = isRecord(response) ? response.decisions : undefined;
+  const count = request.actionRequests.length;
+  if (!Array.isArray(decisions) || decisions.length !== count)
+    return `Resume with { decisions: [...] } holding exactly ${count} decision(s), one per action request.`;
+  for (const [i, decision] of decisions.entries()) {
+    const problem = decisionProblem(decision, request.reviewConfigs[i]?.allowedDecisions ?? ALL_DECISIONS);
+    if (problem) return `Decision ${i + 1} (${request.actionRequests[i]!.name}): ${problem}.`;
+  }
+  return undefined;
 }
 
 export function hitlMiddleware(interruptOn: InterruptOnConfig, extraRules: Array<[string, InterruptRule]> = []): AgentMiddleware {
@@ -110,26 +141,18 @@ export function hitlMiddleware(interruptOn: InterruptOnConfig, extraRules: Array
           allowedDecisions: rule.allowedDecisions ?? [...ALL_DECISIONS],
         })),
       };
-      const decisions = checkDecisions(interruptWithConfig<HITLResponse>(request, config), gated.length);
-      const byId = new Map(
-        gated.map(({ call }, i) => [call.id, { decision: decisions[i]!, allowed: request.reviewConfigs[i]!.allowedDecisions }]),
-      );
+      // A decision that does not fit is refused before it is taken: the pause stays for a better one.
+      const { decisions } = interruptWithConfig<HITLResponse>(request, config, (response) => decisionsProblem(response, request));
+      const byId = new Map(gated.map(({ call }, i) => [call.id, decisions[i]!]));
       const results: ToolMessage[] = [];
       const calls = (ai.tool_calls ?? []).map((call) => {
-        const entry = call.id ? byId.get(call.id) : undefined;
-        if (!entry) return call;
-        const { decision, allowed } = entry;
-        if (!allowed.includes(decision.type)) {
-          throw new HarnessError(
-            "invalid_option",
-            `Decision '${decision.type}' is not allowed for ${call.name}; allowed: ${allowed.join(", ")}.`,
-          );
-        }
+        const decision = call.id ? byId.get(call.id) : undefined;
+        if (!decision) return call;
         if (decision.type === "edit") return { ...call, name: decision.editedAction.name ?? call.name, args: decision.editedAction.args };
         if (decision.type === "reject") {
           results.push(
             new ToolMessage({
-              content: decision.message ?? `User rejected the tool call for \`${call.name}\` with id ${call.id}`,
+              content: decision.message?.trim() ? decision.message : `User rejected the tool call for \`${call.name}\` with id ${call.id}`,
               name: call.name,
               tool_call_id: call.id!,
               status: "error",

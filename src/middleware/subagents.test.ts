@@ -156,7 +156,9 @@ describe("subagents", () => {
     expect(pause1.subagent).toBe("researcher");
     expect(pause1.actionRequests[0]!.args.file_path).toMatch(/^\/reports\/(beta|gamma)\.md$/);
     expect(first.files).toEqual({});
-    const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
+    // Both children wait; the resume names the one it answers.
+    expect((first as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(2);
+    const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }], taskId: pause1.taskId } }), config);
     const pause2 = (
       second as { __interrupt__?: Array<{ value: { taskId: string; actionRequests: Array<{ args: { file_path: string } }> } }> }
     ).__interrupt__![0]!.value;

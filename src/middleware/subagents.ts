@@ -10,8 +10,11 @@
  * Children have no `task` tool. Parallel `task` calls run concurrently. Each
  * child runs as its own thread `<parent thread>::task::<tool call id>` on the
  * parent's checkpointer, so a child's approval pauses the parent (the
- * interrupt value names the subagent) and resuming the parent resumes it; a
- * child that already finished is not run again. Child model tokens carry
+ * interrupt value names the subagent and the `task` call, `taskId`) and
+ * resuming the parent resumes it; a child that already finished is not run
+ * again. When several children pause at once, every pause is surfaced, and a
+ * resume value `{ decisions, taskId }` answers only the child of that call
+ * (the agent refuses an unaddressed one while several wait: resume-gate.ts). Child model tokens carry
  * `metadata.deeptab_subagent` / `deeptab_task_id` so a UI can nest them.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
@@ -91,6 +94,18 @@ export function filesDiff(before: Readonly<Record<string, FileData>>, after: Rea
   return diff;
 }
 
+/** Is `resume` addressed to the task call `taskId` (a resume value `{ decisions, taskId }`)? */
+function addressedTo(resume: unknown, taskId: string): boolean {
+  return typeof resume === "object" && resume !== null && (resume as { taskId?: unknown }).taskId === taskId;
+}
+
+/** The resume value as the child gets it: without the address. */
+function childResume(resume: unknown): unknown {
+  if (typeof resume !== "object" || resume === null) return resume;
+  const { taskId: _address, ...rest } = resume as Record<string, unknown>;
+  return rest;
+}
+
 export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMiddleware {
   const byName = new Map(options.subagents.map((s) => [s.name, s]));
   const allowed = options.subagents.map((s) => `\`${s.name}\``).join(", ");
@@ -138,23 +153,25 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       };
       let result: Record<string, unknown>;
       if (options.checkpointer) {
+        // A pause is answered only by a resume addressed to this call (`taskId`): a sibling's answer is never taken.
+        const taskId = rt.toolCall.id;
+        const askParent = (value: unknown) =>
+          childResume(takeResumeOrInterrupt({ subagent: type, taskId, ...(value as object) }, rt.config, (r) => addressedTo(r, taskId)));
         const existing = await entry.agent.getState(childConfig);
         const started = Array.isArray(existing.values.messages) && existing.values.messages.length > 0;
         if (started && existing.next.length === 0) {
           result = existing.values;
         } else if (started) {
           const pending = existing.tasks.flatMap((t) => t.interrupts).map((i) => i.value);
-          const resume = takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(pending[0] as object) }, rt.config);
-          result = await entry.agent.invoke(new Command({ resume }), childConfig);
+          result = await entry.agent.invoke(new Command({ resume: askParent(pending[0]) }), childConfig);
         } else {
           result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
         }
         const interrupts = result.__interrupt__ as Array<{ value?: unknown }> | undefined;
         if (interrupts?.length) {
-          const resume = takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(interrupts[0]!.value as object) }, rt.config);
-          result = await entry.agent.invoke(new Command({ resume }), childConfig);
+          result = await entry.agent.invoke(new Command({ resume: askParent(interrupts[0]!.value) }), childConfig);
           const again = result.__interrupt__ as Array<{ value?: unknown }> | undefined;
-          if (again?.length) takeResumeOrInterrupt({ subagent: type, taskId: rt.toolCall.id, ...(again[0]!.value as object) }, rt.config);
+          if (again?.length) askParent(again[0]!.value);
         }
       } else {
         result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);

@@ -12,11 +12,14 @@ declare module "vitest" {
     modelServer: string;
     /** An OpenAI-compatible server that says, as llama.cpp's does (/props), that it loaded its model with 4,096 tokens. */
     llamaServer: string;
+    /** A plain OpenAI-dialect server: tests script their own scope of it (server-scope.ts). */
+    providerServer: string;
   }
 }
 
 let server: ModelServer | undefined;
 let llama: ScriptedServer | undefined;
+let provider: ScriptedServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -36,9 +39,12 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("modelServer", server.url);
   llama = await startScriptedServer("openai", [], { local: { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } });
   project.provide("llamaServer", llama.url);
+  provider = await startScriptedServer("openai", []);
+  project.provide("providerServer", provider.url);
 }
 
 export async function teardown(): Promise<void> {
   await server?.close();
   await llama?.close();
+  await provider?.close();
 }

@@ -10,7 +10,8 @@ import { page, userEvent } from "vitest/browser";
 import { workerPool } from "../testing/worker-pool.ts";
 import ApprovalDialog from "./approval-dialog.svelte";
 import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
-import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../worker/protocol.ts";
+import type { ApprovalAction, ApprovalDecision } from "../worker/protocol.ts";
+import type { ApprovalContent } from "./lib/approval.ts";
 
 afterEach(cleanupRendered);
 
@@ -38,7 +39,7 @@ type CheckArgs = (schema: Record<string, unknown>, args: unknown) => Promise<str
 
 const noCheck: CheckArgs = async () => null;
 
-function show(approval: PendingApproval | null, options: { onDecide?: Decide; checkArgs?: CheckArgs; error?: string } = {}) {
+function show(approval: ApprovalContent | null, options: { onDecide?: Decide; checkArgs?: CheckArgs; error?: string } = {}) {
   const onDecide = vi.fn<Decide>(options.onDecide ?? (async () => true));
   const el = render(ApprovalDialog, { approval, onDecide, checkArgs: options.checkArgs ?? noCheck, error: options.error });
   const dialog = el.querySelector("dialog")!;
@@ -276,7 +277,7 @@ describe("approval dialog", () => {
   it("closes once the decision is accepted; stays open with the reason when it is not", async () => {
     let accept = false;
     const props = reactiveProps({
-      approval: { actions: [del()] } as PendingApproval | null,
+      approval: { actions: [del()] } as ApprovalContent | null,
       onDecide: vi.fn<Decide>(async () => {
         if (!accept) props.error = "delete allows only: approve.";
         return accept;
@@ -310,7 +311,7 @@ describe("approval dialog", () => {
     try {
       expect(window.innerWidth).toBe(390);
       const long = `/very/long/${"segment/".repeat(30)}file.ts`;
-      const layouts: PendingApproval[] = [
+      const layouts: ApprovalContent[] = [
         { actions: [{ ...action("execute", { command: `echo ${"x".repeat(2000)}` }), description: "Runs a command. ".repeat(30) }] },
         {
           actions: [

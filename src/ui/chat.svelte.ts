@@ -129,7 +129,8 @@ export class Chat {
     this.#live = beginTurn(this.#live);
     // A refused decision keeps the approval shown (the dialog says why).
     return this.#stream(
-      (onEvent) => this.#client.resume(this.#threadId, decisions, onEvent),
+      // The decisions answer the request shown, and no other (the worker refuses them if another now waits).
+      (onEvent) => this.#client.resume(this.#threadId, decisions, onEvent, approval.id),
       false,
       () => {
         this.#live = { ...this.#live, approval };

@@ -3,7 +3,9 @@
  * real IndexedDB: a pending approval survives terminating the worker (a page
  * reload) and is answered by the next worker.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { PARALLEL_PROMPT, parallelApprovalReplies } from "../testing/parallel-approvals.ts";
+import { serverScope } from "../testing/server-scope.ts";
 import { filesOf, messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "./client.ts";
 import type { AgentEvent } from "./protocol.ts";
@@ -81,4 +83,34 @@ describe("approvals and subagents in the worker", () => {
     const files = await filesOf(client, "t-sub");
     expect(files["/research.md"]!.content).toContain("Research: research cats");
   });
+
+  it("parallel subagents both ask: the first is shown with the other waiting, and each decision answers only its request", async () => {
+    const server = serverScope(inject("providerServer"));
+    await server.script(parallelApprovalReplies());
+    const client = spawn();
+    await client.updateSettings({ approveWrites: true });
+    await client.setThreadModel("t-par", { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
+    const events: AgentEvent[] = [];
+    const { end } = await finish(await client.run("t-par", { text: PARALLEL_PROMPT }, (e) => events.push(e)), events);
+    expect(end).toMatchObject({ status: "interrupted" });
+    const first = (await pendingOf(client, "t-par"))!;
+    // What the children said, should one of them not have paused (shown if the next line fails).
+    const said = JSON.stringify(events.flatMap((e) => (e.type === "messages" && e.taskId ? e.messages.map((m) => m.content) : [])));
+    expect([first.subagent?.taskId, first.actions[0]?.args.file_path], said).toEqual(["tA", "/shown.md"]);
+    expect(first.waiting).toEqual([{ subagent: { type: "general-purpose", taskId: "tB" }, tools: ["write_file"] }]);
+    expect(await client.resume("t-par", [{ type: "approve" }])).toMatchObject({ ok: false, error: { code: "invalid_decision" } });
+
+    await finish(await client.resume("t-par", [{ type: "approve" }], undefined, first.id));
+    expect(Object.keys(await filesOf(client, "t-par"))).toEqual(["/shown.md"]);
+    const second = (await pendingOf(client, "t-par"))!;
+    expect([second.subagent?.taskId, second.actions[0]?.args.file_path, second.waiting]).toEqual(["tB", "/other.md", undefined]);
+    expect(await client.resume("t-par", [{ type: "approve" }], undefined, first.id)).toMatchObject({
+      ok: false,
+      error: { code: "approval_changed" },
+    });
+
+    const last = await finish(await client.resume("t-par", [{ type: "reject" }], undefined, second.id));
+    expect(last.end).toMatchObject({ status: "complete" });
+    expect(Object.keys(await filesOf(client, "t-par"))).toEqual(["/shown.md"]);
+  }, 60_000);
 });

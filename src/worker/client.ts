@@ -44,8 +44,8 @@ export type PlainCalls = Omit<AgentWorkerApi, CallbackCalls>;
 export interface AgentClient extends PlainCalls {
   /** Starts a turn; `onEvent` sees every event, the terminal one included. */
   run(threadId: string, input: UserInput, onEvent?: OnEvent): Promise<RunStart>;
-  /** Answers a paused thread's approval and continues. */
-  resume(threadId: string, decisions: ApprovalDecision[], onEvent?: OnEvent): Promise<RunStart>;
+  /** Answers a paused thread's approval `approvalId` (its `PendingApproval.id`; see the protocol's `resume`) and continues. */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent?: OnEvent, approvalId?: string): Promise<RunStart>;
   continueRun(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
   editAndRerun(threadId: string, messageIndex: number, text: string, onEvent?: OnEvent): Promise<RunStart>;
   retry(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
@@ -166,7 +166,7 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
   return {
     ...plain,
     run: (threadId, input, onEvent) => start((cb) => api.startRun(threadId, input, cb), onEvent),
-    resume: (threadId, decisions, onEvent) => start((cb) => api.resume(threadId, decisions, cb), onEvent),
+    resume: (threadId, decisions, onEvent, approvalId) => start((cb) => api.resume(threadId, decisions, cb, approvalId), onEvent),
     continueRun: (threadId, onEvent) => start((cb) => api.continueRun(threadId, cb), onEvent),
     editAndRerun: (threadId, index, text, onEvent) => start((cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
     retry: (threadId, onEvent) => start((cb) => api.retry(threadId, cb), onEvent),

@@ -68,6 +68,7 @@ describe("toPendingApproval", () => {
       taskId: "t1",
     };
     expect(toPendingApproval(value)).toEqual({
+      id: expect.stringMatching(/^task:t1:[0-9a-z]+$/),
       actions: [
         { name: "execute", args: { command: "ls" }, description: "run", allowedDecisions: ["approve", "reject"] },
         { name: "delete", args: { file_path: "/a" }, description: "", allowedDecisions: ["approve", "edit", "reject", "respond"] },
@@ -76,6 +77,19 @@ describe("toPendingApproval", () => {
     });
     expect(toPendingApproval({ something: 1 })).toBeUndefined();
     expect(toPendingApproval({ actionRequests: [] })).toBeUndefined();
+  });
+
+  it("gives each pause an id from its origin and what it asks: other arguments or another task is another id", () => {
+    const request = (args: Record<string, unknown>, taskId?: string) =>
+      toPendingApproval({
+        actionRequests: [{ name: "write_file", args }],
+        reviewConfigs: [],
+        ...(taskId ? { subagent: "w", taskId } : {}),
+      })!.id;
+    expect(request({ file_path: "/a" })).toBe(request({ file_path: "/a" }));
+    expect(request({ file_path: "/a" })).toMatch(/^main:/);
+    expect(request({ file_path: "/b" })).not.toBe(request({ file_path: "/a" }));
+    expect(request({ file_path: "/a" }, "tA")).not.toBe(request({ file_path: "/a" }, "tB"));
   });
 });
 
@@ -161,6 +175,7 @@ describe("createTranslator", () => {
         type: "interrupt",
         runId: "r",
         approval: {
+          id: expect.stringMatching(/^main:/),
           actions: [{ name: "write_file", args: {}, description: "", allowedDecisions: ["approve", "edit", "reject", "respond"] }],
         },
       },

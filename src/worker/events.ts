@@ -20,7 +20,7 @@ import { TOOL_RESULT_EVENT } from "../harness/loop.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
-import { plain, toMessageInfo, toPendingApproval } from "./messages.ts";
+import { plain, shownApproval, toMessageInfo } from "./messages.ts";
 import type { AgentEvent, MessageInfo, PendingApproval, TokenEvent, Todo } from "./protocol.ts";
 
 export interface Translator {
@@ -52,8 +52,8 @@ export function createTranslator(runId: string, threadId: string): Translator {
     for (const [node, update] of Object.entries(payload)) {
       if (node === "__interrupt__") {
         interrupted = true;
-        const first = (Array.isArray(update) ? update : [update])[0] as { value?: unknown } | undefined;
-        const found = toPendingApproval(first?.value);
+        const interrupts = (Array.isArray(update) ? update : [update]) as Array<{ value?: unknown } | undefined>;
+        const found = shownApproval(interrupts.map((i) => i?.value));
         if (found) {
           approval = found;
           events.push({ type: "interrupt", runId, approval: found });

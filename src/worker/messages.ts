@@ -6,6 +6,7 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
+import { hash53 } from "../storage/encoding.ts";
 import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
 /** `response_metadata` key of an AI message the user stopped (its text is what had arrived). */
@@ -56,6 +57,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Which pause an approval is: its origin (the main agent, or the `task` call
+ * of a subagent) and a hash of what it asks (each action's tool and
+ * arguments). A decision names it, so it applies only to the request shown.
+ */
+export function approvalId(approval: Pick<PendingApproval, "actions" | "subagent">): string {
+  const asked = JSON.stringify(approval.actions.map((a) => [a.name, a.args]));
+  const origin = approval.subagent ? `task:${approval.subagent.taskId}` : "main";
+  return `${origin}:${hash53(new TextEncoder().encode(asked)).toString(36)}`;
+}
+
+/**
  * The approval a HITL interrupt value asks for (deepagents' shape:
  * `{ actionRequests, reviewConfigs }`, plus `subagent`/`taskId` when a
  * subagent paused). Undefined when the value is not an approval request.
@@ -78,10 +90,27 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     };
   });
   if (!actions.length) return undefined;
-  const approval: PendingApproval = { actions };
-  if (typeof value.subagent === "string" && typeof value.taskId === "string")
-    approval.subagent = { type: value.subagent, taskId: value.taskId };
+  const subagent =
+    typeof value.subagent === "string" && typeof value.taskId === "string" ? { type: value.subagent, taskId: value.taskId } : undefined;
+  const approval: PendingApproval = { id: approvalId({ actions, subagent }), actions };
+  if (subagent) approval.subagent = subagent;
   return approval;
+}
+
+/** Every approval the interrupt values ask for, in order (parallel subagents each pause with their own). */
+export function pendingApprovals(values: readonly unknown[]): PendingApproval[] {
+  return values.map(toPendingApproval).filter((a): a is PendingApproval => a !== undefined);
+}
+
+/**
+ * The approval to show of those pending: the first, with the others listed
+ * as waiting after it (they are shown one after another, each decision
+ * applying only to the request it was shown for). Undefined when none is.
+ */
+export function shownApproval(values: readonly unknown[]): PendingApproval | undefined {
+  const [first, ...rest] = pendingApprovals(values);
+  if (!first || !rest.length) return first;
+  return { ...first, waiting: rest.map((a) => ({ ...(a.subagent ? { subagent: a.subagent } : {}), tools: a.actions.map((x) => x.name) })) };
 }
 
 /** Messages the user and the agent wrote: user messages and assistant messages with text (not tool traffic). */

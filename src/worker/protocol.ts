@@ -165,9 +165,16 @@ export interface ApprovalAction {
 
 /** What a paused thread waits for, and where the pause comes from. */
 export interface PendingApproval {
+  /** Which pause this is: `resume` names it, so a decision applies only to the request it was shown for. */
+  id: string;
   actions: ApprovalAction[];
   /** Set when a subagent paused: its type and the `task` call that runs it. */
   subagent?: { type: string; taskId: string };
+  /**
+   * Other requests pending at the same time (parallel subagents), in order:
+   * each is shown, and answered, after this one.
+   */
+  waiting?: Array<{ subagent?: { type: string; taskId: string }; tools: string[] }>;
 }
 
 export type ApprovalDecision = Decision;
@@ -312,6 +319,8 @@ export type StartErrorCode =
   | "not_found"
   | "awaiting_approval"
   | "invalid_decision"
+  /** The approval a decision was given for is no longer the one waiting. */
+  | "approval_changed"
   | "attachment_failed";
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
@@ -417,7 +426,12 @@ export interface AgentWorkerApi extends ThreadApi {
 
   // Runs.
   startRun(threadId: string, input: UserInput, onEvent: EventCallback): Promise<StartResult>;
-  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
+  /**
+   * Answers the pending approval `approvalId` (the `PendingApproval.id` the page showed): the decisions apply
+   * to that request only (`approval_changed` when it is no longer waiting). Without an id, only while exactly
+   * one request waits.
+   */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback, approvalId?: string): Promise<StartResult>;
   /** Continues an interrupted run from its last checkpoint. */
   continueRun(threadId: string, onEvent: EventCallback): Promise<StartResult>;
   /** Replaces the user message at `messageIndex` and runs from there (a new branch; the old one stays). */

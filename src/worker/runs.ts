@@ -17,13 +17,14 @@ import { Command } from "@langchain/langgraph/web";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { toErrorInfo, type ErrorInfo } from "../core/errors.ts";
 import { fail, ok, type Result } from "../core/result.ts";
+import { decisionProblem } from "../middleware/hitl.ts";
 import type { ModelChoice } from "../models/providers.ts";
 import type { BuiltAgent } from "./agents.ts";
 import { ChildActivityHandler } from "./child-activity.ts";
 import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
-import { STOPPED_KEY, toPendingApproval, visibleCount } from "./messages.ts";
+import { pendingApprovals, shownApproval, STOPPED_KEY, visibleCount } from "./messages.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -74,7 +75,8 @@ export interface RunDeps {
 
 export interface RunService {
   startRun(threadId: string, input: UserInput, onEvent: EventCallback): Promise<StartResult>;
-  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback): Promise<StartResult>;
+  /** Answers the pending approval `approvalId` (its `PendingApproval.id`; may be left out while only one is pending). */
+  resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback, approvalId?: string): Promise<StartResult>;
   continueRun(threadId: string, onEvent: EventCallback): Promise<StartResult>;
   editAndRerun(threadId: string, messageIndex: number, text: string, onEvent: EventCallback): Promise<StartResult>;
   retry(threadId: string, onEvent: EventCallback): Promise<StartResult>;
@@ -128,15 +130,36 @@ export function createRunService(deps: RunDeps): RunService {
     return messagesIn(await stateOf(threadId, checkpointId));
   }
 
-  /** The approval a snapshot waits for, as stored (not yet given schemas and diffs). */
+  const interruptValues = (snapshot: Snapshot): unknown[] => snapshot.tasks.flatMap((t) => t.interrupts.map((i) => i.value));
+
+  /** The approval a snapshot waits for, as stored (not yet given schemas and diffs), with any others waiting after it. */
   function approvalIn(snapshot: Snapshot): PendingApproval | undefined {
-    for (const task of snapshot.tasks) {
-      for (const i of task.interrupts) {
-        const found = toPendingApproval(i.value);
-        if (found) return found;
-      }
+    return shownApproval(interruptValues(snapshot));
+  }
+
+  /**
+   * The resume answering the pending approval `approvalId` (the one the page
+   * showed; without an id, the only one pending), or why it cannot: each
+   * decision must be one its action allows, and complete.
+   */
+  async function resumePlan(threadId: string, decisions: ApprovalDecision[], approvalId?: string): Promise<RunPlan | StartResult> {
+    const pending = pendingApprovals(interruptValues(await stateOf(threadId)));
+    if (!pending.length) return startError("not_paused", "This thread is not waiting for an approval.");
+    const approval = approvalId === undefined ? (pending.length === 1 ? pending[0] : undefined) : pending.find((a) => a.id === approvalId);
+    if (!approval) {
+      return approvalId === undefined
+        ? startError("invalid_decision", `${pending.length} requests are waiting: say which one these decisions answer.`)
+        : startError("approval_changed", "The request you answered is no longer waiting; the one waiting now is shown.");
     }
-    return undefined;
+    if (!Array.isArray(decisions) || decisions.length !== approval.actions.length)
+      return startError("invalid_decision", `Give one decision for each of the ${approval.actions.length} pending calls.`);
+    for (const [i, d] of decisions.entries()) {
+      const action = approval.actions[i]!;
+      const problem = decisionProblem(d, action.allowedDecisions);
+      if (problem) return startError("invalid_decision", `${action.name}: ${problem}.`);
+    }
+    const resume = approval.subagent ? { decisions, taskId: approval.subagent.taskId } : { decisions };
+    return { input: new Command({ resume }) };
   }
 
   async function pendingApproval(threadId: string): Promise<PendingApproval | null> {
@@ -295,19 +318,7 @@ export function createRunService(deps: RunDeps): RunService {
 
     startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input)),
 
-    resume: (threadId, decisions, onEvent) =>
-      begin(threadId, onEvent, async () => {
-        const approval = await pendingApproval(threadId);
-        if (!approval) return startError("not_paused", "This thread is not waiting for an approval.");
-        if (decisions.length !== approval.actions.length)
-          return startError("invalid_decision", `Give one decision for each of the ${approval.actions.length} pending calls.`);
-        for (const [i, d] of decisions.entries()) {
-          const action = approval.actions[i]!;
-          if (!action.allowedDecisions.includes(d.type))
-            return startError("invalid_decision", `${action.name} allows only: ${action.allowedDecisions.join(", ")}.`);
-        }
-        return { input: new Command({ resume: { decisions } }) };
-      }),
+    resume: (threadId, decisions, onEvent, approvalId) => begin(threadId, onEvent, () => resumePlan(threadId, decisions, approvalId)),
 
     continueRun: (threadId, onEvent) =>
       begin(threadId, onEvent, async () => {

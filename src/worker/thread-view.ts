@@ -10,7 +10,7 @@ import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
-import { plain, toMessageInfo, toPendingApproval, usageOf } from "./messages.ts";
+import { plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
 import { addUsage } from "../core/usage.ts";
@@ -123,12 +123,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
   const model = await deps.registry.model(threadId);
   const window = await deps.windowOf(model);
   // The approval comes from the snapshot already read (one state read per view).
-  const pending = head
-    ? undefined
-    : snapshot.tasks
-        .flatMap((t) => t.interrupts)
-        .map((i) => toPendingApproval(i.value))
-        .find((a) => a);
+  const pending = head ? undefined : shownApproval(snapshot.tasks.flatMap((t) => t.interrupts.map((i) => i.value)));
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const shown = await withChildren(threadId, messages, deps);

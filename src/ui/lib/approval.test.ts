@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalAction, PendingApproval } from "../../worker/protocol.ts";
+import type { ApprovalAction } from "../../worker/protocol.ts";
 import {
   allApprovable,
   allowedOf,
@@ -11,6 +11,8 @@ import {
   originLabel,
   parseEditedArgs,
   toDecisions,
+  waitingLabel,
+  type ApprovalContent,
   type Choice,
 } from "./approval.ts";
 
@@ -21,10 +23,10 @@ function action(name: string, args: Record<string, unknown>, allowed: ApprovalAc
 }
 
 const del = action("delete", { file_path: "/hello.md" });
-const one: PendingApproval = { actions: [del] };
-const two: PendingApproval = { actions: [del, action("execute", { command: "ls" }, ["approve"])] };
+const one: ApprovalContent = { actions: [del] };
+const two: ApprovalContent = { actions: [del, action("execute", { command: "ls" }, ["approve"])] };
 
-const pick = (approval: PendingApproval, ...patches: Partial<Choice>[]): Choice[] =>
+const pick = (approval: ApprovalContent, ...patches: Partial<Choice>[]): Choice[] =>
   initialChoices(approval).map((c, i) => ({ ...c, ...patches[i] }));
 
 describe("initialChoices", () => {
@@ -103,6 +105,17 @@ describe("labels", () => {
     expect(originLabel({ ...one, subagent: { type: "general-purpose", taskId: "t1" } })).toBe("Subagent general-purpose");
   });
 
+  it("names the requests waiting after the shown one (parallel subagents are shown one after another)", () => {
+    expect(waitingLabel(one)).toBeNull();
+    const writer = { type: "writer", taskId: "t2" };
+    expect(waitingLabel({ ...one, waiting: [{ subagent: writer, tools: ["write_file"] }] })).toBe(
+      "1 more request waits after this one: Subagent writer (write_file)",
+    );
+    expect(waitingLabel({ ...one, waiting: [{ subagent: writer, tools: ["write_file"] }, { tools: ["delete", "execute"] }] })).toBe(
+      "2 more requests wait after this one: Subagent writer (write_file); Main agent (delete, execute)",
+    );
+  });
+
   it("titles the dialog", () => {
     expect(approvalTitle(one)).toBe("Approve delete?");
     expect(approvalTitle(two)).toBe("Approve 2 tool calls");
@@ -129,7 +142,7 @@ describe("enterApproves", () => {
     expect(enterApproves(two, pick(two, { type: "approve" }))).toBe(true);
     expect(enterApproves(two, pick(two, { type: "reject" }))).toBe(false);
     expect(enterApproves(two, pick(two, { type: "edit" }))).toBe(false);
-    const noApprove: PendingApproval = { actions: [del, action("x", {}, ["reject", "respond"])] };
+    const noApprove: ApprovalContent = { actions: [del, action("x", {}, ["reject", "respond"])] };
     expect(enterApproves(noApprove, pick(noApprove))).toBe(false);
     expect(enterApproves(two, pick(one))).toBe(false);
     expect(enterApproves({ actions: [] }, [])).toBe(false);

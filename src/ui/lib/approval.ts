@@ -9,6 +9,9 @@ import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../../wo
 
 export type DecisionType = ApprovalDecision["type"];
 
+/** What of a pending approval these functions read (its `id` only matters to the worker). */
+export type ApprovalContent = Pick<PendingApproval, "actions" | "subagent" | "waiting">;
+
 /** The order decisions are offered in. */
 export const DECISION_ORDER: readonly DecisionType[] = ["approve", "edit", "reject", "respond"];
 
@@ -46,7 +49,7 @@ export function formatArgs(args: Record<string, unknown>): string {
 }
 
 /** One fresh choice per action: nothing picked, the edit box holding the call's arguments. */
-export function initialChoices(approval: PendingApproval | null): Choice[] {
+export function initialChoices(approval: ApprovalContent | null): Choice[] {
   return (approval?.actions ?? []).map((action) => ({ type: null, editText: formatArgs(action.args), reason: "", answer: "" }));
 }
 
@@ -66,7 +69,7 @@ export function parseEditedArgs(text: string): Result<Record<string, unknown>, s
 }
 
 /** "delete" with one action, "call 2 (delete)" with several. */
-export function callLabel(approval: PendingApproval, index: number): string {
+export function callLabel(approval: ApprovalContent, index: number): string {
   const name = approval.actions[index]?.name ?? "?";
   return approval.actions.length === 1 ? name : `call ${index + 1} (${name})`;
 }
@@ -100,7 +103,7 @@ export function decisionOf(action: ApprovalAction, choice: Choice): Result<Appro
 }
 
 /** One decision per action, in order; refuses a missing, not allowed or incomplete choice (naming the call). */
-export function toDecisions(approval: PendingApproval, choices: readonly Choice[]): Result<ApprovalDecision[], string> {
+export function toDecisions(approval: ApprovalContent, choices: readonly Choice[]): Result<ApprovalDecision[], string> {
   if (choices.length !== approval.actions.length) {
     return err(`Give one decision for each of the ${approval.actions.length} calls (got ${choices.length}).`);
   }
@@ -116,12 +119,26 @@ export function toDecisions(approval: PendingApproval, choices: readonly Choice[
 }
 
 /** Where the pause comes from: "Main agent" or "Subagent <type>". */
-export function originLabel(approval: PendingApproval): string {
+export function originLabel(approval: Pick<PendingApproval, "subagent">): string {
   return approval.subagent ? `Subagent ${approval.subagent.type}` : "Main agent";
 }
 
+/**
+ * The requests waiting after the shown one (parallel subagents each pause on
+ * their own; they are shown one after another), e.g. "1 more request waits
+ * after this one: Subagent writer (write_file)". Null when none does.
+ */
+export function waitingLabel(approval: ApprovalContent): string | null {
+  const waiting = approval.waiting ?? [];
+  if (!waiting.length) return null;
+  const list = waiting.map((w) => `${originLabel(w)} (${w.tools.join(", ")})`).join("; ");
+  return waiting.length === 1
+    ? `1 more request waits after this one: ${list}`
+    : `${waiting.length} more requests wait after this one: ${list}`;
+}
+
 /** Every action allows approve (the dialog then offers "Approve all" and Enter). */
-export function allApprovable(approval: PendingApproval): boolean {
+export function allApprovable(approval: ApprovalContent): boolean {
   return approval.actions.length > 0 && approval.actions.every((a) => a.allowedDecisions.includes("approve"));
 }
 
@@ -129,14 +146,14 @@ export function allApprovable(approval: PendingApproval): boolean {
  * The dialog's title: "Approve delete?" with one call, "Approve 2 tool calls"
  * with several ("Review …" when approving is not allowed).
  */
-export function approvalTitle(approval: PendingApproval): string {
+export function approvalTitle(approval: ApprovalContent): string {
   const verb = allApprovable(approval) ? "Approve" : "Review";
   const n = approval.actions.length;
   return n === 1 ? `${verb} ${approval.actions[0]!.name}?` : `${verb} ${n} tool calls`;
 }
 
 /** Enter approves everything: approve is allowed for every action and nothing other than approve is picked. */
-export function enterApproves(approval: PendingApproval, choices: readonly Choice[]): boolean {
+export function enterApproves(approval: ApprovalContent, choices: readonly Choice[]): boolean {
   return (
     allApprovable(approval) && choices.length === approval.actions.length && choices.every((c) => c.type === null || c.type === "approve")
   );
