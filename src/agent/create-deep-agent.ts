@@ -7,7 +7,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
 import type { BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
-import { assertShellSafe, withPermissions, type FilesystemPermission } from "../backends/permissions.ts";
+import { assertShellSafe, normalizeRules, withPermissions, type FilesystemPermission } from "../backends/permissions.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { permissionInterruptRules } from "../middleware/fs-interrupt.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
@@ -158,8 +158,10 @@ function assemble(spec: StackSpec): AgentMiddleware[] {
   return stack;
 }
 
-export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
-  if (!options?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
+export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
+  if (!given?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
+  // Rules are checked and normalized once: one that could never match is an error now, not a silent hole.
+  const options: CreateDeepAgentOptions = given.permissions?.length ? { ...given, permissions: normalizeRules(given.permissions) } : given;
   const now = options.now ?? (() => new Date().toISOString());
   const rawBackend = options.backend ?? defaultBackend;
   if (options.permissions?.length) {

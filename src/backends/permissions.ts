@@ -3,9 +3,12 @@
  * (tools, subagents, memory, skills, eviction) obeys them.
  *
  * Rules: `{ operations: ["read" | "write"], paths: [globs], mode }`, first
- * match wins, no match allows. `deny` makes reads and writes of matching
+ * match wins, no match allows. Rule paths are normalized as file paths are
+ * (a literal path covers everything below it); one that could never match is
+ * refused when the agent is built. `deny` makes reads and writes of matching
  * paths fail with `permission_denied` and hides matching files from ls, glob
- * and grep results. `interrupt` rules are turned into approvals for the tool
+ * and grep results; an edit needs read permission as well as write, since
+ * its answer tells what the file holds. `interrupt` rules are turned into approvals for the tool
  * calls that touch them (see permissionInterruptRules); at the backend they
  * allow, since the approval already happened.
  */
@@ -37,6 +40,55 @@ function ruleGlob(glob: string): CompiledGlob {
   const compiled = compileGlob(glob);
   if (isGlobError(compiled)) throw new DeeptabError("invalid_option", `Invalid permission rule path: ${compiled.message}`);
   return compiled;
+}
+
+const OPERATIONS: readonly PermissionOperation[] = ["read", "write"];
+const MODES: readonly PermissionMode[] = ["allow", "deny", "interrupt"];
+/** Characters that make a rule path a glob rather than one literal path. */
+const GLOB_CHARS = /[*?[{\\]/;
+
+/**
+ * A rule path normalized the way file paths are (paths.ts): repeated slashes,
+ * `.` segments and a trailing slash dropped, Unicode NFC. A path without glob
+ * characters names a file or a folder, and covers it and everything below it
+ * (`/secrets` and `/secrets/` are `/secrets/**`). Anything that could never
+ * match a normalized path is refused with `invalid_option`, saying why: a
+ * relative path (write `/**\/*.env` for every folder), `..`, `~`, a drive
+ * letter, control characters, an invalid glob.
+ */
+export function normalizeRulePath(raw: unknown): string {
+  const refuse = (why: string) => new DeeptabError("invalid_option", `Permission rule path ${JSON.stringify(raw)}: ${why}.`);
+  if (typeof raw !== "string" || !raw.trim()) throw refuse("a rule path is a non-empty string such as /secrets/**");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(raw)) throw refuse("control characters are not allowed");
+  if (/^[a-zA-Z]:/.test(raw)) throw refuse("Windows paths are not supported; use virtual paths starting with /");
+  if (!raw.startsWith("/") && !raw.startsWith("**"))
+    throw refuse("it must be absolute (/secrets/**), or start with ** to match in every folder (**/*.env)");
+  const segments = raw.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.some((s) => s === ".." || s === "~")) throw refuse("'..' and '~' segments are not allowed");
+  const path = ("/" + segments.join("/")).normalize("NFC");
+  const glob = GLOB_CHARS.test(path) ? path : path === "/" ? "/**" : `${path}/**`;
+  ruleGlob(glob);
+  return glob;
+}
+
+/**
+ * Rules checked and normalized once, when an agent is built: known operations
+ * and modes, at least one path, each path through {@link normalizeRulePath}.
+ * A rule that could never match is an `invalid_option` error, not silence.
+ */
+export function normalizeRules(rules: readonly FilesystemPermission[]): FilesystemPermission[] {
+  return rules.map((rule, i) => {
+    const where = `Permission rule ${i + 1}`;
+    if (typeof rule !== "object" || rule === null) throw new DeeptabError("invalid_option", `${where} is not an object.`);
+    const { operations, paths, mode } = rule;
+    if (!Array.isArray(operations) || !operations.length || !operations.every((o) => OPERATIONS.includes(o)))
+      throw new DeeptabError("invalid_option", `${where}: operations must list "read" and/or "write", got ${JSON.stringify(operations)}.`);
+    if (!MODES.includes(mode))
+      throw new DeeptabError("invalid_option", `${where}: mode must be allow, deny or interrupt, got ${JSON.stringify(mode)}.`);
+    if (!Array.isArray(paths) || !paths.length) throw new DeeptabError("invalid_option", `${where}: paths must list at least one path.`);
+    return { operations: [...operations], paths: paths.map(normalizeRulePath), mode };
+  });
 }
 
 /** The mode of the first rule matching this operation and path ("allow" when none does). */
@@ -81,7 +133,7 @@ export class PermissionedBackend implements BackendProtocol {
 
   constructor(inner: BackendProtocol, rules: readonly FilesystemPermission[]) {
     this.#inner = inner;
-    this.#rules = rules;
+    this.#rules = normalizeRules(rules);
     if (inner.delete) this.delete = (p) => this.#guardWrite(p, () => inner.delete!(p));
     if (inner.uploadFiles) this.uploadFiles = (files) => this.#upload(files);
     if (inner.downloadFiles) this.downloadFiles = (paths) => this.#download(paths);
@@ -117,8 +169,9 @@ export class PermissionedBackend implements BackendProtocol {
   write(path: string, content: string) {
     return this.#guardWrite(path, () => this.#inner.write(path, content));
   }
+  /** An edit's answer ("String not found", a count) tells what the file holds: it needs read permission too. */
   edit(path: string, oldString: string, newString: string, replaceAll?: boolean) {
-    return this.#guardWrite(path, () => this.#inner.edit(path, oldString, newString, replaceAll));
+    return this.#guardWrite(path, () => this.#guardRead(path, () => this.#inner.edit(path, oldString, newString, replaceAll)));
   }
   grep(pattern: string, path?: string, glob?: string) {
     return this.#guardRead(path ?? "/", async () => this.#visible(await this.#inner.grep(pattern, path, glob)));
@@ -147,8 +200,9 @@ export class PermissionedBackend implements BackendProtocol {
  * refused unless every rule lies inside one of its `isolatedRoutes` (paths
  * its shell cannot reach): a shell could bypass path rules.
  */
-export function withPermissions(option: BackendOption, rules: readonly FilesystemPermission[]): BackendOption {
-  if (rules.length === 0) return option;
+export function withPermissions(option: BackendOption, given: readonly FilesystemPermission[]): BackendOption {
+  if (given.length === 0) return option;
+  const rules = normalizeRules(given);
   return (rt) => {
     const inner = resolveBackend(option, rt);
     if (canExecute(inner)) assertShellSafe(inner, rules);
@@ -156,8 +210,9 @@ export function withPermissions(option: BackendOption, rules: readonly Filesyste
   };
 }
 
-export function assertShellSafe(backend: BackendProtocol, rules: readonly FilesystemPermission[]): void {
+export function assertShellSafe(backend: BackendProtocol, given: readonly FilesystemPermission[]): void {
   if (!canExecute(backend)) return;
+  const rules = normalizeRules(given);
   const isolated = (backend as { isolatedRoutes?: readonly string[] }).isolatedRoutes ?? [];
   const unsafe = rules.filter((r) => !r.paths.every((g) => isolated.some((route) => isWithin(staticPrefix(g), normalizeRoute(route)))));
   if (unsafe.length) {

@@ -9,11 +9,12 @@ import { normalizePath } from "../backends/paths.ts";
 import { permissionFor, scopeOverlaps, type FilesystemPermission } from "../backends/permissions.ts";
 import type { InterruptRule } from "./hitl.ts";
 
-const PATH_TOOLS: Record<string, { op: "read" | "write"; arg: string }> = {
-  read_file: { op: "read", arg: "file_path" },
-  write_file: { op: "write", arg: "file_path" },
-  edit_file: { op: "write", arg: "file_path" },
-  delete: { op: "write", arg: "file_path" },
+/** The operations each file tool performs (an edit reads: its answer tells what the file holds). */
+const PATH_TOOLS: Record<string, { ops: ReadonlyArray<"read" | "write">; arg: string }> = {
+  read_file: { ops: ["read"], arg: "file_path" },
+  write_file: { ops: ["write"], arg: "file_path" },
+  edit_file: { ops: ["read", "write"], arg: "file_path" },
+  delete: { ops: ["write"], arg: "file_path" },
 };
 const SCOPE_TOOLS = ["ls", "glob", "grep"];
 
@@ -21,14 +22,14 @@ export function permissionInterruptRules(rules: readonly FilesystemPermission[])
   const interruptRules = rules.filter((r) => r.mode === "interrupt");
   if (interruptRules.length === 0) return [];
   const out: Array<[string, InterruptRule]> = [];
-  for (const [tool, { op, arg }] of Object.entries(PATH_TOOLS)) {
-    if (!interruptRules.some((r) => r.operations.includes(op))) continue;
+  for (const [tool, { ops, arg }] of Object.entries(PATH_TOOLS)) {
+    if (!interruptRules.some((r) => ops.some((op) => r.operations.includes(op)))) continue;
     out.push([
       tool,
       {
         when: (call: ToolCall) => {
           const path = normalizePath(String(call.args[arg] ?? ""));
-          return typeof path === "string" && permissionFor(rules, op, path) === "interrupt";
+          return typeof path === "string" && ops.some((op) => permissionFor(rules, op, path) === "interrupt");
         },
         description: `Access to a protected path needs approval.`,
       },
