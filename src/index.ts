@@ -146,6 +146,7 @@ export { resultTokenBudget, toolProfileFor, COMPACT_PROFILE_BELOW, type ToolProf
 
 // Errors and results.
 export { DeeptabError, toErrorInfo, type ErrorInfo } from "./core/errors.ts";
+export { KEY_HIDDEN, redactSecrets } from "./core/redact.ts";
 export { err, fail, ok, type Err, type Ok, type Result } from "./core/result.ts";
 export { HarnessError, type HarnessErrorCode } from "./harness/errors.ts";
 export { StorageError, type StorageErrorCode } from "./storage/errors.ts";

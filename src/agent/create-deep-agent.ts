@@ -31,6 +31,7 @@ import {
   subagentMiddleware,
   type SubagentEntry,
 } from "../middleware/subagents.ts";
+import { redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
 import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
@@ -79,6 +80,14 @@ export interface CreateDeepAgentOptions {
    * model's window is under 16,384 tokens.
    */
   toolProfile?: ToolProfile;
+  /**
+   * Texts that must never be stored or sent: hidden from every error text
+   * (tool results, a failed step as the checkpointer stores it, the thrown
+   * error) before it is kept anywhere, besides the `apiKey` of every model
+   * the agent uses and anything shaped like a key (`sk-…`, `Bearer …`).
+   * A function is asked each time (keys set later are hidden too).
+   */
+  secrets?: readonly string[] | (() => Iterable<string>);
 }
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
@@ -169,6 +178,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     assertShellSafe(resolveBackend(rawBackend, createBackendRuntime({}, {}, now)), options.permissions);
   }
   const backend = withPermissions(rawBackend, options.permissions ?? []);
+  const redact = redactorFor(options);
   const base = { backend, now, options };
   /** The window a model works in (it sizes results and picks the tool profile). */
   const sizing = (model: BaseChatModel) => {
@@ -204,6 +214,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
       checkpointer: options.checkpointer,
       store: options.store,
       name: sub.name,
+      redact,
     });
     return { name: sub.name, description: sub.description, agent };
   });
@@ -236,9 +247,33 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     checkpointer: options.checkpointer,
     store: options.store,
     name: options.name,
+    redact,
   });
   // Resumes are checked inside the one-run guard: nothing changes the pause between the check and the run.
   return oneRunPerThread(options.checkpointer ? checkResumes(agent) : agent, options.checkpointer);
+}
+
+/** Fields where LangChain's provider clients keep their key. */
+const KEY_FIELDS = ["apiKey", "openAIApiKey", "anthropicApiKey"] as const;
+
+/**
+ * The redaction of error texts for an agent: the given secrets and the keys
+ * of its models (read when an error is redacted, so a key changed later
+ * counts), plus key-shaped tokens (core/redact.ts).
+ */
+function redactorFor(options: CreateDeepAgentOptions): (text: string) => string {
+  const models = [options.model, options.summarization?.summaryModel, ...(options.subagents ?? []).map((s) => s.model)];
+  const given = options.secrets;
+  return (text) => {
+    const secrets: string[] = typeof given === "function" ? [...given()] : [...(given ?? [])];
+    for (const model of models) {
+      for (const field of KEY_FIELDS) {
+        const value: unknown = (model as unknown as Record<string, unknown> | undefined)?.[field];
+        if (typeof value === "string") secrets.push(value);
+      }
+    }
+    return redactSecrets(text, secrets);
+  };
 }
 
 /** Middleware tools first, then user tools; any duplicate name is an error. */

@@ -7,6 +7,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isGraphBubbleUp } from "@langchain/langgraph/web";
 import { describeThrown } from "../core/errors.ts";
 import { jsonText, safeString } from "../core/json-text.ts";
+import { redactSecrets } from "../core/redact.ts";
 import { invalidCallProblem } from "./tool-calls.ts";
 import { checkArgs } from "./validate-args.ts";
 import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
@@ -57,8 +58,15 @@ export function outputText(value: unknown): string {
   return jsonText(value);
 }
 
-/** Runs the tool of `request` and reports anything it does as a result. */
-export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {
+/**
+ * Runs the tool of `request` and reports anything it does as a result. A
+ * thrown error's text passes through `redact` first (a provider error inside
+ * a subagent can echo a key): by default key-shaped tokens are hidden.
+ */
+export async function executeTool(
+  request: ToolCallRequest,
+  redact: (text: string) => string = (text) => redactSecrets(text),
+): Promise<ToolCallResult> {
   const { toolCall, tool, runtime } = request;
   const invalid = invalidCallProblem(runtime.state.messages, toolCall.id);
   if (invalid) return { message: errorToolMessage(toolCall.id, toolCall.name, invalid) };
@@ -87,7 +95,7 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
     output = await tool.run(checked.value, runtime);
   } catch (err) {
     if (endsRun(err, runtime.config.signal)) throw err;
-    return { message: errorToolMessage(toolCall.id, tool.name, thrownText(err)) };
+    return { message: errorToolMessage(toolCall.id, tool.name, redact(thrownText(err))) };
   }
   return normalizeOutput(output, toolCall.id, tool.name);
 }

@@ -17,6 +17,7 @@ import {
   END,
   GraphInterrupt,
   Overwrite,
+  isGraphBubbleUp,
   isGraphInterrupt,
   START,
   StateGraph,
@@ -32,6 +33,7 @@ import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
@@ -60,6 +62,12 @@ export interface LoopSpec {
   checkpointer?: BaseCheckpointSaver | undefined;
   store?: BaseStore | undefined;
   name?: string | undefined;
+  /**
+   * Hides keys in an error's text (core/redact.ts) before it becomes a tool
+   * result, or a node's failure that the checkpointer stores and the caller
+   * sees. Default: key-shaped tokens only.
+   */
+  redact?: ((text: string) => string) | undefined;
 }
 
 /** The built-in channels every agent has, typed. */
@@ -139,7 +147,8 @@ export function buildAgentLoop(spec: LoopSpec) {
     return { message: AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content }) };
   });
 
-  const callTool = composeToolCall(spec.middleware, executeTool);
+  const redact = spec.redact ?? ((text: string) => redactSecrets(text));
+  const callTool = composeToolCall(spec.middleware, (request) => executeTool(request, redact));
   const beforeAgentHooks = spec.middleware.filter((mw) => mw.beforeAgent);
   const afterModelHooks = spec.middleware.filter((mw) => mw.afterModel);
 
@@ -245,9 +254,16 @@ export function buildAgentLoop(spec: LoopSpec) {
   type State = typeof annotation.State;
   // The graph's state is the core channels plus the middleware fields, which AgentState's index signature covers.
   const asAgentState = (s: State): AgentState => s as State & AgentState;
+  // A node's failure is stored by the checkpointer (its message) and seen by the caller: its text is redacted first.
   const node =
-    (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) => (s: State, config: LangGraphRunnableConfig) =>
-      fn(asAgentState(s), config);
+    (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) =>
+    async (s: State, config: LangGraphRunnableConfig): Promise<NodeResult> => {
+      try {
+        return await fn(asAgentState(s), config);
+      } catch (err) {
+        throw isGraphBubbleUp(err) ? err : redactError(err, redact);
+      }
+    };
 
   const builder = new StateGraph(annotation)
     .addNode("before_agent", node(beforeAgentNode))

@@ -70,8 +70,8 @@ function promptPort(remote: PromptApiRemote): PromptApiPort {
 
 export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { runningHere(threadId: string): boolean } {
   const storage = options.storage;
-  const log = createRequestLog(500, options.fetch);
   const settings = createSettingsService(storage?.layout.store);
+  const log = createRequestLog(500, options.fetch, (text) => settings.redact(text));
   const sandbox = createSandboxService(storage?.layout.workspace);
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();

@@ -77,5 +77,5 @@ describe("parallel subagents' approvals in the worker", () => {
     expect(third.terminal).toMatchObject({ status: "complete" });
     expect((await api.listFiles("p")).map((f) => f.path)).toEqual(["/shown.md"]);
     expect((await api.getThread("p")).approval).toBeNull();
-  });
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
 /**
  * The request log: every request the worker makes to a model provider or a
  * model download host, as method, host, path and status (never headers,
- * bodies or query strings, which can hold keys). The page shows it, so a
+ * bodies or query strings, which can hold keys; a key in a path is hidden). The page shows it, so a
  * person can check that nothing goes anywhere they did not choose.
  */
+import { redactSecrets } from "../core/redact.ts";
 import type { RequestLogEntry } from "./protocol.ts";
 
 export interface RequestLog {
@@ -23,7 +24,16 @@ function describe(input: RequestInfo | URL, init?: RequestInit): { method: strin
   }
 }
 
-export function createRequestLog(limit = 500, base: typeof fetch = (input, init) => globalThis.fetch(input, init)): RequestLog {
+/**
+ * A log of at most `limit` requests made through `base`. Hosts and paths pass
+ * through `redact` (some servers take a key in the path): by default
+ * key-shaped tokens are hidden.
+ */
+export function createRequestLog(
+  limit = 500,
+  base: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  redact: (text: string) => string = (text) => redactSecrets(text),
+): RequestLog {
   const log: RequestLogEntry[] = [];
   const record = (entry: RequestLogEntry) => {
     log.push(entry);
@@ -32,7 +42,8 @@ export function createRequestLog(limit = 500, base: typeof fetch = (input, init)
   };
   const logged: typeof fetch = async (input, init) => {
     const { method, url } = describe(input, init);
-    const entry = record({ at: new Date().toISOString(), method, host: url?.host ?? "(invalid URL)", path: url?.pathname ?? "" });
+    const host = url ? redact(url.host) : "(invalid URL)";
+    const entry = record({ at: new Date().toISOString(), method, host, path: redact(url?.pathname ?? "") });
     try {
       const response = await base(input, init);
       entry.status = response.status;

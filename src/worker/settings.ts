@@ -10,6 +10,7 @@
  * - No call returns a key: the page learns only whether one is set.
  */
 import type { BaseStore } from "@langchain/langgraph/web";
+import { redactSecrets } from "../core/redact.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
 const SETTINGS_NS = ["settings"];
@@ -35,7 +36,7 @@ export interface SettingsService {
   keyStatus(): Promise<KeyStatus[]>;
   /** The key for a provider (worker-internal: never sent to the page). */
   key(provider: ProviderId): Promise<string | undefined>;
-  /** `text` with every known key replaced by "[key hidden]". */
+  /** `text` with every known key, and anything shaped like a key (sk-…, Bearer …), replaced by "[key hidden]". */
   redact(text: string): string;
   /** Forgets every key and setting (memory and store). */
   clear(): Promise<void>;
@@ -128,11 +129,7 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await loaded;
       return keys.get(provider);
     },
-    redact(text) {
-      let out = text;
-      for (const key of keys.values()) if (key.length >= 4) out = out.split(key).join("[key hidden]");
-      return out;
-    },
+    redact: (text) => redactSecrets(text, keys.values()),
     async clear() {
       await loaded;
       for (const provider of [...keys.keys()]) await store?.delete(KEYS_NS, provider);

@@ -1,0 +1,95 @@
+/**
+ * A key never leaves for anywhere but its provider (issue 21 #3), through
+ * the worker API in Node (fake-indexeddb): a subagent's provider answers 401
+ * echoing the key; the key must not appear in the run's events, in any
+ * stored database, in the thread's export or in the next request to the
+ * provider. Chromium: key-redaction.browser.test.ts.
+ */
+import "fake-indexeddb/auto";
+import { afterEach, describe, expect, it } from "vitest";
+import { databaseText, exportText, keyEchoReplies, LEAK_PROMPT, PLAIN_KEY, SHAPED_KEY } from "../testing/key-leaks.ts";
+import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
+import type { AgentEvent, TerminalEvent } from "./protocol.ts";
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("a key echoed in a provider's error", () => {
+  for (const [kind, key] of [
+    ["a key-shaped key (sk-…)", SHAPED_KEY],
+    ["a configured key of no known shape", PLAIN_KEY],
+  ] as const) {
+    it(`inside a subagent, ${kind} is hidden from events, storage, the export and the next request`, async () => {
+      server = await startScriptedServer("openai", keyEchoReplies(key));
+      const { api, db } = openWorkerApi();
+      await api.setKey("openai-compatible", key, true);
+      await api.setThreadModel("k", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
+      const events: AgentEvent[] = [];
+      let finish!: (e: TerminalEvent) => void;
+      const done = new Promise<TerminalEvent>((r) => (finish = r));
+      const started = await api.startRun("k", { text: LEAK_PROMPT }, (e) => {
+        events.push(e);
+        if (e.type === "done" || e.type === "error") finish(e);
+      });
+      expect(started.ok).toBe(true);
+      expect(await done).toMatchObject({ status: "complete" });
+
+      // The subagent's failure reached the parent as its task result, with the key hidden.
+      const view = await api.getThread("k");
+      const result = view.messages.find((m) => m.role === "tool" && m.name === "task");
+      expect(result?.content).toMatch(/Incorrect API key provided: \[key hidden\]/);
+      const sent = server.requests.filter((r) => r.path.endsWith("/chat/completions"));
+      expect(sent).toHaveLength(3);
+      // The key went to its provider, in the header, and nowhere else.
+      expect(sent.every((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
+      expect(JSON.stringify(sent[2]!.body)).toContain("[key hidden]");
+      expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(key);
+      expect(JSON.stringify(events)).not.toContain(key);
+      expect(JSON.stringify(view)).not.toContain(key);
+      const exported = await api.exportThread("k");
+      expect(exported.ok).toBe(true);
+      if (exported.ok) expect(exportText(exported.value)).not.toContain(key);
+      // Nothing stored holds it: checkpoints (the subagent's error write included) and files. (The remembered key is in
+      // the store's keys namespace by the user's choice, so the store is checked without it.)
+      expect(await databaseText(`${db}-checkpoints`)).not.toContain(key);
+      expect(await databaseText(`${db}-files`)).not.toContain(key);
+      await api.forgetKey("openai-compatible");
+      expect(await databaseText(`${db}-store`)).not.toContain(key);
+    }, 60_000);
+  }
+
+  it("in a path the request log records, a key is hidden", async () => {
+    server = await startScriptedServer("openai", []);
+    const { api } = openWorkerApi();
+    await api.setKey("openai-compatible", PLAIN_KEY, false);
+    for (const key of [PLAIN_KEY, SHAPED_KEY])
+      await api.listProviderModels({ provider: "openai-compatible", model: "", baseUrl: `${server.url}/key/${key}/v1` });
+    const paths = (await api.requestLog()).map((e) => e.path);
+    expect(paths).toEqual(["/key/[key hidden]/v1/models", "/key/[key hidden]/v1/models"]);
+  });
+
+  it("in the main agent, the run's error names the failure without the key, and nothing stored holds it", async () => {
+    server = await startScriptedServer("openai", [
+      { status: 401, body: { error: { message: `Incorrect API key provided: ${SHAPED_KEY}.`, type: "invalid_request_error" } } },
+    ]);
+    const { api, db } = openWorkerApi();
+    await api.setKey("openai-compatible", SHAPED_KEY, false);
+    await api.setThreadModel("m", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
+    const events: AgentEvent[] = [];
+    let finish!: (e: TerminalEvent) => void;
+    const done = new Promise<TerminalEvent>((r) => (finish = r));
+    await api.startRun("m", { text: "hello" }, (e) => {
+      events.push(e);
+      if (e.type === "done" || e.type === "error") finish(e);
+    });
+    expect(await done).toMatchObject({ type: "error", error: { status: 401 } });
+    expect(JSON.stringify(events)).not.toContain(SHAPED_KEY);
+    expect(await databaseText(`${db}-checkpoints`)).not.toContain(SHAPED_KEY);
+    const exported = await api.exportThread("m");
+    if (exported.ok) expect(exportText(exported.value)).not.toContain(SHAPED_KEY);
+  });
+});
