@@ -1,6 +1,7 @@
 /** The settings' field checks and download figures. */
 import { describe, expect, it } from "vitest";
 import {
+  APPROVAL_LABELS,
   checkBaseUrl,
   checkContextWindow,
   checkGgufUrl,
@@ -9,6 +10,13 @@ import {
   formatDuration,
   parseContextWindow,
 } from "./settings-form.ts";
+
+describe("approval settings", () => {
+  it("say that asking before changing files does not cover commands, which can change files too", () => {
+    expect(APPROVAL_LABELS.approveWrites).toMatch(/^Ask before changing files/);
+    expect(APPROVAL_LABELS.approveWrites).toMatch(/Commands can change files too: only asking before commands covers them/);
+  });
+});
 
 describe("settings fields", () => {
   it("accepts only http(s) base URLs", () => {

@@ -5,6 +5,17 @@
 import { formatBytes } from "./errors.ts";
 import type { DownloadError, DownloadProgress } from "../worker/protocol.ts";
 
+/**
+ * The approval settings' labels. Commands (`execute`) can change files too
+ * (`echo > f`, `rm`, `sed -i`): "Ask before changing files" does not cover
+ * them, and its label says so.
+ */
+export const APPROVAL_LABELS = {
+  approveExecute: "Ask before running commands",
+  approveWrites:
+    "Ask before changing files (write, edit, delete; shows a diff). Commands can change files too: only asking before commands covers them",
+} as const;
+
 /** The smallest context window the worker accepts (settings.ts sanitizes below it away). */
 export const MIN_WINDOW = 512;
 const MAX_WINDOW = 100_000_000;

@@ -62,6 +62,10 @@ describe("settings dialog", () => {
     expect(sandboxOptions).toEqual(["Offline shell (default)", "WebContainer (loads from StackBlitz, a third party)", "Automatic", "None"]);
     await expect.element(page.getByTestId("sandbox-status")).toHaveTextContent(/offline shell/);
     await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
+    // Asking before file changes says it does not cover commands (which can change files too).
+    await expect
+      .element(page.getByRole("checkbox", { name: /^Ask before changing files/ }))
+      .toHaveAccessibleName(/Commands can change files too: only asking before commands covers them/);
     expect(document.querySelector('input[type="password"]')).toBeNull();
 
     await userEvent.selectOptions(provider, "openai");
