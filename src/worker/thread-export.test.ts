@@ -39,6 +39,10 @@ describe("thread helpers", () => {
       /^checkpoints\.0\.threadSuffix/,
     );
     expect(reason({ ...valid, files: { "/memories/x": valid.files["/a.md"] } })).toMatch(/shares/);
+    // Skills are shared too: an imported one would vanish under the shared route (or overwrite everyone's), so it is refused.
+    expect(reason({ ...valid, files: { "/skills/s/SKILL.md": valid.files["/a.md"] } })).toBe(
+      "files: '/skills/s/SKILL.md' is under /skills/, which every thread shares (a thread's export leaves it out)",
+    );
     expect(reason({ ...valid, files: { "/a.md": { content: 1 } } })).toMatch(/^files\./);
     expect(reason({ ...valid, files: { "/a/../b": valid.files["/a.md"] } })).toMatch(/traversal/);
     expect(reason({ ...valid, thread: { ...valid.thread, messageCount: -5 } })).toMatch(/^thread\.messageCount/);

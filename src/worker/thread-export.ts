@@ -7,6 +7,7 @@ import { normalizePath } from "../backends/paths.ts";
 import { isBackendError } from "../backends/protocol.ts";
 import { SUBAGENT_THREAD_SEPARATOR } from "../backends/runtime.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { SHARED_ROUTES } from "./layout.ts";
 import type { ThreadExport, ThreadInfo } from "./protocol.ts";
 
 /** Longest title kept. */
@@ -88,13 +89,16 @@ function pathProblem(path: string): string | undefined {
   const norm = normalizePath(path);
   if (isBackendError(norm)) return norm.message;
   if (norm !== path) return `'${path}' is not a normalized path`;
-  if (path.startsWith("/memories/")) return `'${path}' is under /memories/, which every thread shares`;
+  const shared = SHARED_ROUTES.find((route) => path.startsWith(route));
+  // Memories and skills belong to every thread, not to one: an import would hide them (or overwrite everyone's).
+  if (shared) return `'${path}' is under ${shared}, which every thread shares (a thread's export leaves it out)`;
   return undefined;
 }
 
 /**
  * Validates an export before anything is written: its shape (zod), every
- * bound in {@link IMPORT_LIMITS}, and every file path. Titles are capped.
+ * bound in {@link IMPORT_LIMITS}, and every file path (none under the shared
+ * /memories/ or /skills/, which no thread export carries). Titles are capped.
  * The checkpoints' data is checked when it is decoded.
  */
 export function parseThreadExport(data: unknown): Result<ThreadExport, string> {

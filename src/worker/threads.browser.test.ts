@@ -99,6 +99,26 @@ describe("threads in the worker", () => {
     expect(Object.keys(await filesOf(client, "t-x")).sort()).toEqual(["/hello.md", "/research.md"]);
   });
 
+  it("skills are every thread's: an export leaves them out, and an import carrying one is refused naming it", async () => {
+    const client = spawn();
+    await turn(client, "t-skill", "hello");
+    expect(await client.writeFile("t-skill", "/skills/s/SKILL.md", "---\nname: s\ndescription: d\n---\nbody")).toEqual({
+      ok: true,
+      value: null,
+    });
+    const exported = await client.exportThread("t-skill");
+    if (!exported.ok) throw new Error(exported.error.message);
+    expect(Object.keys(exported.value.files)).toEqual(["/hello.md"]);
+    const before = await client.listThreads();
+    const crafted = { ...exported.value, files: { ...exported.value.files, "/skills/x/SKILL.md": exported.value.files["/hello.md"] } };
+    const refused = await client.importThread(JSON.parse(JSON.stringify(crafted)));
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: "invalid_export", message: expect.stringContaining("'/skills/x/SKILL.md' is under /skills/") },
+    });
+    expect(await client.listThreads()).toHaveLength(before.length);
+  }, 60_000);
+
   it("rejects bad imports with invalid_export and writes nothing", async () => {
     const client = spawn();
     const before = await client.listThreads();

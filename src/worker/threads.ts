@@ -10,7 +10,7 @@ import { fail as codedFail } from "../core/result.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelChoice } from "../models/providers.ts";
-import type { Layout } from "./layout.ts";
+import { SHARED_ROUTES, type Layout } from "./layout.ts";
 import { visibleCount } from "./messages.ts";
 import type { RunRegistry } from "./runs.ts";
 import {
@@ -225,7 +225,8 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const checkpoints = (await Promise.all(ids.map((id) => encode(id, threadId)))).flat();
       checkpoints.sort((a, b) => (a.checkpointId < b.checkpointId ? -1 : a.checkpointId > b.checkpointId ? 1 : 0));
       const all = await layout.files(threadId);
-      const files = Object.fromEntries(Object.entries(all).filter(([path]) => !path.startsWith("/memories/")));
+      // Memories and skills are every thread's: not part of one thread's export.
+      const files = Object.fromEntries(Object.entries(all).filter(([path]) => !SHARED_ROUTES.some((route) => path.startsWith(route))));
       const now = new Date().toISOString();
       const messageCount = visibleCount(await options.messages(threadId));
       const thread: ThreadInfo = found
