@@ -17,7 +17,7 @@ import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { CHARS_PER_TOKEN, estimateMessagesTokens } from "../context/tokens.ts";
 import { unseenTailStart } from "../context/view.ts";
 import { messageText } from "../core/messages.ts";
-import { LARGE_RESULTS_DIR, sanitizeToolCallId } from "./eviction.ts";
+import { largeResultPath } from "./eviction.ts";
 
 /** Never cut a result below this many characters. */
 const MIN_RESULT_CHARS = 400;
@@ -37,7 +37,7 @@ function withContent(m: ToolMessage, content: string): ToolMessage {
 async function fullTextAt(m: ToolMessage, text: string, backend: BackendProtocol): Promise<string | undefined> {
   const already = m.response_metadata?.evicted_to;
   if (typeof already === "string") return already;
-  const path = `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(m.tool_call_id)}`;
+  const path = largeResultPath(m.tool_call_id);
   let written = await backend.write(path, text);
   if (isBackendError(written) && written.error === "already_exists") return path;
   if (isBackendError(written) && backend.delete) {
