@@ -6,7 +6,7 @@
  * `FUZZ_SEED=<seed> npx vitest run src/agent/fuzz.test.ts` replays it.
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph/web";
+import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { MemoryFileStore } from "../backends/memory-store.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
@@ -47,6 +47,7 @@ const PATHS = [
   "/memories/AGENTS.md",
   "/skills/s/SKILL.md",
   "/locked/x",
+  "/hidden/key",
   "/large_tool_results/x",
   "relative.md",
   "/a/../b",
@@ -91,6 +92,9 @@ const PATTERNS = [
   `*${"y/".repeat(20)}{y,z}{**,/}*`,
 ];
 
+/** What /hidden/key holds; a read-deny rule covers it, so no answer may tell it (issue 21 #2, #9). */
+const HIDDEN = "HIDDEN-SECRET-7f3a";
+
 /** Files each run starts with, so reads, edits and searches find something. */
 function startFiles() {
   const at = "2026-01-01T00:00:00.000Z";
@@ -101,6 +105,7 @@ function startFiles() {
     "/memories/AGENTS.md": file("remember text"),
     "/skills/s/SKILL.md": file("---\nname: s\ndescription: a skill\n---\nuse text"),
     "/locked/x": file("locked text"),
+    "/hidden/key": file(`text ${HIDDEN}`),
   };
 }
 
@@ -203,7 +208,7 @@ function randomArgs(r: () => number, name: string): unknown {
 }
 
 function randomCalls(r: () => number): ScriptedToolCall[] {
-  const ids = ["call_0", "dup", "", "id with spaces", "ünïcode", "a/b.c", "x".repeat(300)];
+  const ids = ["call_0", "dup", "", "id with spaces", "ünïcode", "a/b.c", "x".repeat(300), "nul\u0000id", "y".repeat(5_000), "~"];
   return Array.from({ length: 1 + Math.floor(r() * CALLS_PER_RUN) }, (_, i) => {
     const name = r() < 0.9 ? pick(r, TOOLS) : pick(r, ["", "no_such_tool", "LS", "write_file "]);
     const call: ScriptedToolCall = { name, args: randomArgs(r, name) };
@@ -242,7 +247,15 @@ describe(`fuzz: ${RUNS} runs of random tool calls against every built-in tool (b
         todos: true,
         memory: ["/memories/AGENTS.md"],
         skills: ["/skills"],
-        ...(shell ? {} : { permissions: [{ operations: ["write" as const], paths: ["/locked/**"], mode: "deny" as const }] }),
+        // The read rule is written as a folder with a trailing slash: it must still cover everything in it.
+        ...(shell
+          ? {}
+          : {
+              permissions: [
+                { operations: ["write" as const], paths: ["/locked/**"], mode: "deny" as const },
+                { operations: ["read" as const], paths: ["/hidden/"], mode: "deny" as const },
+              ],
+            }),
       });
       const started = performance.now();
       let out: { messages: BaseMessage[] };
@@ -260,7 +273,90 @@ describe(`fuzz: ${RUNS} runs of random tool calls against every built-in tool (b
       expect(results.length, `fuzz seed ${seed}: ${script.length} calls, ${results.length} results`).toBe(script.length);
       expect(new Set(results.map((m) => m.tool_call_id)).size, `fuzz seed ${seed}: result ids are not unique`).toBe(script.length);
       expect(out.messages.at(-1)!.text, `fuzz seed ${seed}: the run did not end with the model's answer`).toBe("done");
+      if (!shell) {
+        const told = results.find((m) => m.text.includes(HIDDEN) || /replaced .*\/hidden\//.test(m.text));
+        expect(told?.text, `fuzz seed ${seed}: an answer told what the read-denied /hidden/key holds`).toBeUndefined();
+      }
     }
     expect(calls).toBeGreaterThan(3_000);
+  }, 240_000);
+});
+
+const RESUME_RUNS = 300;
+
+/** A resume value: mostly decisions (well-formed or not, allowed or not), sometimes anything at all. */
+function randomResume(r: () => number): unknown {
+  const decision = (): unknown => {
+    if (r() < 0.15) return randomValue(r);
+    const d: Record<string, unknown> = { type: pick(r, ["approve", "edit", "reject", "respond", "approve", "allow", null, 7]) };
+    if (r() < 0.5) d.message = pick(r, ["not that", "", "  ", 42, null, ["x"]]);
+    if (r() < 0.5)
+      d.editedAction = pick(r, [
+        { args: { file_path: "/e.md", content: "e" } },
+        {},
+        { args: ["x"] },
+        null,
+        { name: 3, args: {} },
+        { name: "write_file", args: { file_path: "/e2.md", content: "e" } },
+      ]);
+    return d;
+  };
+  if (r() < 0.1) return randomValue(r);
+  const resume: Record<string, unknown> = { decisions: Array.from({ length: pick(r, [0, 1, 2, 2, 2, 3]) }, decision) };
+  if (r() < 0.1) resume.taskId = pick(r, ["t1", "", 5]);
+  return resume;
+}
+
+describe(`fuzz: ${RESUME_RUNS} paused runs answered with random decisions (base seed ${BASE_SEED})`, () => {
+  it("a resume either runs or is refused with invalid_decision, and a refused one leaves the pause as it was", async () => {
+    let refused = 0;
+    let accepted = 0;
+    for (let run = 0; run < RESUME_RUNS; run++) {
+      const seed = BASE_SEED + run;
+      const r = seededRandom(seed);
+      const model = new ScriptedChatModel({
+        script: (ctx) =>
+          ctx.call > 0
+            ? { text: "done" }
+            : {
+                toolCalls: [
+                  { name: "write_file", args: { file_path: "/w.md", content: "w" }, id: "w" },
+                  { name: "delete", args: { file_path: "/a.md" }, id: "d" },
+                ],
+              },
+      });
+      const agent = createDeepAgent({
+        model,
+        checkpointer: new MemorySaver(),
+        interruptOn: { write_file: { allowedDecisions: ["approve", "reject"] }, delete: true },
+      });
+      const config = { configurable: { thread_id: `resume-${seed}` } };
+      await agent.invoke({ messages: [new HumanMessage("fuzz")], files: startFiles() }, config);
+      const pauseOf = async () => JSON.stringify((await agent.getState(config)).tasks.flatMap((t) => t.interrupts));
+      const paused = await pauseOf();
+      let done = false;
+      for (let attempt = 0; attempt < 4 && !done; attempt++) {
+        const resume = randomResume(r);
+        try {
+          await agent.invoke(new Command({ resume }), config);
+          done = true;
+          accepted++;
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          expect(code, `resume seed ${seed}: ${JSON.stringify(resume)} threw ${String(err)}`).toBe("invalid_decision");
+          expect(await pauseOf(), `resume seed ${seed}: a refused decision changed the pause`).toBe(paused);
+          refused++;
+        }
+      }
+      if (!done) await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, { type: "approve" }] } }), config);
+      const state = await agent.getState(config);
+      const messages = (state.values as { messages: BaseMessage[] }).messages;
+      const results = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+      expect(results.length, `resume seed ${seed}: every call gets one result`).toBe(2);
+      expect(messages.at(-1)!.text, `resume seed ${seed}: the run did not end with the model's answer`).toBe("done");
+    }
+    // Both outcomes are exercised.
+    expect(refused).toBeGreaterThan(RESUME_RUNS / 2);
+    expect(accepted).toBeGreaterThan(RESUME_RUNS / 10);
   }, 240_000);
 });

@@ -85,7 +85,8 @@ export function checkResumes<G extends Gated>(graph: G): G {
   const original = graph._streamIterator.bind(graph) as (input: unknown, options?: unknown) => AsyncGenerator<unknown>;
   const gated = async function* (input: unknown, options?: unknown): AsyncGenerator<unknown> {
     const configurable = configurableOf(options);
-    const resuming = configurable && isCommand(input) && input.resume !== undefined && input.resume !== null;
+    // `resume: null` counts: on a paused thread it is a decision that does not fit, and is refused as one.
+    const resuming = configurable && isCommand(input) && input.resume !== undefined;
     yield* original(resuming ? await checked(graph, input, configurable) : input, options);
   };
   Object.defineProperty(graph, "_streamIterator", { value: gated, configurable: true, writable: true });
