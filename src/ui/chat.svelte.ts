@@ -127,13 +127,14 @@ export class Chat {
     const approval = this.#live.approval;
     if (this.running || this.#busy || !approval) return Promise.resolve(false);
     this.#live = beginTurn(this.#live);
-    // A refused decision keeps the approval shown (the dialog says why).
+    // A refused decision keeps the approval shown (the dialog says why); if another request waits now, that one is shown.
     return this.#stream(
       // The decisions answer the request shown, and no other (the worker refuses them if another now waits).
       (onEvent) => this.#client.resume(this.#threadId, decisions, onEvent, approval.id),
       false,
       () => {
-        this.#live = { ...this.#live, approval };
+        if (this.#live.error?.code === "approval_changed") void this.reload();
+        else this.#live = { ...this.#live, approval };
       },
     );
   }
