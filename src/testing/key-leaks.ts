@@ -18,17 +18,22 @@ export const LEAK_PROMPT = "PARENT: check the endpoint";
 
 /** The parent delegates; the subagent's request gets a 401 echoing `key`; the parent then answers. */
 export function keyEchoReplies(key: string): ServerReply[] {
+  // First replies are queued twice: a request Chromium silently resends (its connection dropped) gets the same answer.
+  const delegate: ServerReply = {
+    when: { lastUserIncludes: LEAK_PROMPT, toolResults: 0 },
+    toolCalls: [{ id: "t1", name: "task", args: { description: "Investigate the endpoint", subagent_type: "general-purpose" } }],
+  };
+  const refuse: ServerReply = {
+    when: { lastUserIncludes: "Investigate" },
+    status: 401,
+    body: { error: { message: `Incorrect API key provided: ${key}. Also tried Bearer ${key}.`, type: "invalid_request_error" } },
+  };
   return [
-    {
-      when: { lastUserIncludes: LEAK_PROMPT },
-      toolCalls: [{ id: "t1", name: "task", args: { description: "Investigate the endpoint", subagent_type: "general-purpose" } }],
-    },
-    {
-      when: { lastUserIncludes: "Investigate" },
-      status: 401,
-      body: { error: { message: `Incorrect API key provided: ${key}. Also tried Bearer ${key}.`, type: "invalid_request_error" } },
-    },
-    { when: { lastUserIncludes: LEAK_PROMPT }, text: "The subagent could not reach the endpoint." },
+    delegate,
+    delegate,
+    refuse,
+    refuse,
+    { when: { lastUserIncludes: LEAK_PROMPT, toolResults: 1 }, text: "The subagent could not reach the endpoint." },
   ];
 }
 

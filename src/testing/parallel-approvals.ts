@@ -11,20 +11,28 @@ import type { ServerReply } from "./provider-servers.ts";
 export const PARALLEL_PROMPT = "PARENT: write both files";
 
 export function parallelApprovalReplies(): ServerReply[] {
-  const child = (path: string): ServerReply[] => [
-    { when: { lastUserIncludes: path }, toolCalls: [{ name: "write_file", args: { file_path: path, content: `${path} body` } }] },
-    { when: { lastUserIncludes: path }, text: `wrote ${path}` },
-  ];
+  // Each request is matched by the agent it comes from and how many tool results it carries, and the first reply of
+  // each agent is queued twice: Chromium silently resends a request whose connection dropped (under load the first
+  // answer is then lost), and the resent one must get the same answer, not the agent's next one.
+  const child = (path: string): ServerReply[] => {
+    const write: ServerReply = {
+      when: { lastUserIncludes: path, toolResults: 0 },
+      toolCalls: [{ name: "write_file", args: { file_path: path, content: `${path} body` } }],
+    };
+    return [write, write, { when: { lastUserIncludes: path, toolResults: 1 }, text: `wrote ${path}` }];
+  };
+  const delegate: ServerReply = {
+    when: { lastUserIncludes: PARALLEL_PROMPT, toolResults: 0 },
+    toolCalls: [
+      { id: "tA", name: "task", args: { description: "/shown.md", subagent_type: "general-purpose" } },
+      { id: "tB", name: "task", args: { description: "/other.md", subagent_type: "general-purpose" } },
+    ],
+  };
   return [
-    {
-      when: { lastUserIncludes: PARALLEL_PROMPT },
-      toolCalls: [
-        { id: "tA", name: "task", args: { description: "/shown.md", subagent_type: "general-purpose" } },
-        { id: "tB", name: "task", args: { description: "/other.md", subagent_type: "general-purpose" } },
-      ],
-    },
+    delegate,
+    delegate,
     ...child("/shown.md"),
     ...child("/other.md"),
-    { when: { lastUserIncludes: PARALLEL_PROMPT }, text: "Both subagents answered." },
+    { when: { lastUserIncludes: PARALLEL_PROMPT, toolResults: 2 }, text: "Both subagents answered." },
   ];
 }

@@ -61,6 +61,11 @@ export interface ReplyMatch {
   lastUserIncludes?: string;
   /** The request's `model` is exactly this. */
   model?: string;
+  /**
+   * The request carries exactly this many tool results (OpenAI `tool` messages, Anthropic `tool_result` blocks):
+   * where an agent is in its turn, whatever order parallel agents' requests arrive in.
+   */
+  toolResults?: number;
 }
 
 interface ReplyBase {
@@ -474,10 +479,21 @@ function lastUserText(body: Record<string, unknown>): string {
   return "";
 }
 
+function toolResultCount(body: Record<string, unknown>): number {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  let n = 0;
+  for (const m of messages) {
+    if (m.role === "tool") n++;
+    else if (Array.isArray(m.content)) n += m.content.filter((b) => isRecord(b) && b.type === "tool_result").length;
+  }
+  return n;
+}
+
 function matches(when: ReplyMatch | undefined, req: RecordedRequest): boolean {
   if (!when) return true;
   if (when.model !== undefined && req.body.model !== when.model) return false;
   if (when.lastUserIncludes !== undefined && !lastUserText(req.body).includes(when.lastUserIncludes)) return false;
+  if (when.toolResults !== undefined && toolResultCount(req.body) !== when.toolResults) return false;
   return true;
 }
 

@@ -45,5 +45,5 @@ describe("the page's decision on an approval", () => {
     } finally {
       chat.dispose();
     }
-  }, 90_000);
+  }, 120_000);
 });

@@ -112,5 +112,5 @@ describe("approvals and subagents in the worker", () => {
     const last = await finish(await client.resume("t-par", [{ type: "reject" }], undefined, second.id));
     expect(last.end).toMatchObject({ status: "complete" });
     expect(Object.keys(await filesOf(client, "t-par"))).toEqual(["/shown.md"]);
-  }, 60_000);
+  }, 120_000);
 });

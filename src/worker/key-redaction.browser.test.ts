@@ -35,7 +35,8 @@ describe("a key echoed in a subagent's provider error, in the worker", () => {
       const result = view.messages.find((m) => m.role === "tool" && m.name === "task");
       expect(result?.content).toMatch(/Incorrect API key provided: \[key hidden\]/);
       const sent = (await server.requests()).filter((r) => r.path.endsWith("/chat/completions"));
-      expect(sent).toHaveLength(3);
+      // The parent, its subagent, the parent again (a request Chromium resent would add one).
+      expect(sent.length).toBeGreaterThanOrEqual(3);
       expect(sent.every((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
       expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(key);
       expect(JSON.stringify(events)).not.toContain(key);
@@ -45,6 +46,6 @@ describe("a key echoed in a subagent's provider error, in the worker", () => {
       for (const name of ["checkpoints", "files", "store"]) expect(await databaseText(`${db}-${name}`), name).not.toContain(key);
       await client.listProviderModels({ provider: "openai-compatible", model: "", baseUrl: `${inject("providerServer")}/key/${key}/v1` });
       expect(JSON.stringify(await client.requestLog())).not.toContain(key);
-    }, 60_000);
+    }, 120_000);
   }
 });

@@ -43,10 +43,11 @@ describe("a key echoed in a provider's error", () => {
       const result = view.messages.find((m) => m.role === "tool" && m.name === "task");
       expect(result?.content).toMatch(/Incorrect API key provided: \[key hidden\]/);
       const sent = server.requests.filter((r) => r.path.endsWith("/chat/completions"));
-      expect(sent).toHaveLength(3);
+      // The parent, its subagent, the parent again (a request Chromium resent would add one).
+      expect(sent.length).toBeGreaterThanOrEqual(3);
       // The key went to its provider, in the header, and nowhere else.
       expect(sent.every((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
-      expect(JSON.stringify(sent[2]!.body)).toContain("[key hidden]");
+      expect(JSON.stringify(sent.at(-1)!.body)).toContain("[key hidden]");
       expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(key);
       expect(JSON.stringify(events)).not.toContain(key);
       expect(JSON.stringify(view)).not.toContain(key);
