@@ -6,6 +6,7 @@
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../worker/app.ts";
 import { createLayout } from "../worker/layout.ts";
+import type { AgentEvent, AgentWorkerApi, TerminalEvent } from "../worker/protocol.ts";
 
 export function openWorkerApi(db = `t-${crypto.randomUUID()}`): { api: ReturnType<typeof createWorkerApi>; db: string } {
   const api = createWorkerApi({
@@ -14,4 +15,21 @@ export function openWorkerApi(db = `t-${crypto.randomUUID()}`): { api: ReturnTyp
     tokenBatchMs: 0,
   });
   return { api, db };
+}
+
+/**
+ * Runs a start call of the worker API (startRun, resume, …) to its terminal
+ * event: its run id, every event it sent, and the terminal event to await.
+ * A start the worker refuses throws, naming the code.
+ */
+export async function collectRun(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
+  const events: AgentEvent[] = [];
+  let finish!: (e: TerminalEvent) => void;
+  const done = new Promise<TerminalEvent>((r) => (finish = r));
+  const started = await start((e) => {
+    events.push(e);
+    if (e.type === "done" || e.type === "error") finish(e);
+  });
+  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+  return { runId: started.value, events, done };
 }

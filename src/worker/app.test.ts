@@ -9,24 +9,13 @@
 import "fake-indexeddb/auto";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { openWorkerApi } from "../testing/worker-api.ts";
+import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
 import { createLayout } from "./layout.ts";
-import type { AgentEvent, AgentWorkerApi, MessageInfo, TerminalEvent, UserInput } from "./protocol.ts";
+import type { AgentWorkerApi, MessageInfo, UserInput } from "./protocol.ts";
 
 const openApi = openWorkerApi;
 
-/** Runs a start call to its terminal event; returns every event. */
-async function collect(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
-  const events: AgentEvent[] = [];
-  let finish!: (e: TerminalEvent) => void;
-  const done = new Promise<TerminalEvent>((r) => (finish = r));
-  const started = await start((e) => {
-    events.push(e);
-    if (e.type === "done" || e.type === "error") finish(e);
-  });
-  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
-  return { runId: started.value, events, done };
-}
+const collect = collectRun;
 
 const send = async (api: AgentWorkerApi, threadId: string, input: UserInput | string) => {
   const run = await collect((cb) => api.startRun(threadId, typeof input === "string" ? { text: input } : input, cb));

@@ -9,8 +9,8 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { PARALLEL_PROMPT, parallelApprovalReplies } from "../testing/parallel-approvals.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { openWorkerApi } from "../testing/worker-api.ts";
-import type { AgentEvent, AgentWorkerApi, ApprovalDecision, PendingApproval, TerminalEvent } from "./protocol.ts";
+import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
+import type { ApprovalDecision, PendingApproval } from "./protocol.ts";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -18,15 +18,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
-  const events: AgentEvent[] = [];
-  let finish!: (e: TerminalEvent) => void;
-  const done = new Promise<TerminalEvent>((r) => (finish = r));
-  const started = await start((e) => {
-    events.push(e);
-    if (e.type === "done" || e.type === "error") finish(e);
-  });
-  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+async function run(start: Parameters<typeof collectRun>[0]) {
+  const { events, done } = await collectRun(start);
   const terminal = await done;
   const interrupt = events.find((e) => e.type === "interrupt");
   return { terminal, approval: interrupt?.type === "interrupt" ? interrupt.approval : undefined };

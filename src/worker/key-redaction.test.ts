@@ -9,8 +9,7 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseText, exportText, keyEchoReplies, LEAK_PROMPT, PLAIN_KEY, SHAPED_KEY } from "../testing/key-leaks.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { openWorkerApi } from "../testing/worker-api.ts";
-import type { AgentEvent, TerminalEvent } from "./protocol.ts";
+import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -28,14 +27,7 @@ describe("a key echoed in a provider's error", () => {
       const { api, db } = openWorkerApi();
       await api.setKey("openai-compatible", key, true);
       await api.setThreadModel("k", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
-      const events: AgentEvent[] = [];
-      let finish!: (e: TerminalEvent) => void;
-      const done = new Promise<TerminalEvent>((r) => (finish = r));
-      const started = await api.startRun("k", { text: LEAK_PROMPT }, (e) => {
-        events.push(e);
-        if (e.type === "done" || e.type === "error") finish(e);
-      });
-      expect(started.ok).toBe(true);
+      const { events, done } = await collectRun((cb) => api.startRun("k", { text: LEAK_PROMPT }, cb));
       expect(await done).toMatchObject({ status: "complete" });
 
       // The subagent's failure reached the parent as its task result, with the key hidden.
@@ -80,13 +72,7 @@ describe("a key echoed in a provider's error", () => {
     const { api, db } = openWorkerApi();
     await api.setKey("openai-compatible", SHAPED_KEY, false);
     await api.setThreadModel("m", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
-    const events: AgentEvent[] = [];
-    let finish!: (e: TerminalEvent) => void;
-    const done = new Promise<TerminalEvent>((r) => (finish = r));
-    await api.startRun("m", { text: "hello" }, (e) => {
-      events.push(e);
-      if (e.type === "done" || e.type === "error") finish(e);
-    });
+    const { events, done } = await collectRun((cb) => api.startRun("m", { text: "hello" }, cb));
     expect(await done).toMatchObject({ type: "error", error: { status: 401 } });
     expect(JSON.stringify(events)).not.toContain(SHAPED_KEY);
     expect(await databaseText(`${db}-checkpoints`)).not.toContain(SHAPED_KEY);
