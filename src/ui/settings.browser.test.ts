@@ -242,6 +242,8 @@ describe("settings dialog", () => {
     const option = () => [...(provider.element() as HTMLSelectElement).options].find((o) => o.value === "wllama")!;
     expect(option().disabled).toBe(false);
     expect(page.getByTestId("tab-model-support").query()).toBeNull();
+    // Close the first dialog before opening the second: both would name a "Provider" field.
+    cleanupRendered();
     for (const undo of cleanup.splice(0).reverse()) undo();
 
     // This Chromium has JSPI: take it away, as Safari and Firefox (by default) lack it.
