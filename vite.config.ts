@@ -64,6 +64,9 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
+          // Real workers, real shells and real servers on a loaded 2-core CI machine: a test that hangs still fails,
+          // but a slow first worker boot (seen at 5–22 s beside another CPU-heavy job) does not.
+          testTimeout: 30_000,
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["src/**/*.browser.test.ts"],
           globals: true,
@@ -74,6 +77,11 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["src/**/*.browser.test.ts"],
+          // The same bounds for real IndexedDB, workers and models in Chromium; expect.element and expect.poll wait on
+          // the state they need for up to 30 s rather than the 1 s default.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 30_000 } },
           globalSetup: ["src/testing/browser-global-setup.ts"],
           browser: {
             enabled: true,

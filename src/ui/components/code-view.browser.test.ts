@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
 import CodeView from "./code-view.svelte";
 import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
+import { WAIT } from "../../testing/wait.ts";
 
 afterEach(cleanupRendered);
 
@@ -54,7 +55,7 @@ describe("code view", () => {
 
   it("highlights the page after the grammar loads, line by line", async () => {
     const el = render(CodeView, { lines: ["/* a", "b */", "let x = 1;"], firstLine: 1, totalLines: 3, language: "js" });
-    await vi.waitFor(() => expect(el.querySelector(".hljs-keyword")?.textContent).toBe("let"));
+    await vi.waitFor(() => expect(el.querySelector(".hljs-keyword")?.textContent).toBe("let"), WAIT);
     const lines = el.querySelectorAll(".line .text");
     expect(lines[0]!.querySelector(".hljs-comment")?.textContent).toBe("/* a");
     expect(lines[1]!.querySelector(".hljs-comment")?.textContent).toBe("b */");

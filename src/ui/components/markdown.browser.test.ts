@@ -8,6 +8,7 @@ import { userEvent } from "vitest/browser";
 import { highlighterRequested } from "../lib/highlight.ts";
 import Markdown from "./markdown.svelte";
 import { cleanupRendered, reactiveProps, render as mountIn } from "../../testing/render.svelte.ts";
+import { WAIT } from "../../testing/wait.ts";
 
 declare global {
   interface Window {
@@ -74,7 +75,7 @@ describe("markdown component", () => {
 
     props.streaming = false;
     flushSync();
-    await vi.waitFor(() => expect(code()?.querySelector(".hljs-keyword")?.textContent).toBe("const"));
+    await vi.waitFor(() => expect(code()?.querySelector(".hljs-keyword")?.textContent).toBe("const"), WAIT);
     expect(highlighterRequested()).toBe(true);
     expect(code()?.querySelector(".hljs-comment")?.textContent).toBe("// the answer");
     expect(code()?.textContent).toBe("const answer: number = 42; // the answer\n");
@@ -93,10 +94,10 @@ describe("markdown component", () => {
     const buttons = [...el.querySelectorAll("button")];
     expect(buttons.map((b) => b.getAttribute("aria-label"))).toEqual(["Copy code", "Copy code"]);
     await userEvent.click(buttons[0]!);
-    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith("const answer: number = 42; // the answer"));
-    await vi.waitFor(() => expect(buttons[0]!.textContent).toBe("Copied"));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith("const answer: number = 42; // the answer"), WAIT);
+    await vi.waitFor(() => expect(buttons[0]!.textContent).toBe("Copied"), WAIT);
     await userEvent.click(buttons[1]!);
-    await vi.waitFor(() => expect(writeText).toHaveBeenLastCalledWith("plain block"));
+    await vi.waitFor(() => expect(writeText).toHaveBeenLastCalledWith("plain block"), WAIT);
   });
 
   it("keeps up with a streaming 100 KB answer by coalescing renders", async () => {
