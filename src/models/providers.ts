@@ -10,7 +10,8 @@
  * (`maxRetries: 0`): the harness retries visibly (provider-retry).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { err, ok, type Result } from "../core/result.ts";
+import type { ErrorInfo } from "../core/errors.ts";
+import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
 import { providerInfo, type ModelChoice } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
@@ -88,27 +89,47 @@ export async function createRemoteModel(
   }
 }
 
-/** Model ids a provider lists (`/v1/models`), for the picker; an error value when it cannot (then the field is free text). */
+/**
+ * Why a provider's model list could not be read:
+ * - `no_key`: the provider lists its models only for a key, and none is set;
+ * - `http`: it answered an error status (`status` holds it: 401 for a wrong key, 404 for a server without the route);
+ * - `network`: no answer (offline, a server that is down, or one that refuses a browser request: CORS);
+ * - `invalid_response`: an answer that is not a model list.
+ */
+export type ModelListErrorCode = "no_key" | "http" | "network" | "invalid_response";
+export type ModelListError = ErrorInfo & { code: ModelListErrorCode };
+
+function listFailed(code: ModelListErrorCode, message: string, status?: number): Err<ModelListError> {
+  const failed = fail(code, message, "ModelListError");
+  return status === undefined ? failed : err({ ...failed.error, status });
+}
+
+/** Model ids a provider lists (`/v1/models`), for the picker; a coded error when it cannot (then the field is free text). */
 export async function listModels(
   choice: ModelChoice,
   key: string | undefined,
   fetchImpl: typeof fetch = fetch,
-): Promise<Result<string[], string>> {
+): Promise<Result<string[], ModelListError>> {
   const base = endpointOf(choice);
-  if (!base) return ok(providerInfo(choice.provider).suggestions);
+  if (!base) return ok([...providerInfo(choice.provider).suggestions]);
   const headers: Record<string, string> = {};
   if (choice.provider === "anthropic") {
-    if (!key) return err("no key");
+    if (!key) return listFailed("no_key", "no key");
     Object.assign(headers, { "x-api-key": key, "anthropic-version": "2023-06-01", "anthropic-dangerous-direct-browser-access": "true" });
   } else if (key) headers.authorization = `Bearer ${key}`;
   const url = choice.provider === "anthropic" ? `${base.replace(/\/+$/, "")}/v1/models` : `${base.replace(/\/+$/, "")}/models`;
+  let res: Response;
   try {
-    const res = await fetchImpl(url, { headers });
-    if (!res.ok) return err(`HTTP ${res.status}`);
-    const body = (await res.json()) as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown }> };
+    res = await fetchImpl(url, { headers });
+  } catch (cause) {
+    return listFailed("network", cause instanceof Error ? cause.message : String(cause));
+  }
+  if (!res.ok) return listFailed("http", `HTTP ${res.status}`, res.status);
+  try {
+    const body = (await res.json()) as { data?: Array<{ id?: unknown }> };
     const ids = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string");
     return ok(ids.sort());
   } catch (cause) {
-    return err(cause instanceof Error ? cause.message : String(cause));
+    return listFailed("invalid_response", `not a model list (${cause instanceof Error ? cause.message : String(cause)})`);
   }
 }

@@ -241,6 +241,27 @@ describe.each(["openai", "anthropic"] as const)("%s server for the browser", (di
     expect(await listModels({ ...choice, baseUrl: fixed.baseUrl() }, key)).toEqual({ ok: true, value: ["only-one"] });
   });
 
+  it("says with a code why listModels could not list: an error status, no answer, no key, not a model list", async () => {
+    const server = await serve(dialect);
+    const key = dialect === "openai" ? "sk-test-openai" : "sk-ant-test";
+    const provider = dialect === "openai" ? ("openai-compatible" as const) : dialect;
+    const missing = await listModels({ provider, model: "", baseUrl: `${server.url}/nowhere` }, key);
+    expect(missing).toEqual({ ok: false, error: { name: "ModelListError", code: "http", message: "HTTP 404", status: 404 } });
+    // Port 9 (discard) has no listener on the loopback: the connection is refused.
+    const down = await listModels({ provider, model: "", baseUrl: "http://127.0.0.1:9/v1" }, key);
+    expect(down).toMatchObject({ ok: false, error: { name: "ModelListError", code: "network" } });
+    if (dialect === "anthropic")
+      expect(await listModels({ provider, model: "", baseUrl: server.baseUrl() }, undefined)).toMatchObject({
+        ok: false,
+        error: { code: "no_key" },
+      });
+    const page = async () => new Response("<!doctype html><title>Sign in</title>", { headers: { "content-type": "text/html" } });
+    expect(await listModels({ provider, model: "", baseUrl: server.baseUrl() }, key, page)).toMatchObject({
+      ok: false,
+      error: { name: "ModelListError", code: "invalid_response" },
+    });
+  });
+
   it("sends a 429 whose Retry-After the client error carries, with the provider's rate-limit body", async () => {
     const server = await serve(dialect, [{ status: 429, headers: { "retry-after": "1" } }, { text: "after the wait" }]);
     const model = clientFor(server);

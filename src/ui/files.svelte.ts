@@ -8,7 +8,7 @@
  */
 import { SvelteSet } from "svelte/reactivity";
 import { toErrorInfo } from "../core/errors.ts";
-import { err, ok, type Result } from "../core/result.ts";
+import { err, fail, ok, type Result } from "../core/result.ts";
 import type { AgentClient } from "../worker/client.ts";
 import type { FileEntry, FilePage } from "../worker/protocol.ts";
 import type { Chat } from "./chat.svelte.ts";
@@ -217,38 +217,38 @@ export class FilesState {
   async #load(path: string, offset: number, showErrors: boolean): Promise<void> {
     const thread = this.#chat.threadId;
     const seq = ++this.#readSeq;
-    let result: Result<FilePage, string>;
+    let result: Result<FilePage>;
     try {
       result = await this.#client.readFile(thread, path, offset, PAGE_LINES);
     } catch (e) {
-      result = err(message(e));
+      result = err(toErrorInfo(e));
     }
     const current = this.#current;
     if (seq !== this.#readSeq || !current || current.path !== path) return;
     if (result.ok) this.#current = { ...current, page: result.value, loading: false, error: null };
-    else if (showErrors) this.#current = { ...current, loading: false, error: result.error };
+    else if (showErrors) this.#current = { ...current, loading: false, error: result.error.message };
     else this.#current = { ...current, loading: false };
   }
 
-  /** The whole text of a file, for editing (text files up to 2 MB). */
-  async text(path: string): Promise<Result<string, string>> {
+  /** The whole text of a file, for editing (text files up to 2 MB); `too_large` or `not_text` when it cannot be edited here. */
+  async text(path: string): Promise<Result<string>> {
     try {
       const bytes = await this.#client.fileBytes(this.#chat.threadId, path);
       if (!bytes.ok) return bytes;
-      if (bytes.value.length > EDIT_LIMIT) return err(`${path} is too big to edit here (over 2 MB).`);
+      if (bytes.value.length > EDIT_LIMIT) return fail("too_large", `${path} is too big to edit here (over 2 MB).`);
       return ok(new TextDecoder("utf-8", { fatal: true }).decode(bytes.value));
     } catch (e) {
-      return err(e instanceof TypeError ? `${path} is not UTF-8 text.` : message(e));
+      return e instanceof TypeError ? fail("not_text", `${path} is not UTF-8 text.`) : err(toErrorInfo(e));
     }
   }
 
   /** Writes a file (the agent sees it on its next step); the tree and the open page follow. */
-  async save(path: string, content: string): Promise<Result<null, string>> {
-    let result: Result<null, string>;
+  async save(path: string, content: string): Promise<Result<null>> {
+    let result: Result<null>;
     try {
       result = await this.#client.writeFile(this.#chat.threadId, path, content);
     } catch (e) {
-      result = err(message(e));
+      result = err(toErrorInfo(e));
     }
     if (!result.ok) return result;
     const current = this.#current;
@@ -262,15 +262,16 @@ export class FilesState {
     return result;
   }
 
-  /** Creates a new file (refused when the path is taken or invalid) and opens it. */
-  async create(path: string, content = ""): Promise<Result<null, string>> {
+  /** Creates a new file and opens it; refused (`invalid_path`, `already_exists`) when the path is invalid or taken. */
+  async create(path: string, content = ""): Promise<Result<null>> {
     const problem = pathProblem(path);
-    if (problem) return err(problem);
+    if (problem) return fail("invalid_path", problem);
     try {
       const taken = await this.#client.readFile(this.#chat.threadId, path, 0, 1);
-      if (taken.ok) return err(`${path} already exists.`);
+      if (taken.ok || taken.error.code === "is_directory") return fail("already_exists", `${path} already exists.`);
+      if (taken.error.code !== "file_not_found") return taken;
     } catch (e) {
-      return err(message(e));
+      return err(toErrorInfo(e));
     }
     const saved = await this.save(path, content);
     if (saved.ok) await this.open(path);
@@ -278,12 +279,12 @@ export class FilesState {
   }
 
   /** Deletes a file; the viewer closes when it showed it. */
-  async remove(path: string): Promise<Result<null, string>> {
-    let result: Result<null, string>;
+  async remove(path: string): Promise<Result<null>> {
+    let result: Result<null>;
     try {
       result = await this.#client.deleteFile(this.#chat.threadId, path);
     } catch (e) {
-      result = err(message(e));
+      result = err(toErrorInfo(e));
     }
     if (!result.ok) return result;
     if (this.#current?.path === path) this.close();
@@ -292,25 +293,26 @@ export class FilesState {
   }
 
   /** Downloads one file as it is stored (bytes). */
-  async download(path: string): Promise<Result<null, string>> {
+  async download(path: string): Promise<Result<null>> {
     try {
       const bytes = await this.#client.fileBytes(this.#chat.threadId, path);
       if (!bytes.ok) return bytes;
       saveBlob(new Blob([bytes.value.slice()], { type: "application/octet-stream" }), baseName(path));
       return ok(null);
     } catch (e) {
-      return err(message(e));
+      return err(toErrorInfo(e));
     }
   }
 
   /** Downloads the workspace (memories and skills not included) as deeptab-workspace.zip. */
-  async downloadZip(): Promise<Result<null, string>> {
+  async downloadZip(): Promise<Result<null>> {
     try {
       const zip = await this.#client.workspaceZip(this.#chat.threadId);
       saveBlob(new Blob([zip.slice()], { type: "application/zip" }), ZIP_NAME);
       return ok(null);
     } catch (e) {
-      return err(`Could not zip the workspace: ${message(e)}`);
+      const info = toErrorInfo(e);
+      return err({ ...info, message: `Could not zip the workspace: ${info.message}` });
     }
   }
 }

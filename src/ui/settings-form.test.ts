@@ -58,9 +58,9 @@ describe("download figures", () => {
   });
 
   it("titles each download failure", () => {
-    expect(downloadErrorTitle({ code: "quota", message: "" })).toMatch(/storage/);
-    expect(downloadErrorTitle({ code: "network", message: "" })).toMatch(/CORS/);
-    expect(downloadErrorTitle({ code: "cancelled", message: "" })).toMatch(/Resume/);
-    expect(downloadErrorTitle({ code: "too_large", message: "" })).toMatch(/too large/);
+    expect(downloadErrorTitle({ name: "DownloadError", code: "quota", message: "" })).toMatch(/storage/);
+    expect(downloadErrorTitle({ name: "DownloadError", code: "network", message: "" })).toMatch(/CORS/);
+    expect(downloadErrorTitle({ name: "DownloadError", code: "cancelled", message: "" })).toMatch(/Resume/);
+    expect(downloadErrorTitle({ name: "DownloadError", code: "too_large", message: "" })).toMatch(/too large/);
   });
 });

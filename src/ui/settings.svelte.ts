@@ -6,7 +6,8 @@
  * a key: `setKey` passes it to the worker and forgets it.
  */
 import { toErrorInfo } from "../core/errors.ts";
-import { err, type Result } from "../core/result.ts";
+import type { ErrorInfo } from "../core/errors.ts";
+import { err, fail, type Result } from "../core/result.ts";
 import { KEY_PROVIDERS } from "../worker/catalog.ts";
 import type { AgentClient } from "../worker/client.ts";
 import type {
@@ -32,8 +33,8 @@ export interface DownloadEntry {
   running: boolean;
 }
 
-/** What the provider lists (`/v1/models`), or why it cannot. */
-export type ProviderModels = Result<string[], string>;
+/** What the provider lists (`/v1/models`), or why it cannot (a ModelListErrorCode, or the worker's own failure). */
+export type ProviderModels = Result<string[], ErrorInfo>;
 
 /** The cache key of a provider's model list: provider and base URL. */
 function listKey(choice: ModelChoice): string {
@@ -186,7 +187,7 @@ export class SettingsState {
     if (!pending) {
       pending = this.#client
         .listProviderModels({ provider: choice.provider, model: choice.model, ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}) })
-        .catch((cause: unknown) => err(toErrorInfo(cause).message))
+        .catch((cause: unknown) => err(toErrorInfo(cause)))
         .finally(() => delete this.#pendingLists[key]);
       this.#pendingLists[key] = pending;
     }
@@ -226,13 +227,13 @@ export class SettingsState {
    * what is on disk). Progress shows in `downloads[source.id]`.
    */
   async download(source: ModelSource): Promise<Result<CachedModel, DownloadError>> {
-    if (this.#downloads[source.id]?.running) return err({ code: "invalid", message: `${source.name} is already downloading.` });
+    if (this.#downloads[source.id]?.running) return fail("invalid", `${source.name} is already downloading.`, "DownloadError");
     this.#setDownload(source.id, { name: source.name, error: null, running: true });
     let outcome: Result<CachedModel, DownloadError>;
     try {
       outcome = await this.#client.downloadModel(source, (progress) => this.#setDownload(source.id, { progress }));
     } catch (cause) {
-      outcome = err({ code: "storage", message: toErrorInfo(cause).message });
+      outcome = fail("storage", toErrorInfo(cause).message, "DownloadError");
     }
     this.#setDownload(source.id, { running: false, error: outcome.ok ? null : outcome.error });
     await this.refreshModels();
@@ -254,9 +255,9 @@ export class SettingsState {
   }
 
   /** Uses .gguf files from the user's disk for this session (read in place, never uploaded): the model id, or why not. */
-  async useLocalFile(files: File[]): Promise<Result<string, string>> {
+  async useLocalFile(files: File[]): Promise<Result<string>> {
     const used = await this.#guard(() => this.#client.useLocalFile(files));
-    if (!used) return err(this.#error ?? "The worker did not answer.");
+    if (!used) return fail("worker_failed", this.#error ?? "The worker did not answer.");
     await this.refreshModels();
     return used;
   }

@@ -208,7 +208,16 @@ describe("the worker API (demo model)", () => {
     expect(Object.keys(zip).sort()).toEqual(expect.arrayContaining(["big.txt", "hello.md", "uploads/notes.txt"]));
     expect(Object.keys(zip).some((p) => p.startsWith("memories/"))).toBe(false);
     expect(await api.deleteFile("f", "/big.txt")).toEqual({ ok: true, value: null });
-    expect(await api.readFile("f", "/big.txt", 0, 10)).toMatchObject({ ok: false });
+    // Expected failures cross the protocol as coded ErrorInfo values.
+    const gone = { name: "FileError", code: "file_not_found", message: "/big.txt does not exist." };
+    expect(await api.readFile("f", "/big.txt", 0, 10)).toEqual({ ok: false, error: gone });
+    expect(await api.fileBytes("f", "/big.txt")).toEqual({ ok: false, error: gone });
+    expect(await api.readFile("f", "/uploads", 0, 10)).toEqual({
+      ok: false,
+      error: { name: "FileError", code: "is_directory", message: "/uploads is a folder." },
+    });
+    expect(await api.deleteFile("f", "/big.txt")).toMatchObject({ ok: false, error: { name: "FileError", code: "file_not_found" } });
+    expect(await api.writeFile("f", "/a/../b.txt", "x")).toMatchObject({ ok: false, error: { name: "FileError", code: "invalid_path" } });
   });
 
   it("streams a subagent's activity under its task call, and nests it in the view", async () => {

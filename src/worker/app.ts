@@ -195,7 +195,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     keyStatus: () => settings.keyStatus(),
     listProviderModels: async (choice) => {
       const listed = await listModels(choice, await settings.key(choice.provider), log.fetch);
-      return listed.ok ? listed : err(settings.redact(listed.error));
+      return listed.ok ? listed : err({ ...listed.error, message: settings.redact(listed.error.message) });
     },
     // The model's own window; undefined when only an assumption is left (the settings say what is assumed).
     defaultWindow: async (choice) => {

@@ -34,7 +34,7 @@ describe("the files service", () => {
     expect(reads()).toBe(0);
 
     const first = await files.read(backend, "/big.log", 0, 500);
-    if (!first.ok) throw new Error(first.error);
+    if (!first.ok) throw new Error(first.error.message);
     expect(first.value).toMatchObject({ offset: 0, totalLines: LINES, binary: false });
     expect(first.value.size).toBe(new TextEncoder().encode(text).length);
     expect(first.value.lines).toHaveLength(500);
@@ -48,7 +48,7 @@ describe("the files service", () => {
       [LINES - 500, "line 0999501 "],
     ] as const) {
       const page = await files.read(backend, "/big.log", offset, 500);
-      if (!page.ok) throw new Error(page.error);
+      if (!page.ok) throw new Error(page.error.message);
       expect(page.value.offset).toBe(offset);
       expect(page.value.lines).toHaveLength(500);
       expect(page.value.lines[0]!.startsWith(firstLine)).toBe(true);

@@ -6,9 +6,9 @@
  */
 import { zipSync } from "fflate";
 import { fileDataFromBytes, fileDataToBytes } from "../backends/file-ops.ts";
-import { isBackendError, type BackendProtocol, type FileData } from "../backends/protocol.ts";
-import { err, ok, type Result } from "../core/result.ts";
-import type { FileEntry, FilePage, UserInput } from "./protocol.ts";
+import { isBackendError, type BackendErrorCode, type BackendProtocol, type FileData } from "../backends/protocol.ts";
+import { fail, ok, type Err } from "../core/result.ts";
+import type { FileEntry, FileError, FilePage, FileResult, UserInput } from "./protocol.ts";
 
 /** Where attached files go. */
 export const UPLOADS_DIR = "/uploads";
@@ -63,13 +63,26 @@ export function safeFileName(name: string): string {
   return cleaned || "file";
 }
 
+/** A failed file call: the backend's code (see FileErrorCode in protocol.ts) and a message for people. */
+function fileFailed(code: BackendErrorCode, message: string): Err<FileError> {
+  return fail(code, message, "FileError");
+}
+
+/** The message for a file that could not be read, by the backend's code. */
+function unreadable(path: string, code: BackendErrorCode | undefined): Err<FileError> {
+  if (code === "is_directory") return fileFailed(code, `${path} is a folder.`);
+  if (code === undefined || code === "file_not_found") return fileFailed("file_not_found", `${path} does not exist.`);
+  return fileFailed(code, `Could not read ${path}: ${code.replaceAll("_", " ")}.`);
+}
+
+/** The page's file calls over a thread's backend. Expected failures are coded values (FileResult), never throws. */
 export interface FilesService {
   list(backend: BackendProtocol): Promise<FileEntry[]>;
-  read(backend: BackendProtocol, path: string, offset: number, limit: number): Promise<Result<FilePage, string>>;
-  bytes(backend: BackendProtocol, path: string): Promise<Result<Uint8Array, string>>;
-  write(backend: BackendProtocol, path: string, content: string): Promise<Result<null, string>>;
-  remove(backend: BackendProtocol, path: string): Promise<Result<null, string>>;
-  attach(backend: BackendProtocol, files: NonNullable<UserInput["attachments"]>): Promise<Result<string[], string>>;
+  read(backend: BackendProtocol, path: string, offset: number, limit: number): Promise<FileResult<FilePage>>;
+  bytes(backend: BackendProtocol, path: string): Promise<FileResult<Uint8Array>>;
+  write(backend: BackendProtocol, path: string, content: string): Promise<FileResult<null>>;
+  remove(backend: BackendProtocol, path: string): Promise<FileResult<null>>;
+  attach(backend: BackendProtocol, files: NonNullable<UserInput["attachments"]>): Promise<FileResult<string[]>>;
   zip(backend: BackendProtocol): Promise<Uint8Array>;
   /** The text of a file, when it exists and is text (approval diffs). */
   text(backend: BackendProtocol, path: string): Promise<string | undefined>;
@@ -90,18 +103,15 @@ export function createFilesService(): FilesService {
    */
   let cached: { path: string; stamp: string; size: number; binary: boolean; lines: string[] } | undefined;
 
-  async function download(backend: BackendProtocol, path: string): Promise<Result<Uint8Array, string>> {
-    if (!backend.downloadFiles) return err("This filesystem cannot read files.");
+  async function download(backend: BackendProtocol, path: string): Promise<FileResult<Uint8Array>> {
+    if (!backend.downloadFiles) return fileFailed("not_supported", "This filesystem cannot read files.");
     const [d] = await backend.downloadFiles([path]);
-    if (!d?.content) return err(d?.error === "is_directory" ? `${path} is a folder.` : `${path} does not exist.`);
+    if (!d?.content) return unreadable(path, d?.error);
     return ok(d.content);
   }
 
   /** The file as lines (or binary), from the cache when its stamp matches, else read and split. */
-  async function linesOf(
-    backend: BackendProtocol,
-    path: string,
-  ): Promise<Result<{ size: number; binary: boolean; lines: string[] }, string>> {
+  async function linesOf(backend: BackendProtocol, path: string): Promise<FileResult<{ size: number; binary: boolean; lines: string[] }>> {
     const stamp = await stampOf(backend, path);
     if (stamp !== undefined && cached?.path === path && cached.stamp === stamp) return ok(cached);
     const data = await download(backend, path);
@@ -136,21 +146,21 @@ export function createFilesService(): FilesService {
     bytes: (backend, path) => download(backend, path),
 
     async write(backend, path, content) {
-      if (!backend.uploadFiles) return err("This filesystem cannot be written.");
+      if (!backend.uploadFiles) return fileFailed("not_supported", "This filesystem cannot be written.");
       const [outcome] = await backend.uploadFiles([{ path, content: new TextEncoder().encode(content) }]);
       cached = undefined;
-      return outcome?.error ? err(`Could not save ${path}: ${outcome.error}`) : ok(null);
+      return outcome?.error ? fileFailed(outcome.error, `Could not save ${path}: ${outcome.error}`) : ok(null);
     },
 
     async remove(backend, path) {
-      if (!backend.delete) return err("This filesystem cannot delete files.");
+      if (!backend.delete) return fileFailed("not_supported", "This filesystem cannot delete files.");
       const outcome = await backend.delete(path);
       cached = undefined;
-      return isBackendError(outcome) ? err(outcome.message) : ok(null);
+      return isBackendError(outcome) ? fileFailed(outcome.error, outcome.message) : ok(null);
     },
 
     async attach(backend, files) {
-      if (!backend.uploadFiles) return err("This filesystem cannot be written.");
+      if (!backend.uploadFiles) return fileFailed("not_supported", "This filesystem cannot be written.");
       const listed = await backend.glob("*", UPLOADS_DIR);
       const taken = new Set(isBackendError(listed) ? [] : listed.map((f) => f.path));
       const uploads = files.map((f) => {
@@ -164,7 +174,7 @@ export function createFilesService(): FilesService {
       });
       const outcomes = await backend.uploadFiles(uploads);
       const failed = outcomes.find((o) => o.error);
-      return failed ? err(`Could not attach ${failed.path}: ${failed.error}`) : ok(uploads.map((u) => u.path));
+      return failed?.error ? fileFailed(failed.error, `Could not attach ${failed.path}: ${failed.error}`) : ok(uploads.map((u) => u.path));
     },
 
     async zip(backend) {

@@ -4,7 +4,8 @@
  * (read in place for this session, never copied or uploaded), and the one
  * loaded engine (loading another model frees the previous one).
  */
-import { err, ok, type Result } from "../core/result.ts";
+import type { ErrorInfo } from "../core/errors.ts";
+import { err, fail, ok, type Result } from "../core/result.ts";
 import type { LoadedModel } from "../models/wllama/engine.ts";
 import {
   MAX_FILE_BYTES,
@@ -20,6 +21,13 @@ import { wllamaSupport } from "../models/wllama/support.ts";
 /** Context tokens a model in the tab is loaded with when the choice does not say (engine.ts's DEFAULT_CONTEXT). */
 export const DEFAULT_LOCAL_CONTEXT = 8_192;
 
+/**
+ * Why dropped files cannot be used: `not_gguf` (no .gguf file among them),
+ * `too_large` (a file over 2 GB, more than llama.cpp in the browser reads).
+ */
+export type LocalFileErrorCode = "not_gguf" | "too_large";
+export type LocalFileError = ErrorInfo & { code: LocalFileErrorCode };
+
 /** Ids of dropped files start with this (cached models never do: their ids are directory names). */
 export const LOCAL_FILE_PREFIX = "file:";
 
@@ -28,7 +36,8 @@ export interface LocalModels {
   download(source: ModelSource, onProgress: (p: DownloadProgress) => void): Promise<Result<CachedModel, DownloadError>>;
   cancel(id: string): void;
   delete(id: string): Promise<void>;
-  useFiles(files: File[]): Result<string, string>;
+  /** Uses .gguf files from the user's disk for this session: the model id, or a coded reason. */
+  useFiles(files: File[]): Result<string, LocalFileError>;
   /** The engine for a model id, loading it (and freeing the previous one) when needed. */
   engine(id: string, contextTokens?: number): Promise<Result<WllamaEngine, string>>;
 }
@@ -97,12 +106,14 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
     },
     useFiles(files) {
       const gguf = [...files].filter((f) => f.name.toLowerCase().endsWith(".gguf")).sort((a, b) => a.name.localeCompare(b.name));
-      if (!gguf.length) return err("Drop a .gguf file (or every shard of a split model).");
+      if (!gguf.length) return fail("not_gguf", "Drop a .gguf file (or every shard of a split model).", "LocalFileError");
       const big = gguf.find((f) => f.size > MAX_FILE_BYTES);
       if (big)
-        return err(
+        return fail(
+          "too_large",
           `${big.name} is over 2 GB, the largest file llama.cpp in the browser can read. ` +
             "Use a split model (…-00001-of-0000N.gguf) and drop every shard.",
+          "LocalFileError",
         );
       const id = `${LOCAL_FILE_PREFIX}${gguf[0]!.name}`;
       dropped.set(id, { name: gguf[0]!.name, files: gguf });

@@ -6,14 +6,18 @@
  * - Values are plain, structured-cloneable data: no class instances (no
  *   LangChain messages, no Error objects), no functions except callbacks the
  *   page wraps in `Comlink.proxy`, and `File`/`Blob`/`Uint8Array` values.
- * - Expected failures are values (`Result`); a rejected call means the
- *   worker itself is broken.
+ * - Expected failures are values of one shape: a `Result` whose error is
+ *   an `ErrorInfo` with a `code` from the call's documented set
+ *   (`StartErrorCode`, `ThreadErrorCode`, `FileErrorCode`,
+ *   `ModelListErrorCode`, `DownloadErrorCode`, `LocalFileErrorCode`) and a
+ *   message written for people. A rejected call means the worker itself is
+ *   broken.
  * - Events of one run arrive in order and end with exactly one terminal
  *   event (`done` or `error`).
  * - API keys go in through `setKey` and never come back out: no call
  *   returns a key, and no event, log or error message holds one.
  */
-import type { FileData } from "../backends/protocol.ts";
+import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
@@ -21,10 +25,26 @@ import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
 import type { PromptRequest } from "../models/chrome-ai.ts";
-import type { ModelChoice, ProviderId } from "../models/providers.ts";
-import type { CachedModel, DownloadError, DownloadProgress, ModelSource } from "../models/wllama/model-store.ts";
+import type { ModelChoice, ModelListError, ModelListErrorCode, ProviderId } from "../models/providers.ts";
+import type { CachedModel, DownloadError, DownloadErrorCode, DownloadProgress, ModelSource } from "../models/wllama/model-store.ts";
+import type { LocalFileError, LocalFileErrorCode } from "./local-models.ts";
 
-export type { CachedModel, DownloadError, DownloadProgress, ErrorInfo, FileData, ModelChoice, ModelSource, ProviderId, Todo };
+export type {
+  CachedModel,
+  DownloadError,
+  DownloadErrorCode,
+  DownloadProgress,
+  ErrorInfo,
+  FileData,
+  LocalFileError,
+  LocalFileErrorCode,
+  ModelChoice,
+  ModelListError,
+  ModelListErrorCode,
+  ModelSource,
+  ProviderId,
+  Todo,
+};
 
 /** Who wrote a message, in UI terms. */
 export type Role = "user" | "assistant" | "tool" | "system";
@@ -345,6 +365,17 @@ export interface ThreadInfo {
   model?: ModelChoice;
 }
 
+/**
+ * Why a file call failed (readFile, fileBytes, writeFile, deleteFile): the
+ * backend's own codes (backends/protocol.ts), chiefly `file_not_found`,
+ * `is_directory`, `invalid_path`, `permission_denied` (a permission rule)
+ * and `not_supported` (the thread's filesystem cannot read, write or
+ * delete).
+ */
+export type FileErrorCode = BackendErrorCode;
+export type FileError = ErrorInfo & { code: FileErrorCode };
+export type FileResult<T> = Result<T, FileError>;
+
 export type ThreadErrorCode = "invalid_export" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
 export type ThreadResult<T> = Result<T, ErrorInfo & { code: ThreadErrorCode }>;
 
@@ -402,8 +433,8 @@ export interface AgentWorkerApi extends ThreadApi {
   setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus>;
   forgetKey(provider: ProviderId): Promise<KeyStatus>;
   keyStatus(): Promise<KeyStatus[]>;
-  /** Model ids the provider lists (`/v1/models`), or why it cannot. */
-  listProviderModels(choice: ModelChoice): Promise<Result<string[], string>>;
+  /** Model ids the provider lists (`/v1/models`), or why it cannot (`ModelListErrorCode`; no key ever in the message). */
+  listProviderModels(choice: ModelChoice): Promise<Result<string[], ModelListError>>;
   /** The window deeptab assumes for a model (its profile or table), when known. */
   defaultWindow(choice: ModelChoice): Promise<number | undefined>;
   setThreadModel(threadId: string, choice: ModelChoice): Promise<void>;
@@ -413,11 +444,15 @@ export interface AgentWorkerApi extends ThreadApi {
 
   // In-tab models (llama.cpp).
   listLocalModels(): Promise<CachedModel[]>;
+  /** Downloads (or resumes) a model into the tab's store, reporting progress; why it stopped is a `DownloadErrorCode`. */
   downloadModel(source: ModelSource, onProgress: (p: DownloadProgress) => void): Promise<Result<CachedModel, DownloadError>>;
   cancelDownload(id: string): Promise<void>;
   deleteLocalModel(id: string): Promise<void>;
-  /** Uses a .gguf file from the user's disk for this session (read in place, never copied or uploaded). */
-  useLocalFile(files: File[]): Promise<Result<string, string>>;
+  /**
+   * Uses a .gguf file from the user's disk for this session (read in place, never copied or uploaded): its model id,
+   * or a `LocalFileErrorCode`.
+   */
+  useLocalFile(files: File[]): Promise<Result<string, LocalFileError>>;
 
   // Sandboxes and the page's services.
   attachContainer(port: ContainerPort | null, status: SandboxStatus["webcontainer"], reason: string): Promise<SandboxStatus>;
@@ -447,11 +482,13 @@ export interface AgentWorkerApi extends ThreadApi {
   // Reading and editing a thread.
   getThread(threadId: string): Promise<ThreadView>;
   listFiles(threadId: string): Promise<FileEntry[]>;
-  readFile(threadId: string, path: string, offset: number, limit: number): Promise<Result<FilePage, string>>;
+  /** A page of a file (lines from `offset`, at most `limit`, 5,000 at most); a `FileErrorCode` when it cannot be read. */
+  readFile(threadId: string, path: string, offset: number, limit: number): Promise<FileResult<FilePage>>;
   /** The whole file as bytes (download). */
-  fileBytes(threadId: string, path: string): Promise<Result<Uint8Array, string>>;
-  writeFile(threadId: string, path: string, content: string): Promise<Result<null, string>>;
-  deleteFile(threadId: string, path: string): Promise<Result<null, string>>;
+  fileBytes(threadId: string, path: string): Promise<FileResult<Uint8Array>>;
+  /** Writes a file as the user (the agent sees it on its next step). */
+  writeFile(threadId: string, path: string, content: string): Promise<FileResult<null>>;
+  deleteFile(threadId: string, path: string): Promise<FileResult<null>>;
   /** The workspace as a zip (memories not included). */
   workspaceZip(threadId: string): Promise<Uint8Array>;
 }

@@ -29,6 +29,7 @@ import {
   threadLockName,
   type ApprovalDecision,
   type EventCallback,
+  type FileResult,
   type PendingApproval,
   type StartErrorCode,
   type StartResult,
@@ -64,7 +65,7 @@ export interface RunDeps {
   /** A plain message for a failed run (provider failures get the next step). */
   describe(err: unknown, choice: ModelChoice): string;
   /** Writes attached files into the workspace; returns their paths. */
-  attach(threadId: string, files: NonNullable<UserInput["attachments"]>): Promise<Result<string[], string>>;
+  attach(threadId: string, files: NonNullable<UserInput["attachments"]>): Promise<FileResult<string[]>>;
   /** Adds what the page needs to decide (schemas, diffs). */
   enrich(threadId: string, approval: PendingApproval): Promise<PendingApproval>;
   /** Token events within this window are merged (0: every chunk alone). Default 16 ms. */
@@ -292,7 +293,7 @@ export function createRunService(deps: RunDeps): RunService {
     let text = input.text;
     if (files.length) {
       const paths = await deps.attach(threadId, files);
-      if (!paths.ok) return startError("attachment_failed", paths.error);
+      if (!paths.ok) return startError("attachment_failed", paths.error.message);
       text = `${text.trim()}\n\nAttached files: ${paths.value.join(", ")}`.trim();
     }
     const head = await registry.head(threadId);

@@ -86,7 +86,7 @@ describe("model downloads (OPFS)", () => {
       { id: "huge", name: "Huge", urls: [`${server}/files/huge.gguf`] },
       { onProgress: (p) => progress.push(p) },
     );
-    expect(refused).toEqual({ ok: false, error: { code: "too_large", message } });
+    expect(refused).toEqual({ ok: false, error: { name: "DownloadError", code: "too_large", message } });
     expect(progress).toEqual([]);
     const counts = await stats();
     expect(counts["HEAD /files/huge.gguf"]).toBeGreaterThanOrEqual(1);
@@ -95,7 +95,7 @@ describe("model downloads (OPFS)", () => {
 
     // A host that tells the size only in the GET's headers: refused on those headers, nothing written.
     const late = await s.download({ id: "huge-late", name: "Huge", urls: [`${server}/nohead/files/huge.gguf`] });
-    expect(late).toEqual({ ok: false, error: { code: "too_large", message } });
+    expect(late).toEqual({ ok: false, error: { name: "DownloadError", code: "too_large", message } });
     expect(await s.list()).toEqual([]);
   });
 

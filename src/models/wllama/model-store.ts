@@ -9,7 +9,8 @@
  * Layout: `deeptab-models/<id>/meta.json` and `deeptab-models/<id>/<n>.gguf`.
  * Works on a page and in a worker.
  */
-import { err, ok, type Result } from "../../core/result.ts";
+import type { ErrorInfo } from "../../core/errors.ts";
+import { err, fail, ok, type Result } from "../../core/result.ts";
 
 /** wllama reads one file of at most this many bytes (an ArrayBuffer limit): bigger models must be split. */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
@@ -46,11 +47,24 @@ export interface DownloadProgress {
   etaSeconds: number | undefined;
 }
 
+/**
+ * Why a download stopped:
+ * - `cancelled`: the signal aborted it (what arrived stays; a later download resumes);
+ * - `quota`: the model will not fit in the storage the browser allows this site;
+ * - `too_large`: a file is over {@link MAX_FILE_BYTES} (refused before any byte; nothing is kept);
+ * - `network`: the server could not be reached, refused a browser request (CORS), or the body ended early;
+ * - `http`: the server answered an error status;
+ * - `storage`: the browser's storage failed (set by callers that catch a thrown storage error);
+ * - `invalid`: the source is not one the store can download (bad id, no URLs).
+ */
 export type DownloadErrorCode = "cancelled" | "quota" | "too_large" | "network" | "http" | "storage" | "invalid";
 
-export interface DownloadError {
-  code: DownloadErrorCode;
-  message: string;
+/** A failed download: deeptab's coded {@link ErrorInfo} (`name` "DownloadError"). */
+export type DownloadError = ErrorInfo & { code: DownloadErrorCode };
+
+/** A failed download as an Err. */
+function downloadFailed(code: DownloadErrorCode, message: string) {
+  return fail(code, message, "DownloadError");
 }
 
 interface Meta {
@@ -193,7 +207,7 @@ export class ModelStore {
     options: { onProgress?: (p: DownloadProgress) => void; signal?: AbortSignal } = {},
   ): Promise<Result<CachedModel, DownloadError>> {
     if (!/^[A-Za-z0-9._-]{1,120}$/.test(source.id) || source.urls.length === 0)
-      return err({ code: "invalid", message: `Invalid model id or URLs for ${source.name}.` });
+      return downloadFailed("invalid", `Invalid model id or URLs for ${source.name}.`);
     const dir = await (await this.#models()).getDirectoryHandle(source.id, { create: true });
     const meta: Meta = (await this.#meta(dir)) ?? { source, sizes: source.urls.map(() => undefined), complete: false };
     if (meta.complete) return ok(await this.#describe(source.id, dir, meta));
@@ -206,7 +220,7 @@ export class ModelStore {
         const head = await this.#fetch(source.urls[i]!, { method: "HEAD", ...(options.signal ? { signal: options.signal } : {}) });
         if (head.ok && head.headers.get("content-length") !== null) meta.sizes[i] = Number(head.headers.get("content-length"));
       } catch (cause) {
-        if (options.signal?.aborted) return err({ code: "cancelled", message: "The download was cancelled." });
+        if (options.signal?.aborted) return downloadFailed("cancelled", "The download was cancelled.");
         return err(networkError(source.urls[i]!, cause));
       }
     }
@@ -214,7 +228,7 @@ export class ModelStore {
     if (tooBig !== undefined) {
       // Refused before any byte: nothing of it stays listed (it could never load).
       await this.delete(source.id);
-      return err({ code: "too_large", message: tooLargeMessage(tooBig) });
+      return downloadFailed("too_large", tooLargeMessage(tooBig));
     }
     let have = 0;
     for (let i = 0; i < source.urls.length; i++) have += await this.#shardSize(dir, i);
@@ -223,13 +237,12 @@ export class ModelStore {
       const { quota = 0, usage = 0 } = await this.#estimate();
       const free = quota - usage;
       if (total - have + QUOTA_MARGIN > free) {
-        return err({
-          code: "quota",
-          message:
-            `Not enough storage for this model: it needs ${formatGb(total - have)} more ` +
+        return downloadFailed(
+          "quota",
+          `Not enough storage for this model: it needs ${formatGb(total - have)} more ` +
             `and the browser allows ${formatGb(Math.max(0, free))} for this site. ` +
             "Delete other models or threads, or choose a smaller model.",
-        });
+        );
       }
     }
     await this.#writeMeta(dir, meta);
@@ -280,17 +293,21 @@ export class ModelStore {
     try {
       res = await this.#fetch(url, { ...(start > 0 ? { headers: { Range: `bytes=${start}-` } } : {}), ...(signal ? { signal } : {}) });
     } catch (cause) {
-      if (signal?.aborted) return err({ code: "cancelled", message: "The download was cancelled; it resumes where it stopped." });
+      if (signal?.aborted) return downloadFailed("cancelled", "The download was cancelled; it resumes where it stopped.");
       return err(networkError(url, cause));
     }
     if (res.status === 416 && meta.sizes[i] === start) return ok(null);
-    if (!res.ok || !res.body) return err({ code: "http", message: `The server answered ${res.status} ${res.statusText} for ${url}.` });
+    if (!res.ok || !res.body)
+      return err({
+        ...downloadFailed("http", `The server answered ${res.status} ${res.statusText} for ${url}.`).error,
+        status: res.status,
+      });
     const resumed = res.status === 206;
     let offset = resumed ? start : 0;
     meta.sizes[i] = totalFrom(res, offset) ?? meta.sizes[i];
     if ((meta.sizes[i] ?? 0) > MAX_FILE_BYTES) {
       await res.body.cancel().catch(() => undefined);
-      return err({ code: "too_large", message: tooLargeMessage(meta.sizes[i]!) });
+      return downloadFailed("too_large", tooLargeMessage(meta.sizes[i]!));
     }
     if (!resumed && start > 0) onBytes(-start);
     const handle = await dir.getFileHandle(`${i}.gguf`, { create: true });
@@ -317,13 +334,13 @@ export class ModelStore {
     } catch (cause) {
       // Keep what arrived: the next download resumes from it.
       await writable.close().catch(() => undefined);
-      if (signal?.aborted) return err({ code: "cancelled", message: "The download was cancelled; it resumes where it stopped." });
+      if (signal?.aborted) return downloadFailed("cancelled", "The download was cancelled; it resumes where it stopped.");
       if (cause instanceof DOMException && cause.name === "QuotaExceededError")
-        return err({ code: "quota", message: "The browser's storage for this site is full; delete models or threads and resume." });
+        return downloadFailed("quota", "The browser's storage for this site is full; delete models or threads and resume.");
       return err(networkError(url, cause));
     }
     if (meta.sizes[i] !== undefined && offset !== meta.sizes[i])
-      return err({ code: "network", message: `The download of ${url} ended early (${offset} of ${meta.sizes[i]} bytes); resume it.` });
+      return downloadFailed("network", `The download of ${url} ended early (${offset} of ${meta.sizes[i]} bytes); resume it.`);
     meta.sizes[i] = offset;
     return ok(null);
   }
@@ -339,6 +356,7 @@ function tooLargeMessage(bytes: number): string {
 function networkError(url: string, cause: unknown): DownloadError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return {
+    name: "DownloadError",
     code: "network",
     message: `Could not reach ${new URL(url).host} (${why}). Check the connection; the server must allow downloads from a browser (CORS).`,
   };
