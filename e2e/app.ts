@@ -4,16 +4,10 @@
  * collect page errors. Only accessible names and the app's test ids.
  */
 import { expect, type Page } from "@playwright/test";
+import { PROVIDER_TABLE } from "../src/models/catalog.ts";
 
-/** The provider labels of the settings' Provider select (src/models/catalog.ts). */
-export const PROVIDER_LABELS = {
-  demo: "Demo (scripted, no key)",
-  openai: "OpenAI",
-  anthropic: "Anthropic",
-  "openai-compatible": "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
-} as const;
-
-export type ProviderName = keyof typeof PROVIDER_LABELS;
+/** The providers the specs connect through Settings (their labels in the Provider select come from the table). */
+export type ProviderName = "demo" | "openai" | "anthropic" | "openai-compatible";
 
 /** Page errors and console errors, as they come. */
 export function watchErrors(page: Page): string[] {
@@ -42,7 +36,7 @@ export interface Connection {
 export async function connect(page: Page, c: Connection): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByLabel("Provider").selectOption({ label: PROVIDER_LABELS[c.provider] });
+  await dialog.getByLabel("Provider").selectOption({ label: PROVIDER_TABLE[c.provider].label });
   if (c.baseUrl !== undefined) await dialog.getByLabel("Base URL").fill(c.baseUrl);
   if (c.model !== undefined) await dialog.getByLabel("Model", { exact: true }).fill(c.model);
   if (c.key !== undefined) await dialog.getByLabel("API key").fill(c.key);

@@ -1,10 +1,104 @@
 /**
  * The providers the app offers, as plain data: no imports, so the page can
  * show the list without loading any model code (models/providers.ts builds
- * the models; worker/catalog.ts hands this list to the page).
+ * the models; worker/catalog.ts hands this table to the page).
+ *
+ * {@link PROVIDER_TABLE} is the one source: `ProviderId` is its keys, and
+ * every list of providers (the settings' Provider select, the providers that
+ * take a key, the ids the worker accepts from storage) is derived from it.
+ * Code that must treat every provider (building a model) switches over
+ * `ProviderId` exhaustively, so a new row fails to compile until it is handled.
  */
 
-export type ProviderId = "demo" | "openai" | "anthropic" | "openai-compatible" | "wllama" | "chrome";
+/** Whether a provider takes a key or a base URL. */
+export type Need = "required" | "optional" | "none";
+
+/** Where a provider's model runs: a network API, a scripted demo, llama.cpp in this tab, or the browser's built-in model. */
+export type RunsIn = "network" | "scripted" | "tab" | "browser";
+
+/** One row of the provider table. */
+export interface ProviderSpec {
+  /** What the Provider select shows. */
+  label: string;
+  /** An API key: required (OpenAI, Anthropic), optional (OpenAI-compatible servers; hosted ones need one), or none. */
+  key: Need;
+  /** A base URL: required (a server of the user's), optional (a proxy in front of the official API; empty means it), or none. */
+  baseUrl: Need;
+  /** Where requests go when the base URL is optional and left empty. */
+  officialUrl?: string;
+  /** The base URL a required one starts with. */
+  defaultBaseUrl?: string;
+  /** Examples shown under a required base URL. */
+  baseUrlExamples?: string;
+  /** The key field's placeholder when no key is set and the key is optional. */
+  keyPlaceholder?: string;
+  defaultModel: string;
+  /** Models offered when the provider cannot list its own. */
+  suggestions: readonly string[];
+  runsIn: RunsIn;
+  /** The window comes from the server (llama.cpp's /props, LM Studio, Ollama), never from deeptab's table of model names. */
+  serverWindow?: true;
+}
+
+/** The providers, in the order the settings list them. */
+export const PROVIDER_TABLE = {
+  demo: {
+    label: "Demo (scripted, no key)",
+    key: "none",
+    baseUrl: "none",
+    defaultModel: "scripted",
+    suggestions: ["scripted"],
+    runsIn: "scripted",
+  },
+  openai: {
+    label: "OpenAI",
+    key: "required",
+    baseUrl: "optional",
+    officialUrl: "https://api.openai.com/v1",
+    defaultModel: "gpt-4.1-mini",
+    suggestions: ["gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o4-mini"],
+    runsIn: "network",
+  },
+  anthropic: {
+    label: "Anthropic",
+    key: "required",
+    baseUrl: "optional",
+    officialUrl: "https://api.anthropic.com",
+    defaultModel: "claude-sonnet-4-5",
+    suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
+    runsIn: "network",
+  },
+  "openai-compatible": {
+    label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
+    key: "optional",
+    baseUrl: "required",
+    defaultBaseUrl: "http://localhost:11434/v1",
+    baseUrlExamples: "Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · llama.cpp: http://localhost:8080/v1",
+    keyPlaceholder: "optional (OpenRouter and hosted servers need one)",
+    defaultModel: "",
+    suggestions: [],
+    runsIn: "network",
+    serverWindow: true,
+  },
+  wllama: {
+    label: "In this tab (llama.cpp)",
+    key: "none",
+    baseUrl: "none",
+    defaultModel: "",
+    suggestions: [],
+    runsIn: "tab",
+  },
+  chrome: {
+    label: "Chrome built-in model",
+    key: "none",
+    baseUrl: "none",
+    defaultModel: "gemini-nano",
+    suggestions: ["gemini-nano"],
+    runsIn: "browser",
+  },
+} as const satisfies Record<string, ProviderSpec>;
+
+export type ProviderId = keyof typeof PROVIDER_TABLE;
 
 /** Which model a thread runs with. Plain data: it is stored with the thread (never with a key). */
 export interface ModelChoice {
@@ -17,62 +111,23 @@ export interface ModelChoice {
   contextWindow?: number;
 }
 
-export interface ProviderInfo {
+/** A row of the table with its id. */
+export interface ProviderInfo extends ProviderSpec {
   id: ProviderId;
-  label: string;
-  /** A key is required (OpenAI-compatible servers take one optionally). */
-  needsKey: boolean;
-  usesBaseUrl: boolean;
-  defaultModel: string;
-  defaultBaseUrl?: string;
-  /** Models offered when the provider cannot list its own. */
-  suggestions: string[];
 }
 
-export const PROVIDERS: readonly ProviderInfo[] = [
-  {
-    id: "demo",
-    label: "Demo (scripted, no key)",
-    needsKey: false,
-    usesBaseUrl: false,
-    defaultModel: "scripted",
-    suggestions: ["scripted"],
-  },
-  {
-    id: "openai",
-    label: "OpenAI",
-    needsKey: true,
-    usesBaseUrl: false,
-    defaultModel: "gpt-4.1-mini",
-    suggestions: ["gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o4-mini"],
-  },
-  {
-    id: "anthropic",
-    label: "Anthropic",
-    needsKey: true,
-    usesBaseUrl: false,
-    defaultModel: "claude-sonnet-4-5",
-    suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
-  },
-  {
-    id: "openai-compatible",
-    label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
-    needsKey: false,
-    usesBaseUrl: true,
-    defaultModel: "",
-    defaultBaseUrl: "http://localhost:11434/v1",
-    suggestions: [],
-  },
-  { id: "wllama", label: "In this tab (llama.cpp)", needsKey: false, usesBaseUrl: false, defaultModel: "", suggestions: [] },
-  {
-    id: "chrome",
-    label: "Chrome built-in model",
-    needsKey: false,
-    usesBaseUrl: false,
-    defaultModel: "gemini-nano",
-    suggestions: ["gemini-nano"],
-  },
-];
+/** Every provider id, in the table's order. */
+export const PROVIDER_IDS = Object.keys(PROVIDER_TABLE) as ProviderId[];
+
+/** The table as a list, in its order. */
+export const PROVIDERS: readonly ProviderInfo[] = PROVIDER_IDS.map((id): ProviderInfo => ({ id, ...PROVIDER_TABLE[id] }));
+
+/** Providers that take a key (required or optional): the ones whose key the page can set. */
+export const KEY_PROVIDERS: readonly ProviderId[] = PROVIDERS.filter((p) => p.key !== "none").map((p) => p.id);
+
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === "string" && Object.hasOwn(PROVIDER_TABLE, value);
+}
 
 export function providerInfo(id: ProviderId): ProviderInfo {
   return PROVIDERS.find((p) => p.id === id) ?? PROVIDERS[0]!;

@@ -19,15 +19,10 @@ import { createDemoModel } from "./demo.ts";
 export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalog.ts";
 export { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow, type ServerWindow } from "./server-window.ts";
 
-export const OPENAI_URL = "https://api.openai.com/v1";
-export const ANTHROPIC_URL = "https://api.anthropic.com";
-
-/** The base URL requests of a choice go to (what the page's request log may show). */
+/** The base URL requests of a choice go to (what the page's request log may show): the one given, else the official API's. */
 export function endpointOf(choice: ModelChoice): string | undefined {
-  if (choice.provider === "openai") return choice.baseUrl ?? OPENAI_URL;
-  if (choice.provider === "anthropic") return choice.baseUrl ?? ANTHROPIC_URL;
-  if (choice.provider === "openai-compatible") return choice.baseUrl;
-  return undefined;
+  const info = providerInfo(choice.provider);
+  return info.baseUrl === "none" ? undefined : (choice.baseUrl ?? info.officialUrl);
 }
 
 /**
@@ -39,7 +34,7 @@ export function endpointOf(choice: ModelChoice): string | undefined {
  */
 export function contextWindowOf(choice: ModelChoice): number | undefined {
   if (choice.contextWindow) return choice.contextWindow;
-  return choice.provider === "openai-compatible" ? undefined : windowForModelName(choice.model);
+  return providerInfo(choice.provider).serverWindow ? undefined : windowForModelName(choice.model);
 }
 
 /**
@@ -84,7 +79,9 @@ export async function createRemoteModel(
         }),
       );
     }
-    default:
+    // Every provider is named (no default): a new row of the provider table does not compile until it is handled here.
+    case "wllama":
+    case "chrome":
       return err(`The ${providerInfo(choice.provider).label} model is built in the worker from its engine.`);
   }
 }

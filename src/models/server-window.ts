@@ -16,7 +16,7 @@
  *   user's setting alone when the server cannot tell; otherwise Ollama's
  *   default (when it is Ollama) or LOCAL_SERVER_WINDOW.
  */
-import { LOCAL_SERVER_WINDOW, type ModelChoice } from "./catalog.ts";
+import { LOCAL_SERVER_WINDOW, providerInfo, type ModelChoice } from "./catalog.ts";
 
 /** Ollama's context for a model it has not loaded and whose Modelfile sets no num_ctx (the smallest default of recent releases). */
 export const OLLAMA_DEFAULT_WINDOW = 4_096;
@@ -101,7 +101,7 @@ async function ollamaWindow(root: string, model: string, fetchImpl: typeof fetch
  * does not tell (vLLM, OpenRouter, a server that is down).
  */
 export async function probeServerWindow(choice: ModelChoice, fetchImpl: typeof fetch = fetch): Promise<ServerWindow | undefined> {
-  if (choice.provider !== "openai-compatible" || !choice.baseUrl) return undefined;
+  if (!providerInfo(choice.provider).serverWindow || !choice.baseUrl) return undefined;
   const root = choice.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
   const llama = await llamaCppWindow(root, fetchImpl);
   if (llama) return { tokens: llama, source: "loaded" };

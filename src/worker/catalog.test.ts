@@ -1,13 +1,27 @@
 /** The page's provider catalog: the one list models/ builds from, and the model sources it builds. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import * as models from "../models/catalog.ts";
-import { LOCAL_SERVER_WINDOW, modelSourceFor, PROVIDERS, providerInfo, RECOMMENDED_MODELS } from "./catalog.ts";
+import { KEY_PROVIDERS, LOCAL_SERVER_WINDOW, modelSourceFor, PROVIDERS, providerInfo, RECOMMENDED_MODELS } from "./catalog.ts";
+import { sanitizeModelChoice } from "./settings.ts";
 
 describe("catalog", () => {
   it("is the provider list and constants models/providers.ts builds from (one source)", () => {
     expect(PROVIDERS).toBe(models.PROVIDERS);
     expect(LOCAL_SERVER_WINDOW).toBe(models.LOCAL_SERVER_WINDOW);
     for (const p of models.PROVIDERS) expect(providerInfo(p.id)).toEqual(models.providerInfo(p.id));
+  });
+
+  it("derives every provider list from the one table", () => {
+    expect(PROVIDERS.map((p) => p.id)).toEqual(Object.keys(models.PROVIDER_TABLE));
+    expect(models.PROVIDER_IDS).toEqual(Object.keys(models.PROVIDER_TABLE));
+    // The providers that take a key are the rows whose key is required or optional.
+    expect(KEY_PROVIDERS).toEqual(["openai", "anthropic", "openai-compatible"]);
+    expect(models.isProviderId("openai-compatible")).toBe(true);
+    expect(models.isProviderId("toString")).toBe(false);
+    // The worker accepts exactly the table's ids from storage or the page.
+    for (const id of models.PROVIDER_IDS) expect(sanitizeModelChoice({ provider: id, model: "m" })?.provider).toBe(id);
+    expect(sanitizeModelChoice({ provider: "ollama", model: "m" })).toBeUndefined();
+    expectTypeOf<models.ProviderId>().toEqualTypeOf<"demo" | "openai" | "anthropic" | "openai-compatible" | "wllama" | "chrome">();
   });
 
   it("builds store sources: one URL, or every shard of a split GGUF", () => {

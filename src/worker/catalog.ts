@@ -11,14 +11,11 @@
  * worker code into the page's bundle).
  */
 import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
-import type { ModelSource, ProviderId } from "./protocol.ts";
+import type { ModelSource } from "./protocol.ts";
 
-export { LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo } from "../models/catalog.ts";
+export { KEY_PROVIDERS, LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
 export { COMPACT_PROFILE_BELOW } from "../context/tool-profile.ts";
 export { wllamaSupport, type WllamaSupport } from "../models/wllama/support.ts";
-
-/** Providers whose key the page can set (the worker's keyStatus lists these). */
-export const KEY_PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "openai-compatible"];
 
 export interface RecommendedModel {
   name: string;

@@ -11,11 +11,11 @@
  */
 import type { BaseStore } from "@langchain/langgraph/web";
 import { redactSecrets } from "../core/redact.ts";
+import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
 const SETTINGS_NS = ["settings"];
 const KEYS_NS = ["keys"];
-const PROVIDER_IDS: readonly ProviderId[] = ["demo", "openai", "anthropic", "openai-compatible", "wllama", "chrome"];
 const SANDBOXES: readonly SandboxChoice[] = ["auto", "shell", "webcontainer", "none"];
 const TOOL_PROFILES: readonly ToolProfileChoice[] = ["auto", "default", "compact"];
 
@@ -45,8 +45,8 @@ export interface SettingsService {
 function validChoice(value: unknown): ModelChoice | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  if (!PROVIDER_IDS.includes(v.provider as ProviderId) || typeof v.model !== "string") return undefined;
-  const choice: ModelChoice = { provider: v.provider as ProviderId, model: v.model.slice(0, 200) };
+  if (!isProviderId(v.provider) || typeof v.model !== "string") return undefined;
+  const choice: ModelChoice = { provider: v.provider, model: v.model.slice(0, 200) };
   if (typeof v.baseUrl === "string" && v.baseUrl) choice.baseUrl = v.baseUrl.slice(0, 500);
   if (typeof v.contextWindow === "number" && Number.isInteger(v.contextWindow) && v.contextWindow >= 512)
     choice.contextWindow = v.contextWindow;
@@ -74,9 +74,9 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
   const loaded = (async () => {
     if (!store) return;
     for (const item of await store.search(KEYS_NS, { limit: 100 })) {
-      const provider = item.key as ProviderId;
+      const provider = item.key;
       const key = (item.value as { key?: unknown }).key;
-      if (PROVIDER_IDS.includes(provider) && typeof key === "string" && key) {
+      if (isProviderId(provider) && typeof key === "string" && key) {
         keys.set(provider, key);
         remembered.add(provider);
       }
@@ -123,7 +123,7 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
     },
     async keyStatus() {
       await loaded;
-      return PROVIDER_IDS.filter((p) => p === "openai" || p === "anthropic" || p === "openai-compatible").map(status);
+      return KEY_PROVIDERS.map(status);
     },
     async key(provider) {
       await loaded;

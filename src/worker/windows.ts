@@ -14,6 +14,7 @@
  * - OpenAI and Anthropic: deeptab's table by model name (undefined for a
  *   name it does not know).
  */
+import { providerInfo } from "../models/catalog.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { contextWindowOf, effectiveServerWindow, LOCAL_SERVER_WINDOW, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import { DEFAULT_LOCAL_CONTEXT } from "./local-models.ts";
@@ -32,7 +33,7 @@ export interface ModelWindow {
 }
 
 export async function modelWindow(choice: ModelChoice, sources: WindowSources): Promise<ModelWindow> {
-  if (choice.provider === "openai-compatible") {
+  if (providerInfo(choice.provider).serverWindow) {
     const reported = await sources.serverWindow(choice);
     if (!reported && !choice.contextWindow) return { tokens: LOCAL_SERVER_WINDOW, assumed: true };
     return { tokens: effectiveServerWindow(choice.contextWindow, reported) };

@@ -1,0 +1,201 @@
+/**
+ * The settings' model fields as pure functions over the provider table
+ * (models/catalog.ts, through worker/catalog.ts): what the fields hold for a
+ * choice, what a provider switch changes, the choice the fields describe,
+ * their problems, and the placeholders and hints they show. The form's state
+ * class (form.svelte.ts) calls these; nothing here is reactive.
+ */
+import {
+  COMPACT_PROFILE_BELOW,
+  LOCAL_SERVER_WINDOW,
+  PROVIDERS,
+  providerInfo,
+  type ProviderInfo,
+  type WllamaSupport,
+} from "../../worker/catalog.ts";
+import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, ToolProfileChoice } from "../../worker/protocol.ts";
+import { checkBaseUrl, parseContextWindow } from "../settings-form.ts";
+
+const en = (n: number) => n.toLocaleString("en-US");
+
+/** What the model fields hold (text as typed). */
+export interface ModelFields {
+  provider: ProviderId;
+  baseUrl: string;
+  model: string;
+  /** The context window as typed; empty means the model's default. */
+  windowText: string;
+}
+
+/** The fields for a choice: a provider's default base URL when the choice has none. */
+export function fieldsOf(choice: ModelChoice): ModelFields {
+  return {
+    provider: choice.provider,
+    baseUrl: choice.baseUrl ?? providerInfo(choice.provider).defaultBaseUrl ?? "",
+    model: choice.model,
+    windowText: choice.contextWindow ? String(choice.contextWindow) : "",
+  };
+}
+
+/**
+ * The fields after switching to `next`: its default model (in the tab: the
+ * first model on this device), a required base URL kept (else the
+ * provider's default), an optional one emptied, the window back to the
+ * model's default.
+ */
+export function switchProvider(fields: ModelFields, next: ProviderId, localModelIds: readonly string[]): ModelFields {
+  const info = providerInfo(next);
+  return {
+    provider: next,
+    model: info.runsIn === "tab" ? (localModelIds[0] ?? "") : info.defaultModel,
+    baseUrl: info.baseUrl === "required" ? fields.baseUrl || (info.defaultBaseUrl ?? "") : "",
+    windowText: "",
+  };
+}
+
+/** Where the model's requests go, as far as the fields say: provider and base URL (only when one is shown and valid). */
+export function endpointOf(fields: ModelFields): ModelChoice {
+  const info = providerInfo(fields.provider);
+  const base = fields.baseUrl.trim();
+  const given = info.baseUrl !== "none" && base !== "" && baseUrlError(info, fields.baseUrl) === null;
+  return { provider: fields.provider, model: fields.model.trim(), ...(given ? { baseUrl: base } : {}) };
+}
+
+/** The choice the fields describe; the context window only when it differs from the model's default. */
+export function choiceOf(fields: ModelFields, defaultWindow: number | undefined): ModelChoice {
+  const typed = parseContextWindow(fields.windowText);
+  return { ...endpointOf(fields), ...(typed !== undefined && typed !== defaultWindow ? { contextWindow: typed } : {}) };
+}
+
+/** A base URL's problem: a required one must be a URL; an optional one only when given. */
+export function baseUrlError(info: ProviderInfo, text: string): string | null {
+  if (info.baseUrl === "required" || (info.baseUrl === "optional" && text.trim())) return checkBaseUrl(text);
+  return null;
+}
+
+export function modelError(info: ProviderInfo, model: string): string | null {
+  if (model.trim()) return null;
+  return info.runsIn === "tab" ? "Download or choose a model below." : "Enter a model id.";
+}
+
+export function baseUrlPlaceholder(info: ProviderInfo): string {
+  return info.defaultBaseUrl ?? (info.officialUrl ? `${info.officialUrl} (default)` : "");
+}
+
+export function baseUrlHint(info: ProviderInfo): string {
+  return info.baseUrlExamples ?? "Optional: leave empty for the official API, or give a proxy or compatible endpoint.";
+}
+
+export function keyPlaceholder(info: ProviderInfo, status: KeyStatus | undefined): string {
+  if (status?.set) return `set${status.remembered ? " (remembered on this device)" : " (this session)"}: type to replace it`;
+  return info.keyPlaceholder ?? "paste your key";
+}
+
+export function keyHint(info: ProviderInfo, status: KeyStatus | undefined): string {
+  return `${status?.set ? "A key is set. It is never shown again." : "No key set."} It is sent only to ${info.label}.`;
+}
+
+/** Whether the provider's model list can be asked for: not in the tab, and not without a key the listing needs. */
+export function canList(info: ProviderInfo, status: KeyStatus | undefined): boolean {
+  return info.runsIn !== "tab" && (info.key !== "required" || status?.set === true);
+}
+
+/** What the provider listed (`/v1/models`), or why not; undefined before it answered. */
+export type Listing = { ok: true; value: readonly string[] } | { ok: false; error: { message: string } };
+
+/** Model ids for the datalist: the listed ones, else the table's suggestions (a server may list one twice). */
+export function suggestionsOf(info: ProviderInfo, listed: Listing | undefined): string[] {
+  const ids = listed?.ok ? listed.value : info.suggestions;
+  return ids.filter((m, i, all) => all.indexOf(m) === i);
+}
+
+/** The line under the model id: what the server listed, the problem, why there is no list, or a nudge. */
+export function modelHint(info: ProviderInfo, listed: Listing | undefined, problem: string | null, status: KeyStatus | undefined): string {
+  if (listed?.ok && info.baseUrl === "required" && listed.value.length) {
+    const n = listed.value.length;
+    return `${n} model${n === 1 ? "" : "s"} listed by the server: ${problem ? "choose one" : "or type any id"}.`;
+  }
+  if (problem) return problem;
+  if (listed && !listed.ok) return `Could not list this provider's models (${listed.error.message}); type the model id.`;
+  if (info.key === "required" && !status?.set) return "Add a key to list this provider's models, or type the model id.";
+  return "Pick a suggestion or type any model id.";
+}
+
+export function windowPlaceholder(info: ProviderInfo, defaultWindow: number | undefined): string {
+  return defaultWindow === undefined && info.serverWindow ? String(LOCAL_SERVER_WINDOW) : "";
+}
+
+export function windowHint(info: ProviderInfo, defaultWindow: number | undefined): string {
+  return [
+    "Tokens the model can read at once; earlier messages are summarized at 85% of it.",
+    info.serverWindow
+      ? "A local server's loaded context is used where the server tells it (llama.cpp's /props, LM Studio, Ollama): " +
+        `a number here may lower it, never raise it; without either, ${en(LOCAL_SERVER_WINDOW)} tokens.`
+      : "",
+    defaultWindow !== undefined ? `This model's default: ${en(defaultWindow)} tokens.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** One option of the Provider select. */
+export interface ProviderOption {
+  id: ProviderId;
+  label: string;
+  /** Why it cannot be chosen in this browser, when it cannot. */
+  unavailable?: string;
+}
+
+/** What this browser offers: Chrome's Prompt API (its model is listed only where it exists) and llama.cpp's needs. */
+export interface BrowserAbilities {
+  promptApi: boolean;
+  tab: WllamaSupport;
+}
+
+/**
+ * The Provider select's options, in the table's order: the browser's own
+ * model only where the page has the Prompt API (or it is the current
+ * choice); llama.cpp in the tab listed disabled, with the reason, where the
+ * browser cannot run it.
+ */
+export function providerOptions(current: ProviderId, abilities: BrowserAbilities): ProviderOption[] {
+  return PROVIDERS.filter((p) => p.runsIn !== "browser" || abilities.promptApi || p.id === current).map((p) =>
+    p.runsIn === "tab" && !abilities.tab.ok
+      ? { id: p.id, label: p.label, unavailable: abilities.tab.reason }
+      : { id: p.id, label: p.label },
+  );
+}
+
+/** A choice of a select with the line that explains it. */
+export interface Explained {
+  label: string;
+  hint: string;
+}
+
+/** The sandboxes, in the order offered (exhaustive: a new SandboxChoice does not compile until it is here). */
+export const SANDBOXES: Readonly<Record<SandboxChoice, Explained>> = {
+  shell: { label: "Offline shell (default)", hint: "Bash in this tab over the agent's files: no network, no node or npm." },
+  webcontainer: {
+    label: "WebContainer (loads from StackBlitz, a third party)",
+    hint:
+      "Node.js and npm in the tab. Its runtime loads from StackBlitz, a third party; " +
+      "the offline shell runs commands until it is ready.",
+  },
+  auto: { label: "Automatic", hint: "WebContainer when it boots (it loads from StackBlitz, a third party), else the offline shell." },
+  none: { label: "None", hint: "The agent cannot run commands." },
+};
+
+/** The tool description profiles, in the order offered. */
+export const TOOL_PROFILES: Readonly<Record<ToolProfileChoice, Explained>> = {
+  auto: {
+    label: `Automatic (compact below ${en(COMPACT_PROFILE_BELOW)} tokens)`,
+    hint: `Compact descriptions for a window under ${en(COMPACT_PROFILE_BELOW)} tokens, full ones otherwise.`,
+  },
+  default: { label: "Full", hint: "deepagents' full descriptions whatever the window (more than twice the tokens of the compact ones)." },
+  compact: { label: "Compact", hint: "One line per tool and no compact_conversation: leaves a small window room to work." },
+};
+
+/** A table's entries in its order, typed by its keys. */
+export function entriesOf<K extends string, V>(table: Readonly<Record<K, V>>): Array<[K, V]> {
+  return Object.entries(table) as Array<[K, V]>;
+}
