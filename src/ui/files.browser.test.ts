@@ -57,7 +57,10 @@ async function readText(client: AgentClient, thread: string, path: string): Prom
   return read.ok ? read.value.lines.join("\n") : null;
 }
 
-describe("files panel", () => {
+/** Every test boots a real agent worker; the first boot in a run took over 15 s on a loaded 2-core machine. */
+const BOOTS_A_WORKER = { timeout: 60_000 };
+
+describe("files panel", BOOTS_A_WORKER, () => {
   it("lists /hello.md after a turn and follows the user's writes", async () => {
     const { client, chat, files, thread } = await setup();
     render(FilesPanel, { files });
@@ -107,6 +110,37 @@ describe("files panel", () => {
     await userEvent.fill(page.getByLabelText("Path", { exact: true }), "/made.md");
     await userEvent.click(page.getByRole("button", { name: "Create" }));
     await expect.element(page.getByRole("alert")).toHaveTextContent("/made.md already exists.");
+    // The refusal's code (already_exists) offers the existing file.
+    await userEvent.click(page.getByRole("button", { name: "Open it", exact: true }));
+    await expect.poll(() => files.current?.path).toBe("/made.md");
+  });
+
+  it("while the first list loads, says so and nothing else: no group says Empty. beside Loading files…", async () => {
+    const real = spawn();
+    // The worker lists the files only when the test lets it: the panel shows its loading state meanwhile.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const client = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== "listFiles") return Reflect.get(target, prop, receiver) as unknown;
+        return async (threadId: string) => {
+          await held;
+          return target.listFiles(threadId);
+        };
+      },
+    });
+    const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+    cleanup.push(() => chat.dispose());
+    await chat.connect();
+    const files = new FilesState(client, chat);
+    const panel = render(FilesPanel, { files });
+    const listed = files.refresh();
+    await expect.poll(() => panel.textContent).toContain("Loading files…");
+    expect(panel.textContent).not.toContain("Empty.");
+    release();
+    await listed;
+    await expect.poll(() => panel.querySelector('[data-testid="files-empty"]')).not.toBeNull();
+    expect(panel.textContent).not.toContain("Loading files…");
   });
 
   it("updates during a run, as soon as the tool result arrives", async () => {
@@ -199,7 +233,7 @@ describe("files panel", () => {
   });
 });
 
-describe("file viewer", () => {
+describe("file viewer", BOOTS_A_WORKER, () => {
   it("opens /hello.md with line numbers, copies it and edits it", async () => {
     const { client, chat, files, thread } = await setup();
     await helloTurn(chat);
