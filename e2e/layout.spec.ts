@@ -6,8 +6,11 @@
  * sheet there, while at 1280 px both stand beside the conversation. It saves
  * screenshots of those screens at 1280×800 and 390×844, light and dark
  * (test-results/screenshots/), to be looked at. The theme toggle switches
- * light, dark and the system's, and the choice survives a reload.
+ * light, dark and the system's, and the choice survives a reload. axe-core
+ * finds no violation on a phone with the files sheet open, nor on a desktop;
+ * the panel tabs follow the arrow keys.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { shot, turn, watchErrors } from "./app.ts";
 
@@ -114,6 +117,50 @@ for (const width of [390, 360]) {
     expect(errors).toEqual([]);
   });
 }
+
+/** What axe-core finds on the page as it is: one line per rule broken, with its impact and where. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test("on a phone, with the files sheet open, axe finds nothing: the tab list holds only tabs, the page keeps its heading", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await turn(page, "hello");
+  await page.getByRole("button", { name: "Files and tools" }).click();
+  await expect(page.getByRole("tab", { name: "Files" })).toBeInViewport();
+  // Only tabs in the tab list (axe: aria-required-children, critical); Close panel sits beside it.
+  await expect(page.getByRole("tablist", { name: "Panels" }).locator("> *:not([role=tab])")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Close panel" })).toBeInViewport();
+  // The level-one heading is out of sight on a phone but still the page's heading (axe: page-has-heading-one).
+  await expect(page.getByRole("heading", { level: 1, name: "deeptab" })).toHaveCount(1);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test("the panel tabs follow the arrow keys, Home and End", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const tab = (name: string | RegExp) => page.getByRole("tab", { name });
+  await tab("Files").click();
+  await expect(tab("Files")).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowRight");
+  await expect(tab(/^Todos/)).toBeFocused();
+  await expect(tab(/^Todos/)).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel", { name: /^Todos/ })).toContainText("No todos yet");
+  await page.keyboard.press("End");
+  await expect(tab("Preview")).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(tab("Files")).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowLeft");
+  await expect(tab("Preview")).toHaveAttribute("aria-selected", "true");
+  // One tab stop: the selected tab.
+  await expect(page.getByRole("tablist", { name: "Panels" }).locator('[tabindex="0"]')).toHaveCount(1);
+});
 
 test("at 1280 px the thread list and the files panel stand beside the conversation", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -72,7 +72,7 @@ describe("files panel", BOOTS_A_WORKER, () => {
     expect(hello.getAttribute("aria-label")).toMatch(/^\/hello\.md, \d+ B$/);
     expect(
       page
-        .getByRole("button", { name: /^Workspace \(\/\), 1 file$/ })
+        .getByRole("button", { name: /^Workspace \/ [\d.]+ K?B \(1 file\)$/ })
         .element()
         .getAttribute("aria-expanded"),
     ).toBe("true");
@@ -199,7 +199,7 @@ describe("files panel", BOOTS_A_WORKER, () => {
     expect(await readText(client, thread, "/skills/write-tests/SKILL.md")).toMatch(/^---\nname: write-tests\n/);
     // The skill's folder is revealed in the tree.
     await expect.poll(() => fileButton("/skills/write-tests/SKILL.md")).not.toBeNull();
-    expect(page.getByRole("button", { name: /^Memories \(\/memories\/\), 1 file$/ }).element()).toBeTruthy();
+    expect(page.getByRole("button", { name: /^Memories \/memories\/ [\d.]+ K?B \(1 file\)$/ }).element()).toBeTruthy();
   });
 
   it("downloads the workspace as a zip that fflate can read", async () => {
