@@ -18,6 +18,9 @@
  * - Text typed in the composer while a run pauses for approval is kept in the
  *   box (the dialog is modal; the message is not sent nor dropped) and can be
  *   sent after the approval is answered.
+ * - An execute answered with Respond shows "Responded" on its card, a rejected
+ *   one "Rejected" (the model gets the answer as the result); the earlier
+ *   answer offers no Retry while a pause waits.
  *
  * Restricting `allowedDecisions` has no setting in the UI (every approval
  * the app asks for allows approve, edit, reject and respond), so it is not
@@ -338,5 +341,64 @@ test("text typed in the composer while the run pauses for approval stays in the 
   await expect(page.getByTestId("assistant-message").last()).toHaveText("Got your follow-up.");
   await expect(box).toHaveValue("");
   expect(await scope.chatRequests()).toHaveLength(3);
+  expect(errors).toEqual([]);
+});
+
+test("execute answered with Respond shows Responded, a rejected one Rejected (not Done or Error); no Retry while a pause waits", async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  const scope = providerScope("openai");
+  await scope.script([
+    { text: "Hello there." },
+    { toolCalls: [{ id: "call_build", name: "execute", args: { command: "npm run build" } }] },
+    { text: "OK, I will not build." },
+    { toolCalls: [{ id: "call_rm", name: "execute", args: { command: "rm -rf /tmp/cache" } }] },
+    { text: "Understood, nothing removed." },
+  ]);
+  await page.goto("/");
+  await connectScope(page, scope, { approveExecute: true });
+  await send(page, "hi");
+  await idle(page);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Hello there.");
+  const retry = page.getByTestId("messages").locator("button", { hasText: /^Retry$/ });
+  await expect(retry).toHaveCount(1);
+
+  await send(page, "Build it");
+  const approval = page.getByTestId("approval");
+  await expect(approval).toBeVisible();
+  // The pause is part of this turn: the earlier answer offers no Retry meanwhile.
+  await expect(retry).toHaveCount(0);
+  await approval.getByTestId("respond").click();
+  await approval.getByLabel("Answer instead of running the tool").fill("The build is already done.");
+  await approval.getByTestId("send-answer").click();
+  await expect(approval).toHaveCount(0);
+  await idle(page);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("OK, I will not build.");
+  const build = page.getByTestId("tool-call").filter({ hasText: "npm run build" });
+  await expect(build).toHaveAttribute("data-status", "responded");
+  await expect(build).toContainText("Responded");
+  await expect(build).not.toContainText(/Done|Error/);
+  // The model got the answer as the tool's result.
+  const afterRespond = await scope.chatRequests();
+  expect((afterRespond.at(-1)!.body.messages as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+    role: "tool",
+    tool_call_id: "call_build",
+    content: "The build is already done.",
+  });
+
+  await send(page, "Clean the cache");
+  await expect(approval).toBeVisible();
+  await approval.getByTestId("reject").click();
+  await expect(approval).toHaveCount(0);
+  await idle(page);
+  const rm = page.getByTestId("tool-call").filter({ hasText: "rm -rf /tmp/cache" });
+  await expect(rm).toHaveAttribute("data-status", "rejected");
+  await expect(rm).toContainText("Rejected");
+  await expect(rm).not.toContainText(/Done|Error/);
+  await expect(retry).toHaveCount(1);
+  // The terminal lists both as not run.
+  await page.getByRole("tab", { name: "Terminal" }).click();
+  await expect(page.getByTestId("command-status")).toHaveText(["Responded (not run)", "Rejected (not run)"]);
   expect(errors).toEqual([]);
 });

@@ -3,7 +3,7 @@ import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
-import type { HITLRequest } from "./hitl.ts";
+import { DECISION_KEY, type HITLRequest } from "./hitl.ts";
 
 const results = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
@@ -72,6 +72,10 @@ describe("human in the loop", () => {
     expect(byId.wb!.status).toBe("error");
     expect(byId.wb!.content).toBe("Not /b.md, please.");
     expect(byId.ed!.content).toBe("Skip the edit; the file is fine.");
+    // The person's answers are marked as theirs (the content is what the model reads); tool results are not.
+    expect(byId.wb!.response_metadata[DECISION_KEY]).toBe("reject");
+    expect(byId.ed!.response_metadata[DECISION_KEY]).toBe("respond");
+    expect(byId.wa!.response_metadata[DECISION_KEY]).toBeUndefined();
     expect(byId.ls1!.status).toBe("success");
     expect(Object.keys(byId).sort()).toEqual(["ed", "ls1", "wa", "wb", "wc"]);
     // The model saw one result for every call, and the edited arguments.

@@ -7,10 +7,13 @@
  *   { type: "approve" } | { type: "edit", editedAction: { name?, args } }
  *   | { type: "reject", message? } | { type: "respond", message }
  * Rejected and answered calls get a ToolMessage and never run; approved and
- * edited ones run. Works with several pending calls at once and after a page
- * reload (the pause is in the checkpoint). Needs a checkpointer. A resume
- * whose decisions do not fit (wrong count, a type the action does not allow,
- * an edit without arguments, a respond without text) is refused with
+ * edited ones run. Those ToolMessages carry the decision ("reject" or
+ * "respond") under `response_metadata[DECISION_KEY]`, so a UI can tell a
+ * person's answer from a tool's result; the model sees only the content.
+ * Works with several pending calls at once and after a page reload (the
+ * pause is in the checkpoint). Needs a checkpointer. A resume whose
+ * decisions do not fit (wrong count, a type the action does not allow, an
+ * edit without arguments, a respond without text) is refused with
  * `invalid_decision` and the pause stays, unconsumed.
  */
 import { ToolMessage } from "@langchain/core/messages";
@@ -20,6 +23,9 @@ import { interruptWithConfig } from "../harness/interrupt.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 
 export const HITL = "HumanInTheLoopMiddleware";
+
+/** `response_metadata` key of the ToolMessage a reject or respond decision stands in for the tool's result with. */
+export const DECISION_KEY = "hitl_decision";
 
 export type DecisionType = "approve" | "edit" | "reject" | "respond";
 export const ALL_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject", "respond"];
@@ -156,10 +162,19 @@ export function hitlMiddleware(interruptOn: InterruptOnConfig, extraRules: Array
               name: call.name,
               tool_call_id: call.id!,
               status: "error",
+              response_metadata: { [DECISION_KEY]: "reject" },
             }),
           );
         } else if (decision.type === "respond") {
-          results.push(new ToolMessage({ content: decision.message, name: call.name, tool_call_id: call.id!, status: "success" }));
+          results.push(
+            new ToolMessage({
+              content: decision.message,
+              name: call.name,
+              tool_call_id: call.id!,
+              status: "success",
+              response_metadata: { [DECISION_KEY]: "respond" },
+            }),
+          );
         }
         return call;
       });

@@ -10,6 +10,8 @@ import { page, userEvent } from "vitest/browser";
 import { workerPool } from "../testing/worker-pool.ts";
 import ApprovalDialog from "./approval-dialog.svelte";
 import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
+import { buildTimeline } from "./lib/timeline.ts";
+import Timeline from "./timeline.svelte";
 import type { ApprovalAction, ApprovalDecision } from "../worker/protocol.ts";
 import type { ApprovalContent } from "./lib/approval.ts";
 
@@ -415,7 +417,14 @@ describe("approval dialog with the real worker", BOOTS_A_WORKER, () => {
     expect(view.messages.find((m) => m.role === "tool" && m.name === "delete")).toMatchObject({
       content: "Keep the note.",
       status: "error",
+      decision: "reject",
     });
     expect((await client.listFiles(threadId)).map((f) => f.path)).toContain("/hello.md");
+    // The timeline's card for the call says Rejected (the tool never ran), not Error.
+    const timeline = render(Timeline, { items: buildTimeline(view.messages) });
+    const card = timeline.querySelector('[data-testid="tool-call"][data-tool="delete"]')!;
+    expect(card.getAttribute("data-status")).toBe("rejected");
+    expect(card.querySelector(".status")?.textContent).toContain("Rejected");
+    expect(card.textContent).not.toContain("Error");
   });
 });

@@ -6,6 +6,7 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
+import { DECISION_KEY } from "../middleware/hitl.ts";
 import { hash53 } from "../storage/encoding.ts";
 import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
@@ -42,6 +43,7 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     if (msg.name) info.name = msg.name;
     info.status = msg.status === "error" ? "error" : "success";
     const meta = msg.response_metadata ?? {};
+    if (meta[DECISION_KEY] === "reject" || meta[DECISION_KEY] === "respond") info.decision = meta[DECISION_KEY];
     if (typeof meta.evicted_to === "string") {
       info.offloadedTo = meta.evicted_to;
       const preview = evictionPreview(info.content);

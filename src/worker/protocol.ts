@@ -78,6 +78,11 @@ export interface MessageInfo {
   /** Tool messages: the tool's name. */
   name?: string;
   status?: "success" | "error";
+  /**
+   * Tool messages: the result is a person's decision at an approval, not the tool's: `reject` (the reason, or
+   * deepagents' default text) or `respond` (the answer given instead of running the tool). The tool did not run.
+   */
+  decision?: "reject" | "respond";
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
   /** Tool messages: the offloaded result's head and tail, from the stub the model sees. */

@@ -34,6 +34,22 @@ describe("tool card", () => {
     expect(body?.querySelector("details pre")?.textContent).toBe(JSON.stringify({ file_path: "/src/a.ts", limit: 10 }, null, 2));
   });
 
+  it("says Responded or Rejected for a call answered at an approval, never Done or Error, and keeps the text the model got", async () => {
+    const responded = render(ToolCard, { name: "execute", summary: "npm test", status: "responded", result: "Tests pass already." });
+    expect(responded.querySelector(".status .label")?.textContent).toBe("Responded");
+    expect(responded.textContent).not.toMatch(/Done|Error/);
+    await userEvent.click(toggle(responded));
+    expect(responded.textContent).toContain("Tests pass already.");
+    const rejected = render(ToolCard, { name: "execute", summary: "rm -rf /", status: "rejected", result: "Not that." });
+    expect(rejected.querySelector(".status .label")?.textContent).toBe("Rejected");
+    expect(rejected.textContent).not.toMatch(/Done|Error/);
+    // Not styled as a failure: no error line, no danger background.
+    expect(rejected.querySelector(".error-line")).toBeNull();
+    expect(getComputedStyle(rejected.querySelector("article")!).backgroundColor).toBe(
+      getComputedStyle(responded.querySelector("article")!).backgroundColor,
+    );
+  });
+
   it("cuts a long result at 4,000 characters; Show more reveals the rest", async () => {
     const result = "a".repeat(4000) + "TAIL" + "b".repeat(6000);
     const el = render(ToolCard, { name: "grep", summary: "x", status: "done", result, open: true });

@@ -44,4 +44,15 @@ describe("terminal", () => {
     ]);
     expect(commands.map(stateLabel)).toEqual(["Exit code 0", "Exit code 1", "Running"]);
   });
+
+  it("shows a command answered or rejected at an approval as not run, with the person's text as a note, not as output", () => {
+    const commands = terminalCommands([
+      exec("a", "npm run build", { status: "responded", result: "It is already built." }),
+      exec("b", "rm -rf /", { status: "rejected", result: "No." }),
+    ]);
+    expect(commands.map((c) => [c.state, c.output, c.note, stateLabel(c)])).toEqual([
+      ["responded", "", "It is already built.", "Responded (not run)"],
+      ["rejected", "", "No.", "Rejected (not run)"],
+    ]);
+  });
 });

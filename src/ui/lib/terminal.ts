@@ -8,7 +8,8 @@
  */
 import type { TimelineItem, ToolItem, ToolStatus } from "./timeline.ts";
 
-export type CommandState = "running" | "waiting" | "succeeded" | "failed" | "timed_out" | "finished" | "error" | "cancelled";
+export type CommandState =
+  "running" | "waiting" | "succeeded" | "failed" | "timed_out" | "finished" | "error" | "cancelled" | "rejected" | "responded";
 
 export interface TerminalCommand {
   /** Position in the list (lists are keyed by position). */
@@ -25,6 +26,8 @@ export interface TerminalCommand {
   offloadedTo?: string;
   /** Set when a subagent ran it: the subagent's type. */
   subagent?: string;
+  /** Not run: the person's reason (rejected) or the answer given instead (responded), as the model got it. */
+  note?: string;
 }
 
 export interface ParsedResult {
@@ -55,7 +58,8 @@ export function parseExecuteResult(text: string): ParsedResult {
 }
 
 function stateOf(status: ToolStatus, parsed: ParsedResult | undefined): CommandState {
-  if (status === "running" || status === "waiting" || status === "cancelled") return status;
+  if (status === "running" || status === "waiting" || status === "cancelled" || status === "rejected" || status === "responded")
+    return status;
   if (status === "error") return "error";
   if (!parsed?.recognized) return "finished";
   if (parsed.timedOut) return "timed_out";
@@ -64,17 +68,19 @@ function stateOf(status: ToolStatus, parsed: ParsedResult | undefined): CommandS
 
 function commandOf(item: ToolItem, subagent: string | undefined, key: number): TerminalCommand {
   const raw = item.call.args["command"];
-  const parsed = item.result !== undefined ? parseExecuteResult(item.result) : undefined;
+  const decided = item.status === "rejected" || item.status === "responded";
+  const parsed = item.result !== undefined && !decided ? parseExecuteResult(item.result) : undefined;
   return {
     key,
     command: typeof raw === "string" ? raw : JSON.stringify(item.call.args),
-    output: parsed ? parsed.output : (item.output ?? ""),
+    output: parsed ? parsed.output : decided ? "" : (item.output ?? ""),
     state: stateOf(item.status, parsed),
     exitCode: parsed?.exitCode ?? null,
     truncated: parsed?.truncated ?? false,
     ...(item.durationMs !== undefined ? { durationMs: item.durationMs } : {}),
     ...(item.offloadedTo ? { offloadedTo: item.offloadedTo } : {}),
     ...(subagent ? { subagent } : {}),
+    ...(decided && item.result ? { note: item.result } : {}),
   };
 }
 
@@ -114,5 +120,9 @@ export function stateLabel(c: TerminalCommand): string {
       return "Cancelled";
     case "error":
       return "Error";
+    case "rejected":
+      return "Rejected (not run)";
+    case "responded":
+      return "Responded (not run)";
   }
 }

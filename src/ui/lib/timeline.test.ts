@@ -56,6 +56,27 @@ describe("buildTimeline", () => {
     ]);
   });
 
+  it("marks a call answered at an approval Responded or Rejected, not Done or Error: the tool did not run", () => {
+    const messages = [
+      user("run it"),
+      ai("", [
+        ["c1", "execute"],
+        ["c2", "execute"],
+        ["c3", "execute"],
+      ]),
+      { ...tool("c1", "execute", "It is already built."), decision: "respond" as const },
+      { ...tool("c2", "execute", "Not now.", "error"), decision: "reject" as const },
+      tool("c3", "execute", "ok\n[Command succeeded with exit code 0]"),
+    ];
+    const items = buildTimeline(messages).flatMap((i) => (i.kind === "tool" ? [[i.status, i.result]] : []));
+    // The model-facing text stays the card's result.
+    expect(items).toEqual([
+      ["responded", "It is already built."],
+      ["rejected", "Not now."],
+      ["done", "ok\n[Command succeeded with exit code 0]"],
+    ]);
+  });
+
   it("marks unanswered calls running, waiting or cancelled, adds streaming and interrupted text, and the summary marker", () => {
     const messages = [
       user("go"),

@@ -9,9 +9,17 @@
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
 import type { MessageInfo, ToolCallInfo } from "../../worker/protocol.ts";
+import type { ToolStatus } from "./tool-summary.ts";
 import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
-export type ToolStatus = "running" | "done" | "error" | "cancelled" | "waiting";
+export type { ToolStatus };
+
+/** A call's state from its result (a person's decision first: a rejection is an error result, an answer a success). */
+function finishedStatus(result: MessageInfo): ToolStatus {
+  if (result.decision === "reject") return "rejected";
+  if (result.decision === "respond") return "responded";
+  return result.status === "error" ? "error" : "done";
+}
 
 export interface UserItem {
   kind: "user";
@@ -160,15 +168,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
     calls.forEach((call, position) => {
       const result = paired[position];
       const waiting = options.waiting?.has(callKey(i, position));
-      const status: ToolStatus = result
-        ? result.status === "error"
-          ? "error"
-          : "done"
-        : waiting
-          ? "waiting"
-          : options.running
-            ? "running"
-            : "cancelled";
+      const status: ToolStatus = result ? finishedStatus(result) : waiting ? "waiting" : options.running ? "running" : "cancelled";
       const item: ToolItem = { kind: "tool", index: i, call, status };
       if (result) {
         item.result = result.content;
