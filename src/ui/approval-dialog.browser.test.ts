@@ -7,6 +7,7 @@
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { page, userEvent } from "vitest/browser";
+import { WAIT } from "../testing/wait.ts";
 import { workerPool } from "../testing/worker-pool.ts";
 import ApprovalDialog from "./approval-dialog.svelte";
 import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
@@ -40,13 +41,6 @@ type Decide = (decisions: ApprovalDecision[]) => Promise<boolean>;
 type CheckArgs = (schema: Record<string, unknown>, args: unknown) => Promise<string | null>;
 
 const noCheck: CheckArgs = async () => null;
-
-/**
- * Tests that use the real worker: its first boot in a run (the dev server builds it) and its answers take seconds on a
- * loaded 2-core machine, so the test and every wait on the worker have bounds that hold there (vi.waitFor's default is 1 s).
- */
-const BOOTS_A_WORKER = { timeout: 60_000 };
-const WORKER_ANSWER = { timeout: 30_000 };
 
 function show(approval: ApprovalContent | null, options: { onDecide?: Decide; checkArgs?: CheckArgs; error?: string } = {}) {
   const onDecide = vi.fn<Decide>(options.onDecide ?? (async () => true));
@@ -121,41 +115,37 @@ describe("approval dialog", () => {
     expect(names(dialog)).toEqual(["Send decisions"]);
   });
 
-  it(
-    "edit: invalid JSON and a schema violation (checked in the real worker) disable Send and show the problem",
-    BOOTS_A_WORKER,
-    async () => {
-      const client = spawn();
-      const { dialog, onDecide } = show({ actions: [del()] }, { checkArgs: (schema, args) => client.checkArgs(schema, args) });
-      await userEvent.click(button(dialog, "Edit")!);
-      const box = field(dialog, "Edited arguments (JSON)");
-      expect(document.activeElement).toBe(box);
-      expect(JSON.parse(box.value)).toEqual({ file_path: "/hello.md" });
-      const send = button(dialog, "Send edited call")!;
+  it("edit: invalid JSON and a schema violation (checked in the real worker) disable Send and show the problem", async () => {
+    const client = spawn();
+    const { dialog, onDecide } = show({ actions: [del()] }, { checkArgs: (schema, args) => client.checkArgs(schema, args) });
+    await userEvent.click(button(dialog, "Edit")!);
+    const box = field(dialog, "Edited arguments (JSON)");
+    expect(document.activeElement).toBe(box);
+    expect(JSON.parse(box.value)).toEqual({ file_path: "/hello.md" });
+    const send = button(dialog, "Send edited call")!;
 
-      await userEvent.fill(box, '{"file_path": ');
-      expect(send.disabled).toBe(true);
-      expect(box.getAttribute("aria-invalid")).toBe("true");
-      expect(describedBy(box)).toContain("Not valid JSON");
+    await userEvent.fill(box, '{"file_path": ');
+    expect(send.disabled).toBe(true);
+    expect(box.getAttribute("aria-invalid")).toBe("true");
+    expect(describedBy(box)).toContain("Not valid JSON");
 
-      await userEvent.fill(box, "[1, 2]");
-      expect(describedBy(box)).toContain("must be a JSON object");
-      expect(send.disabled).toBe(true);
+    await userEvent.fill(box, "[1, 2]");
+    expect(describedBy(box)).toContain("must be a JSON object");
+    expect(send.disabled).toBe(true);
 
-      await userEvent.fill(box, '{"file_path": 5}');
-      await vi.waitFor(() => expect(describedBy(box)).toContain("argument 'file_path' must be of type string, got integer"), WORKER_ANSWER);
-      expect(box.getAttribute("aria-invalid")).toBe("true");
-      expect(send.disabled).toBe(true);
-      await userEvent.click(send, { force: true });
-      expect(onDecide).not.toHaveBeenCalled();
+    await userEvent.fill(box, '{"file_path": 5}');
+    await vi.waitFor(() => expect(describedBy(box)).toContain("argument 'file_path' must be of type string, got integer"), WAIT);
+    expect(box.getAttribute("aria-invalid")).toBe("true");
+    expect(send.disabled).toBe(true);
+    await userEvent.click(send, { force: true });
+    expect(onDecide).not.toHaveBeenCalled();
 
-      await userEvent.fill(box, '{"file_path": "/other.md"}');
-      await vi.waitFor(() => expect(send.disabled).toBe(false), WORKER_ANSWER);
-      expect(box.hasAttribute("aria-invalid")).toBe(false);
-      await userEvent.click(send);
-      expect(onDecide).toHaveBeenCalledWith([{ type: "edit", editedAction: { name: "delete", args: { file_path: "/other.md" } } }]);
-    },
-  );
+    await userEvent.fill(box, '{"file_path": "/other.md"}');
+    await vi.waitFor(() => expect(send.disabled).toBe(false), WAIT);
+    expect(box.hasAttribute("aria-invalid")).toBe(false);
+    await userEvent.click(send);
+    expect(onDecide).toHaveBeenCalledWith([{ type: "edit", editedAction: { name: "delete", args: { file_path: "/other.md" } } }]);
+  });
 
   it("reject sends the reason; respond needs an answer", async () => {
     const first = show({ actions: [del()] });
@@ -301,7 +291,7 @@ describe("approval dialog", () => {
     const el = render(ApprovalDialog, props);
     const dialog = el.querySelector("dialog")!;
     await userEvent.click(button(dialog, "Reject")!);
-    await vi.waitFor(() => expect(dialog.querySelector('[data-testid="approval-refused"]')).not.toBeNull());
+    await vi.waitFor(() => expect(dialog.querySelector('[data-testid="approval-refused"]')).not.toBeNull(), WAIT);
     const refused = dialog.querySelector('[data-testid="approval-refused"]')!;
     expect(refused.textContent).toBe("The decision was not accepted: delete allows only: approve.");
     expect(refused.getAttribute("role")).toBe("alert");
@@ -310,7 +300,7 @@ describe("approval dialog", () => {
 
     accept = true;
     await userEvent.click(button(dialog, "Approve")!);
-    await vi.waitFor(() => expect(dialog.open).toBe(false));
+    await vi.waitFor(() => expect(dialog.open).toBe(false), WAIT);
     // A new pause opens it again, with fresh choices.
     props.approval = { actions: [action("read_file", { file_path: "/b" })] };
     flushSync();
@@ -373,7 +363,7 @@ describe("approval dialog", () => {
   });
 });
 
-describe("approval dialog with the real worker", BOOTS_A_WORKER, () => {
+describe("approval dialog with the real worker", () => {
   it("answers the demo agent's delete pause with a reasoned Reject: the run finishes and /hello.md stays", async () => {
     const client = spawn();
     const threadId = `t-${crypto.randomUUID()}`;
@@ -402,13 +392,13 @@ describe("approval dialog with the real worker", BOOTS_A_WORKER, () => {
     await userEvent.click(button(dialog, "Edit")!);
     const box = field(dialog, "Edited arguments (JSON)");
     await userEvent.fill(box, '{"file_path": 1}');
-    await vi.waitFor(() => expect(describedBy(box)).toContain("file_path"), WORKER_ANSWER);
+    await vi.waitFor(() => expect(describedBy(box)).toContain("file_path"), WAIT);
     expect(button(dialog, "Send edited call")!.disabled).toBe(true);
     await userEvent.click(button(dialog, "Edit")!);
 
     await userEvent.fill(field(dialog, "Reason (the agent sees it)"), "Keep the note.");
     await userEvent.click(button(dialog, "Reject")!);
-    await vi.waitFor(() => expect(dialog.open).toBe(false), WORKER_ANSWER);
+    await vi.waitFor(() => expect(dialog.open).toBe(false), WAIT);
     expect(onDecide).toHaveBeenCalledWith([{ type: "reject", message: "Keep the note." }]);
     expect(await finished).toMatchObject({ type: "done", status: "complete" });
 

@@ -57,10 +57,7 @@ async function readText(client: AgentClient, thread: string, path: string): Prom
   return read.ok ? read.value.lines.join("\n") : null;
 }
 
-/** Every test boots a real agent worker; the first boot in a run took over 15 s on a loaded 2-core machine. */
-const BOOTS_A_WORKER = { timeout: 60_000 };
-
-describe("files panel", BOOTS_A_WORKER, () => {
+describe("files panel", () => {
   it("lists /hello.md after a turn and follows the user's writes", async () => {
     const { client, chat, files, thread } = await setup();
     render(FilesPanel, { files });
@@ -233,7 +230,7 @@ describe("files panel", BOOTS_A_WORKER, () => {
   });
 });
 
-describe("file viewer", BOOTS_A_WORKER, () => {
+describe("file viewer", () => {
   it("opens /hello.md with line numbers, copies it and edits it", async () => {
     const { client, chat, files, thread } = await setup();
     await helloTurn(chat);

@@ -39,13 +39,10 @@ async function open(): Promise<{ client: AgentClient; chat: Chat; settings: Sett
   return { client, chat, settings, closed: () => closes };
 }
 
-/** Every test boots a real agent worker; the first boot in a run (the dev server builds it) took 22 s on a loaded 2-core machine. */
-const BOOTS_A_WORKER = { timeout: 60_000 };
-
 const field = (name: string) => page.getByLabelText(name, { exact: true });
 const save = () => page.getByRole("button", { name: "Save", exact: true });
 
-describe("settings dialog", BOOTS_A_WORKER, () => {
+describe("settings dialog", () => {
   it("names every field and shows the ones the provider needs", async () => {
     await open();
     await expect.element(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
@@ -302,7 +299,7 @@ describe("settings dialog", BOOTS_A_WORKER, () => {
   });
 });
 
-describe("model manager", BOOTS_A_WORKER, () => {
+describe("model manager", () => {
   it("recommends models with sizes and downloads nothing until asked", async () => {
     const { client } = await open();
     await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "wllama");
