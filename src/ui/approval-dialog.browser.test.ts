@@ -93,6 +93,19 @@ describe("approval dialog", () => {
     expect(dialog.querySelector(".description")?.textContent).toBe("Tool execution requires approval");
   });
 
+  it("says which requests wait after the shown one (parallel subagents), and nothing when none do", () => {
+    const { dialog } = show({
+      actions: [del()],
+      subagent: { type: "researcher", taskId: "t1" },
+      waiting: [{ subagent: { type: "writer", taskId: "t2" }, tools: ["write_file"] }],
+    });
+    expect(dialog.querySelector('[data-testid="approval-waiting"]')?.textContent).toBe(
+      "1 more request waits after this one: Subagent writer (write_file)",
+    );
+    cleanupRendered();
+    expect(show({ actions: [del()] }).dialog.querySelector('[data-testid="approval-waiting"]')).toBeNull();
+  });
+
   it("an approve-only call offers only Approve (no Reject: rejecting such a rule used to fail the run)", async () => {
     const { dialog, onDecide } = show({ actions: [action("execute", { command: "npm test" }, ["approve"])] });
     expect(names(dialog)).toEqual(["Approve"]);
