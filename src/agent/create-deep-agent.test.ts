@@ -1,10 +1,11 @@
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { COMPACT_PROFILE_BELOW, toolProfileFor, type ToolProfile } from "../context/budget.ts";
 import { textFile } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
+import type { AgentTool } from "../harness/types.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 const skill = `---
@@ -127,5 +128,99 @@ describe("createDeepAgent options: the tool profile", () => {
     const compactInLarge = await firstTools(200_000, "compact");
     expect(compactInLarge.ls).toBe(COMPACT_LS);
     expect(compactInLarge.names).not.toContain("compact_conversation");
+  });
+});
+
+describe("createDeepAgent options: tools by name (allowedTools, disallowedTools)", () => {
+  const lookup: AgentTool = {
+    name: "lookup",
+    description: "Looks a word up.",
+    schema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+    run: async (args) => `found ${String(args.word)}`,
+  };
+  const results = (messages: readonly BaseMessage[]) => messages.filter(ToolMessage.isInstance).map((m) => String(m.content));
+
+  it("offers the main agent only its allowed tools; a call to another is an error result naming the ones it has", async () => {
+    const model = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "x" } }] }, { text: "ok" }],
+    });
+    const out = await createDeepAgent({ model, tools: [lookup], allowedTools: ["read_file", "lookup", "task"] }).invoke({
+      messages: [new HumanMessage("go")],
+    });
+    expect(model.calls[0]!.tools).toEqual(["read_file", "task", "lookup"]);
+    expect(results(out.messages)).toEqual(["Error: write_file is not a valid tool, try one of [read_file, task, lookup]."]);
+    expect(out.files).toEqual({});
+  });
+
+  it("holds a subagent to its own allow-list, with the parent's tools untouched", async () => {
+    const child = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "x" } }] }, { text: "could not write" }],
+    });
+    const parent = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "task", args: { description: "write it", subagent_type: "reader" } }] }, { text: "ok" }],
+    });
+    const out = await createDeepAgent({
+      model: parent,
+      subagents: [{ name: "reader", description: "reads", systemPrompt: "Read only.", model: child, allowedTools: ["read_file", "grep"] }],
+    }).invoke({ messages: [new HumanMessage("go")] });
+    expect(child.calls[0]!.tools).toEqual(["read_file", "grep"]);
+    expect(results(child.calls[1]!.messages)).toEqual(["Error: write_file is not a valid tool, try one of [read_file, grep]."]);
+    expect(parent.calls[0]!.tools).toEqual(expect.arrayContaining(["write_file", "edit_file", "task", "read_file"]));
+    expect(results(out.messages)).toEqual(["could not write"]);
+    expect(out.files).toEqual({});
+  });
+
+  it("takes disallowed tools from the agent and every subagent; without write_todos the todo list and its prompt go too", async () => {
+    const gp = new ScriptedChatModel({ script: [{ text: "done" }] });
+    const mine = new ScriptedChatModel({ script: [{ text: "done" }] });
+    const parent = new ScriptedChatModel({
+      script: [
+        {
+          toolCalls: [
+            { name: "task", args: { description: "a", subagent_type: "general-purpose" } },
+            { name: "task", args: { description: "b", subagent_type: "mine" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+    });
+    await createDeepAgent({
+      model: parent,
+      todos: true,
+      disallowedTools: ["write_todos", "edit_file"],
+      subagents: [
+        { name: "general-purpose", description: "gp", systemPrompt: "gp", model: gp },
+        { name: "mine", description: "m", systemPrompt: "m", model: mine, disallowedTools: ["grep"] },
+      ],
+    }).invoke({ messages: [new HumanMessage("go")] });
+    for (const model of [parent, gp, mine]) {
+      expect(model.calls[0]!.tools).not.toContain("write_todos");
+      expect(model.calls[0]!.tools).not.toContain("edit_file");
+      expect(model.calls[0]!.tools).toContain("read_file");
+      expect(String(model.calls[0]!.messages[0]!.content)).not.toContain("write_todos");
+    }
+    expect(gp.calls[0]!.tools).toContain("grep");
+    expect(mine.calls[0]!.tools).not.toContain("grep");
+  });
+
+  it("refuses a name no tool has, but not a built-in one this agent lacks, nor a parent's tool a subagent inherits", () => {
+    const model = new ScriptedChatModel({ script: [] });
+    expect(() => createDeepAgent({ model, allowedTools: ["read_fille"] })).toThrow(
+      expect.objectContaining({ code: "invalid_option", message: expect.stringMatching(/allowedTools.*'read_fille', which no tool has/) }),
+    );
+    expect(() => createDeepAgent({ model, disallowedTools: ["nope"] })).toThrow(/'nope', which no tool has/);
+    expect(() =>
+      createDeepAgent({ model, subagents: [{ name: "x", description: "x", systemPrompt: "x", allowedTools: ["lookup"] }] }),
+    ).toThrow(/Subagent 'x' names 'lookup', which no tool has/);
+    // write_todos without todos, task in a subagent, compact_conversation in the compact profile: built-in names.
+    expect(() =>
+      createDeepAgent({
+        model,
+        tools: [lookup],
+        allowedTools: ["lookup", "write_todos", "compact_conversation", "task"],
+        summarization: { maxInputTokens: 4_096 },
+        subagents: [{ name: "x", description: "x", systemPrompt: "x", tools: [] }],
+      }),
+    ).not.toThrow();
   });
 });

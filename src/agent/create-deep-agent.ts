@@ -17,7 +17,7 @@ import { hitlMiddleware, type InterruptOnConfig } from "../middleware/hitl.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { memoryMiddleware } from "../middleware/memory.ts";
 import { skillsMiddleware } from "../middleware/skills.ts";
-import { todosMiddleware } from "../middleware/todos.ts";
+import { todosMiddleware, WRITE_TODOS } from "../middleware/todos.ts";
 import { toolProfileFor, type ToolProfile } from "../context/budget.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
 import { HarnessError } from "../harness/errors.ts";
@@ -35,6 +35,7 @@ import { redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
 import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
+import { filterTools, toolAllowed, type ToolFilter } from "./tool-filter.ts";
 
 export interface CreateDeepAgentOptions {
   model: BaseChatModel;
@@ -72,6 +73,14 @@ export interface CreateDeepAgentOptions {
   permissions?: readonly FilesystemPermission[];
   /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
   subagents?: readonly SubAgent[];
+  /**
+   * Only these tools, by name, built-ins included (`["read_file", "grep", "task"]`); unset, every tool. Subagents
+   * inherit it unless they set their own. A name no tool has is an error, except a built-in tool's that this agent
+   * happens not to have (`write_todos` without `todos`), so one list serves every configuration.
+   */
+  allowedTools?: readonly string[];
+  /** Tools taken away by name, built-ins included (`["execute"]`), from the main agent and every subagent. */
+  disallowedTools?: readonly string[];
   /** Summarization settings (trigger, keep, window override, summary model). */
   summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
   /**
@@ -106,6 +115,10 @@ export interface SubAgent {
   interruptOn?: InterruptOnConfig;
   /** Skill sources of this subagent (general-purpose defaults to the parent's). */
   skills?: readonly string[];
+  /** Only these tools, by name, built-ins included (a subagent has no `task`); defaults to the parent's `allowedTools`. */
+  allowedTools?: readonly string[];
+  /** Tools this subagent goes without, besides the parent's `disallowedTools`. */
+  disallowedTools?: readonly string[];
 }
 
 const defaultBackend: BackendOption = (rt) => new StateBackend(rt);
@@ -123,13 +136,14 @@ interface StackSpec {
   /** The model's context window, when known (it sizes results and picks the tool profile). */
   window: number | undefined;
   profile: ToolProfile;
+  tools: ToolFilter;
 }
 
 /** The ordered built-ins for one agent (main or child); see stack.ts for the order. */
 function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   const { model, backend, now, options, window, profile } = spec;
   const slots: BuiltinSlot[] = [];
-  if (options.todos) slots.push({ middleware: todosMiddleware(), position: "head" });
+  if (options.todos && toolAllowed(spec.tools, WRITE_TODOS)) slots.push({ middleware: todosMiddleware(), position: "head" });
   slots.push({ middleware: filesystemMiddleware({ backend, now, window, profile }), required: true, position: "head" });
   if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
   slots.push(
@@ -191,11 +205,13 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     specs.unshift({ name: GENERAL_PURPOSE, description: GENERAL_PURPOSE_DESCRIPTION, systemPrompt: GENERAL_PURPOSE_PROMPT });
   }
   const names = new Set<string>();
+  const disallowed = options.disallowedTools ?? [];
   const entries: SubagentEntry[] = specs.map((sub) => {
     if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
     names.add(sub.name);
     const model = sub.model ?? options.model;
     const skills = sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined);
+    const tools = { allowed: sub.allowedTools ?? options.allowedTools, disallowed: [...disallowed, ...(sub.disallowedTools ?? [])] };
     const stack = assemble({
       ...base,
       ...sizing(model),
@@ -203,11 +219,15 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
       middleware: sub.middleware ?? [],
       interruptOn: sub.interruptOn ?? options.interruptOn,
       skills,
+      tools,
     });
     const agent = buildAgentLoop({
       model,
       systemPrompt: sub.systemPrompt,
-      tools: collectTools(stack, sub.tools ?? options.tools ?? []),
+      tools: filterTools(collectTools(stack, sub.tools ?? options.tools ?? []), tools, `Subagent '${sub.name}'`, [
+        ...(sub.allowedTools ?? []),
+        ...(sub.disallowedTools ?? []),
+      ]),
       middleware: stack,
       backend,
       now,
@@ -221,6 +241,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
 
   let stack: AgentMiddleware[] = [];
   const main = sizing(options.model);
+  const tools = { allowed: options.allowedTools, disallowed };
   const subagents = subagentMiddleware({
     subagents: entries,
     stateFields: () => collectStateFields(stack),
@@ -235,12 +256,13 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     interruptOn: options.interruptOn,
     skills: options.skills,
     subagents,
+    tools,
   });
 
   const agent = buildAgentLoop({
     model: options.model,
     systemPrompt: options.systemPrompt ?? "",
-    tools: collectTools(stack, options.tools ?? []),
+    tools: filterTools(collectTools(stack, options.tools ?? []), tools, "The agent's allowedTools/disallowedTools"),
     middleware: stack,
     backend,
     now,

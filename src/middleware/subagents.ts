@@ -27,6 +27,8 @@ import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harn
 
 export const SUBAGENTS = "SubAgentMiddleware";
 export const GENERAL_PURPOSE = "general-purpose";
+/** The delegation tool's name. */
+export const TASK_TOOL = "task";
 export const GENERAL_PURPOSE_DESCRIPTION =
   "General-purpose agent for researching complex questions, searching for files and content, and executing multi-step tasks. " +
   "When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries " +
@@ -111,7 +113,7 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
   const allowed = options.subagents.map((s) => `\`${s.name}\``).join(", ");
 
   const task: AgentTool = {
-    name: "task",
+    name: TASK_TOOL,
     description: options.compact
       ? `Delegate a self-contained task to a subagent (${options.subagents.map((s) => s.name).join(", ")}); it returns one report.`
       : taskDescription(options.subagents),

@@ -25,6 +25,8 @@ import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelRespons
 import { fitToWindow } from "./fit-window.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
+/** The on-demand compaction tool's name (offered with the full tool profile). */
+export const COMPACT_TOOL = "compact_conversation";
 export const EVENT_KEY = "_summarizationEvent";
 /** The latest summarization event (private: never crosses into subagents). */
 export const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });
@@ -132,7 +134,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   }
 
   const compactTool: AgentTool = {
-    name: "compact_conversation",
+    name: COMPACT_TOOL,
     description:
       "Summarizes older messages of this conversation to free context space. The full history stays in /conversation_history/. " +
       "Use it before starting a large new subtask in a long conversation.",
