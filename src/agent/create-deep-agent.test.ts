@@ -7,6 +7,7 @@ import { textFile } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import type { AgentTool } from "../harness/types.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
+import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
 
 const skill = `---
 name: pdf-report
@@ -201,6 +202,13 @@ describe("createDeepAgent options: tools by name (allowedTools, disallowedTools)
     }
     expect(gp.calls[0]!.tools).toContain("grep");
     expect(mine.calls[0]!.tools).not.toContain("grep");
+  });
+
+  it("knows every built-in tool by name (BUILTIN_TOOL_NAMES is what the middleware builds)", async () => {
+    const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
+    await createDeepAgent({ model, todos: true }).invoke({ messages: [new HumanMessage("hi")] });
+    // execute is offered only with a sandbox (fs-tools.test.ts holds the file tools to FILE_TOOL_NAMES).
+    expect([...model.calls[0]!.tools, "execute"].sort()).toEqual([...BUILTIN_TOOL_NAMES].sort());
   });
 
   it("refuses a name no tool has, but not a built-in one this agent lacks, nor a parent's tool a subagent inherits", () => {

@@ -6,17 +6,7 @@
  */
 import { HarnessError } from "../harness/errors.ts";
 import type { AgentTool } from "../harness/types.ts";
-import { filesystemTools } from "../middleware/fs-tools.ts";
-import { TASK_TOOL } from "../middleware/subagents.ts";
-import { COMPACT_TOOL } from "../middleware/summarization.ts";
-import { WRITE_TODOS } from "../middleware/todos.ts";
-
-/**
- * Every tool name deeptab's built-in middleware may offer: the file tools, `write_todos`, `task` and
- * `compact_conversation`. Whether an agent has one depends on its options (todos, a sandbox, the tool profile, being a
- * subagent), so a filter may name any of them without error.
- */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...filesystemTools.map((t) => t.name), WRITE_TODOS, TASK_TOOL, COMPACT_TOOL];
+import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
 
 /** An agent's tool filter: `allowed` (undefined: every tool) less `disallowed`. */
 export interface ToolFilter {

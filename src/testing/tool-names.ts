@@ -2,7 +2,9 @@
  * The file tools' names, as deepagents names them and in the order the agent offers them: the one list tests
  * compare against (src/middleware/fs-tools.test.ts holds the built tools to it).
  */
-export const FILE_TOOLS = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
+import { FILE_TOOL_NAMES } from "../agent/tool-names.ts";
+
+export const FILE_TOOLS = FILE_TOOL_NAMES;
 
 export type FileToolName = (typeof FILE_TOOLS)[number];
 

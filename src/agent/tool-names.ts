@@ -1,0 +1,14 @@
+/**
+ * The names of the tools deeptab's built-in middleware may offer, as plain data (no imports), so code that only
+ * needs the names (the agent-folder loader, which the page may run) does not load the tools. A test holds the list
+ * equal to the tools createDeepAgent builds.
+ */
+
+/** The file tools, in the order the agent offers them (deepagents' names). */
+export const FILE_TOOL_NAMES = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
+
+/**
+ * Every built-in tool name: the file tools, `write_todos`, `task` and `compact_conversation`. Whether an agent has one
+ * depends on its options (todos, a sandbox, the tool profile, being a subagent).
+ */
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOL_NAMES, "write_todos", "task", "compact_conversation"];
