@@ -1,0 +1,96 @@
+/**
+ * An agent defined in files, as plain data (it crosses postMessage and is stored as it is): what the loader makes of
+ * a folder, and what the composition roots turn into createDeepAgent options (options.ts). Nothing here is a key.
+ */
+import type { FilesystemPermission } from "../backends/permissions.ts";
+import type { DecisionType } from "../middleware/hitl.ts";
+import type { ProviderId } from "../models/catalog.ts";
+import type { AgentFiles } from "./file-map.ts";
+
+/** Where an agent's commands run: the offline shell, a WebContainer (Node.js and npm), or nowhere. */
+export type AgentSandbox = "shell" | "webcontainer" | "none";
+
+/** A model named by an agent, as data: the composition root resolves it (the person's key, their provider's client). */
+export interface ModelRef {
+  /** Unset: the provider the person uses (a subagent's: its parent's). */
+  provider?: ProviderId;
+  /** Unset: the provider's default (or the parent's model). */
+  model?: string;
+  /** An OpenAI-compatible server's base URL (a host the agent asks to reach: a review screen shows it). */
+  baseUrl?: string;
+  /** The window the model works in, in tokens, when the agent suggests one. */
+  contextWindow?: number;
+}
+
+/** An approval rule, as data (deepagents' `interrupt_on` values with camelCase keys). */
+export interface AgentInterruptRule {
+  allowedDecisions?: DecisionType[];
+  description?: string;
+}
+
+/** Which tools are on, by name: `allowed` (unset: all) less `disallowed`. */
+export interface AgentToolSelection {
+  allowed?: string[];
+  disallowed: string[];
+}
+
+/** An MCP server the agent wants (the MCP issue connects them): its URL and the names of headers a person fills in. */
+export interface McpServerSpec {
+  name: string;
+  url: string;
+  transport?: "http" | "sse";
+  /** Header names only (`Authorization`); their values are asked of the person, never part of the agent. */
+  headers: string[];
+}
+
+/** agent.yaml, validated (every field optional; the defaults are the app's). */
+export interface AgentManifest {
+  name?: string;
+  description?: string;
+  /** Starter prompts, shown as chips. */
+  suggestions: string[];
+  model?: ModelRef;
+  sandbox?: AgentSandbox;
+  /** Approval rules by tool name; `false` asks for none (the app's own rules still hold: see options.ts). */
+  interruptOn: Record<string, boolean | AgentInterruptRule>;
+  /** Path rules, deepagents' shape, first match wins. */
+  permissions: FilesystemPermission[];
+  tools?: AgentToolSelection;
+  mcpServers: McpServerSpec[];
+}
+
+/** A subagent from `agents/<file>.md`. */
+export interface SubagentDefinition {
+  name: string;
+  description: string;
+  /** The file's body. */
+  systemPrompt: string;
+  /** Only these tools (by name); unset: the agent's. */
+  tools?: string[];
+  model?: ModelRef;
+  /** Its file in the folder (`agents/critic.md`). */
+  file: string;
+}
+
+/** A skill from `skills/<name>/SKILL.md` (Agent Skills), with the files beside it. */
+export interface SkillDefinition {
+  name: string;
+  description: string;
+  /** Its SKILL.md in the folder (`skills/report/SKILL.md`). */
+  file: string;
+  /** Every file of its folder, SKILL.md included, as folder paths. */
+  files: string[];
+}
+
+/** A loaded agent folder. */
+export interface AgentDefinition {
+  manifest: AgentManifest;
+  /** AGENTS.md ("" when there is none). */
+  instructions: string;
+  subagents: SubagentDefinition[];
+  skills: SkillDefinition[];
+  /** Starter files: folder path (`files/data/a.csv`) → workspace path (`/data/a.csv`). */
+  starterFiles: Array<{ file: string; path: string }>;
+  /** Every file of the folder (normalized, in order): what is hashed, exported and stored. */
+  files: AgentFiles;
+}

@@ -1,0 +1,323 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AgentDefinition } from "./definition.ts";
+import { loadAgent } from "./load.ts";
+import type { AgentFolderError, AgentProblem } from "./problems.ts";
+
+const EXAMPLES = join(import.meta.dirname, "../../agents");
+
+/** A folder on disk as a file map (path relative to the folder → bytes). */
+function folderFiles(dir: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name)));
+  }
+  return files;
+}
+
+function loaded(files: Record<string, string | Uint8Array>): AgentDefinition {
+  const result = loadAgent({ files });
+  if (!result.ok) throw new Error(result.error.message + "\n" + result.error.problems.map((p) => p.message).join("\n"));
+  return result.value;
+}
+
+function refused(files: Record<string, string | Uint8Array>): AgentFolderError {
+  const result = loadAgent({ files });
+  if (result.ok) throw new Error("loaded");
+  expect(result.error).toMatchObject({ name: "AgentFolderError", code: "invalid_agent" });
+  return result.error;
+}
+
+/** The problems, without their messages, for comparing. */
+const where = (problems: AgentProblem[]) => problems.map(({ code, file, field, line }) => ({ code, file, field, line }));
+
+const critic = `---
+name: critic
+description: Checks a draft.
+tools: [read_file, grep]
+---
+You are a critic.
+`;
+
+describe("agent folders: the example agents in agents/", () => {
+  const names = readdirSync(EXAMPLES);
+
+  it("ships two or three examples", () => {
+    expect(names.sort()).toEqual(["coding", "data", "research"]);
+  });
+
+  it.each(names)("%s loads, with a name, a description, suggestions and instructions", (name) => {
+    const result = loadAgent({ files: folderFiles(join(EXAMPLES, name)) });
+    if (!result.ok) throw new Error(result.error.problems.map((p) => p.message).join("\n"));
+    const { manifest, instructions } = result.value;
+    expect(manifest.name).toBeTruthy();
+    expect(manifest.description).toBeTruthy();
+    expect(manifest.suggestions.length).toBeGreaterThanOrEqual(3);
+    expect(instructions.length).toBeGreaterThan(200);
+  });
+
+  it("research has a critic subagent held to read-only tools and a report skill with its template", () => {
+    const result = loadAgent({ files: folderFiles(join(EXAMPLES, "research")) });
+    expect(result.ok).toBe(true);
+    const agent = (result as { value: AgentDefinition }).value;
+    expect(agent.subagents).toEqual([
+      expect.objectContaining({ name: "critic", tools: ["ls", "read_file", "glob", "grep"], file: "agents/critic.md" }),
+    ]);
+    expect(agent.skills).toEqual([
+      expect.objectContaining({
+        name: "report",
+        file: "skills/report/SKILL.md",
+        files: ["skills/report/SKILL.md", "skills/report/template.md"],
+      }),
+    ]);
+    expect(agent.manifest.tools).toEqual({ disallowed: ["execute"] });
+  });
+
+  it("data brings a CSV to clean in the offline shell; coding a failing test to fix in a WebContainer", () => {
+    const data = loaded(Object.fromEntries(folderFiles(join(EXAMPLES, "data"))));
+    expect(data.manifest.sandbox).toBe("shell");
+    expect(data.starterFiles).toEqual([{ file: "files/data/sales.csv", path: "/data/sales.csv" }]);
+    const coding = loaded(Object.fromEntries(folderFiles(join(EXAMPLES, "coding"))));
+    expect(coding.manifest.sandbox).toBe("webcontainer");
+    expect(coding.manifest.interruptOn.execute).toEqual({
+      allowedDecisions: ["approve", "edit", "reject"],
+      description: "Run this command in the WebContainer?",
+    });
+    expect(coding.subagents[0]).toMatchObject({ name: "reviewer", tools: ["ls", "read_file", "glob", "grep"] });
+  });
+});
+
+describe("agent folders: what a folder holds", () => {
+  it("is an agent with AGENTS.md alone, every manifest field at its default", () => {
+    const agent = loaded({ "AGENTS.md": "\uFEFFBe brief.\r\n" });
+    expect(agent).toMatchObject({
+      manifest: { suggestions: [], interruptOn: {}, permissions: [], mcpServers: [] },
+      instructions: "Be brief.",
+      subagents: [],
+      skills: [],
+      starterFiles: [],
+    });
+    expect(agent.manifest.tools).toBeUndefined();
+  });
+
+  it("reads every agent.yaml field", () => {
+    const agent = loaded({
+      "agent.yaml": `
+name: Full
+description: Every field.
+suggestions: [Do one thing, Do another]
+model: { provider: openai-compatible, model: qwen3-8b, base_url: "http://localhost:8080/v1", context_window: 32768 }
+sandbox: webcontainer
+interrupt_on:
+  write_file: true
+  execute: { allowed_decisions: [approve, reject], description: Run it? }
+  grep: false
+permissions:
+  - { operations: [read, write], paths: [/secrets, "**/*.env"], mode: deny }
+tools: { allowed: "read_file, write_file, execute", disallowed: [grep] }
+mcp_servers:
+  - { name: docs, url: "https://mcp.example.org/mcp", transport: http, headers: [Authorization] }
+`,
+    });
+    expect(agent.manifest).toEqual({
+      name: "Full",
+      description: "Every field.",
+      suggestions: ["Do one thing", "Do another"],
+      model: { provider: "openai-compatible", model: "qwen3-8b", baseUrl: "http://localhost:8080/v1", contextWindow: 32768 },
+      sandbox: "webcontainer",
+      interruptOn: { write_file: true, execute: { allowedDecisions: ["approve", "reject"], description: "Run it?" }, grep: false },
+      permissions: [{ operations: ["read", "write"], paths: ["/secrets/**", "/**/*.env"], mode: "deny" }],
+      tools: { allowed: ["read_file", "write_file", "execute"], disallowed: ["grep"] },
+      mcpServers: [{ name: "docs", url: "https://mcp.example.org/mcp", transport: "http", headers: ["Authorization"] }],
+    });
+    expect(agent.instructions).toBe("");
+    expect(loaded({ "agent.yaml": "tools: [ls, read_file]\nmodel: gpt-4o-mini" }).manifest).toMatchObject({
+      tools: { allowed: ["ls", "read_file"], disallowed: [] },
+      model: { model: "gpt-4o-mini" },
+    });
+  });
+
+  it("reads subagents (name from the file when left out, model, tools as a list or a string) and skills with their files", () => {
+    const agent = loaded({
+      "AGENTS.md": "Lead.",
+      "agents/critic.md": critic,
+      "agents/scout.md":
+        "---\ndescription: Finds files.\nmodel: { provider: anthropic, model: claude-haiku-4-5 }\ntools: ls, glob\n---\nScout.",
+      "agents/same.md": "---\ndescription: Inherits.\nmodel: inherit\n---\nSame model.",
+      "skills/report/SKILL.md": "---\nname: report\ndescription: Writes reports.\nallowed-tools: write_file\n---\n# Report",
+      "skills/report/template.md": "# Title",
+      "files/data/a.csv": "x,y\n1,2\n",
+      "README.md": "Not read.",
+    });
+    expect(agent.subagents).toEqual([
+      {
+        name: "critic",
+        description: "Checks a draft.",
+        systemPrompt: "You are a critic.",
+        tools: ["read_file", "grep"],
+        file: "agents/critic.md",
+      },
+      { name: "same", description: "Inherits.", systemPrompt: "Same model.", file: "agents/same.md" },
+      {
+        name: "scout",
+        description: "Finds files.",
+        systemPrompt: "Scout.",
+        tools: ["ls", "glob"],
+        model: { provider: "anthropic", model: "claude-haiku-4-5" },
+        file: "agents/scout.md",
+      },
+    ]);
+    expect(agent.skills).toEqual([
+      {
+        name: "report",
+        description: "Writes reports.",
+        file: "skills/report/SKILL.md",
+        files: ["skills/report/SKILL.md", "skills/report/template.md"],
+      },
+    ]);
+    expect(agent.starterFiles).toEqual([{ file: "files/data/a.csv", path: "/data/a.csv" }]);
+    expect([...agent.files.keys()]).toContain("README.md");
+  });
+});
+
+describe("agent folders: refused, naming file, field and line, never half-loaded", () => {
+  it("a folder with neither AGENTS.md nor agent.yaml, with a hint for a misnamed one", () => {
+    expect(refused({ "README.md": "hi" }).problems).toEqual([expect.objectContaining({ code: "no_agent" })]);
+    expect(refused({ "agent.yml": "name: x" }).message).toContain("'agent.yml' is there: name it agent.yaml");
+  });
+
+  it("a bad frontmatter line, at its line in the file", () => {
+    const error = refused({ "AGENTS.md": "x", "agents/critic.md": '---\nname: critic\ndescription: "unclosed\n---\nBody' });
+    expect(where(error.problems)).toEqual([{ code: "invalid_yaml", file: "agents/critic.md", field: undefined, line: 3 }]);
+    expect(error.problems[0]!.message).toMatch(/^agents\/critic\.md line 3: invalid YAML: /);
+    expect(refused({ "AGENTS.md": "x", "agents/c.md": "no fence" }).problems[0]!.message).toBe(
+      "agents/c.md line 1: no YAML frontmatter (the file must start with a '---' line)",
+    );
+  });
+
+  it("an unknown tool, in agent.yaml and in a subagent, at the field and line", () => {
+    const error = refused({
+      "agent.yaml": "name: x\ntools:\n  allowed: [read_file, read_fille]\ninterrupt_on:\n  exec: true\n",
+      "agents/critic.md": "---\ndescription: d\ntools: [grep, web_search]\n---\nBody",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "unknown_tool", file: "agent.yaml", field: "tools.allowed.1", line: 3 },
+      { code: "unknown_tool", file: "agent.yaml", field: "interrupt_on.exec", line: 5 },
+      { code: "unknown_tool", file: "agents/critic.md", field: "tools.1", line: 3 },
+    ]);
+    expect(error.problems[0]!.message).toMatch(
+      /^agent\.yaml line 3: tools\.allowed\.1: no tool is named 'read_fille' \(the tools are ls, /,
+    );
+  });
+
+  it("a subagent without a description or a body, and two subagents of one name", () => {
+    const error = refused({
+      "AGENTS.md": "x",
+      "agents/a.md": "---\nname: helper\n---\nHelps.",
+      "agents/b.md": "---\nname: helper2\ndescription: d\n---\n\n",
+      "agents/c.md": "---\nname: helper2\ndescription: d\n---\nAgain.",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "missing_field", file: "agents/a.md", field: "description", line: 2 },
+      { code: "missing_field", file: "agents/b.md", field: undefined, line: undefined },
+      { code: "name_clash", file: "agents/c.md", field: "name", line: 2 },
+    ]);
+    expect(error.problems[0]!.message).toBe("agents/a.md line 2: description: missing");
+  });
+
+  it("unknown fields, wrong types and values, bad permission paths, in agent.yaml", () => {
+    const error = refused({
+      "agent.yaml": [
+        "name: x",
+        "sugestions: [a]",
+        "sandbox: docker",
+        "suggestions: 3",
+        "model: { provider: cohere, base_url: ftp://x }",
+        "interrupt_on: { execute: { allowed_decisions: [maybe] } }",
+        "permissions: [{ operations: [read], paths: [secrets/**], mode: deny }]",
+      ].join("\n"),
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "unknown_field", file: "agent.yaml", field: "sugestions", line: 2 },
+      { code: "invalid_field", file: "agent.yaml", field: "sandbox", line: 3 },
+      { code: "invalid_field", file: "agent.yaml", field: "suggestions", line: 4 },
+      { code: "invalid_field", file: "agent.yaml", field: "model.provider", line: 5 },
+      { code: "invalid_field", file: "agent.yaml", field: "model.base_url", line: 5 },
+      { code: "invalid_field", file: "agent.yaml", field: "interrupt_on.execute.allowed_decisions.0", line: 6 },
+    ]);
+    expect(error.problems.find((p) => p.field === "sandbox")!.message).toBe(
+      "agent.yaml line 3: sandbox: must be shell (the offline shell), webcontainer or none",
+    );
+    const paths = refused({ "agent.yaml": "permissions: [{ operations: [read], paths: [secrets/**, /a/../b], mode: deny }]" });
+    expect(where(paths.problems)).toEqual([
+      { code: "invalid_field", file: "agent.yaml", field: "permissions.0.paths.0", line: 1 },
+      { code: "invalid_field", file: "agent.yaml", field: "permissions.0.paths.1", line: 1 },
+    ]);
+    expect(paths.problems[0]!.message).toContain("it must be absolute (/secrets/**)");
+  });
+
+  it("YAML errors in agent.yaml: duplicate keys, a list where a mapping belongs, an unknown tag", () => {
+    expect(where(refused({ "agent.yaml": "name: a\nname: b" }).problems)).toEqual([
+      { code: "invalid_yaml", file: "agent.yaml", field: undefined, line: 2 },
+    ]);
+    expect(refused({ "agent.yaml": "- a\n- b" }).problems[0]!.message).toBe("agent.yaml line 1: must be a mapping of 'field: value' lines");
+    expect(where(refused({ "agent.yaml": "name: x\nsandbox: !!shell none" }).problems)).toEqual([
+      { code: "invalid_yaml", file: "agent.yaml", field: undefined, line: 2 },
+    ]);
+  });
+
+  it("a key or token anywhere in agent.yaml or frontmatter", () => {
+    const error = refused({
+      "agent.yaml": "name: x\nmodel: { provider: openai, api_key: sk-abc }\ndescription: uses sk-proj-aaaaaaaaaaaaaaaaaaaaaaaa\n",
+      "agents/a.md": "---\ndescription: d\ntoken: ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n---\nBody",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "secret", file: "agent.yaml", field: "model.api_key", line: 2 },
+      { code: "secret", file: "agent.yaml", field: "description", line: 3 },
+      { code: "secret", file: "agents/a.md", field: "token", line: 3 },
+    ]);
+    expect(JSON.stringify(error)).not.toContain("sk-proj-aaaa");
+  });
+
+  it("skills: a name that differs from its folder, a bad name, a missing description, a folder without SKILL.md", () => {
+    const error = refused({
+      "AGENTS.md": "x",
+      "skills/report/SKILL.md": "---\nname: reports\ndescription: d\n---\n",
+      "skills/Bad/SKILL.md": "---\nname: Bad\ndescription: d\n---\n",
+      "skills/nodesc/SKILL.md": "---\nname: nodesc\n---\n",
+      "skills/empty/notes.md": "x",
+      "skills/README.md": "x",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "invalid_field", file: "skills/Bad/SKILL.md", field: "name", line: 2 },
+      { code: "misplaced_file", file: "skills/README.md", field: undefined, line: undefined },
+      { code: "misplaced_file", file: "skills/empty/notes.md", field: undefined, line: undefined },
+      { code: "missing_field", file: "skills/nodesc/SKILL.md", field: "description", line: 2 },
+      { code: "name_mismatch", file: "skills/report/SKILL.md", field: "name", line: 2 },
+    ]);
+    expect(error.problems.at(-1)!.message).toBe("skills/report/SKILL.md line 2: name: 'reports' must match its directory name 'report'");
+  });
+
+  it("misplaced files, text that is not UTF-8, and every problem at once with nothing loaded", () => {
+    const error = refused({
+      "AGENTS.md": new Uint8Array([0xff, 0xfe, 0x41]),
+      "agent.yml": "name: x",
+      "agents/notes.txt": "x",
+      "agents/sub/deep.md": "x",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "invalid_utf8", file: "AGENTS.md", field: undefined, line: undefined },
+      { code: "misplaced_file", file: "agent.yml", field: undefined, line: undefined },
+      { code: "misplaced_file", file: "agents/notes.txt", field: undefined, line: undefined },
+      { code: "misplaced_file", file: "agents/sub/deep.md", field: undefined, line: undefined },
+    ]);
+    expect(error.message).toBe("This agent cannot be opened (4 problems): AGENTS.md: not UTF-8 text (save it as UTF-8)");
+    expect(error).not.toHaveProperty("value");
+  });
+
+  it("unsafe paths from any source, before anything is read", () => {
+    const error = refused({ "AGENTS.md": "x", "../etc/passwd": "x", "/abs": "x", "a\\b": "x", "files/A.txt": "1", "files/a.txt": "2" });
+    expect(error.problems.map((p) => p.code)).toEqual(["unsafe_path", "unsafe_path", "unsafe_path", "duplicate_path"]);
+  });
+});
