@@ -41,6 +41,8 @@ export type AgentSource = { files: AgentFileInput } | { zip: Uint8Array } | { bu
 export const SUBAGENTS_DIR = "agents/";
 export const SKILLS_FOLDER = "skills/";
 export const STARTER_DIR = "files/";
+/** Where a thread gets the folder's skills (the app's skills folder): `skills/report/SKILL.md` → `/skills/report/SKILL.md`. */
+export const AGENT_SKILLS_DIR = `/${SKILLS_FOLDER}`;
 
 /** Names an author may have meant for agent.yaml or AGENTS.md. */
 const MISNAMED: Record<string, string> = {
@@ -350,6 +352,11 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
   const starterFiles = [...files.keys()]
     .filter((f) => f.startsWith(STARTER_DIR))
     .map((file) => ({ file, path: `/${file.slice(STARTER_DIR.length)}` }));
+  // A starter file in a skill's folder of the thread would be overwritten by the skill's (options.ts).
+  for (const { file, path } of starterFiles) {
+    const skill = skills.find((k) => path.startsWith(`${AGENT_SKILLS_DIR}${k.name}/`));
+    if (skill) r.problems.push(problem("name_clash", `it would land in the folder of the skill '${skill.name}' (${path})`, { file }));
+  }
   if (r.problems.length || manifest === undefined || instructions === undefined) return refuse(sortProblems(r.problems));
   return ok({ manifest, instructions: instructions.trim(), subagents, skills, starterFiles, files });
 }
