@@ -7,6 +7,32 @@
 // The agent.
 export { createDeepAgent, type CreateDeepAgentOptions, type DeepAgent, type SubAgent } from "./agent/create-deep-agent.ts";
 
+// Agents defined in files (a folder, a zip or a JSON bundle).
+export { loadAgent, agentFromFiles, AGENT_SKILLS_DIR, type AgentSource } from "./agent-folders/load.ts";
+export {
+  agentOptions,
+  agentSeedFiles,
+  mergeInterruptOn,
+  type AgentFolderOptions,
+  type AgentOptionsContext,
+} from "./agent-folders/options.ts";
+export type {
+  AgentDefinition,
+  AgentManifest,
+  AgentInterruptRule,
+  AgentSandbox,
+  AgentToolSelection,
+  McpServerSpec,
+  ModelRef,
+  SkillDefinition,
+  SubagentDefinition,
+} from "./agent-folders/definition.ts";
+export { readAgentFiles, type AgentFileInput, type AgentFiles } from "./agent-folders/file-map.ts";
+export { isAgentFolderError, type AgentFolderError, type AgentProblem, type AgentProblemCode } from "./agent-folders/problems.ts";
+export { zipAgent, unzipAgent } from "./agent-folders/zip.ts";
+export { agentBundle, parseAgentBundle, type AgentBundle, type AgentBundleFile } from "./agent-folders/bundle.ts";
+export { hashAgentFiles } from "./agent-folders/hash.ts";
+
 // Writing tools and middleware.
 export {
   ToolError,

@@ -89,6 +89,17 @@ describe("agent folders: the example agents in agents/", () => {
 });
 
 describe("agent folders: what a folder holds", () => {
+  it("reads the agent.yaml README shows", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Agent folders"));
+    const yaml = /```yaml\n([^]*?)```/.exec(section)![1]!;
+    expect(loaded({ "agent.yaml": yaml }).manifest).toMatchObject({
+      name: "Data cleaner",
+      sandbox: "shell",
+      tools: { disallowed: ["delete"] },
+    });
+  });
+
   it("is an agent with AGENTS.md alone, every manifest field at its default", () => {
     const agent = loaded({ "AGENTS.md": "\uFEFFBe brief.\r\n" });
     expect(agent).toMatchObject({
