@@ -278,7 +278,7 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     ]);
   });
 
-  it("a key or token anywhere in agent.yaml or frontmatter", () => {
+  it("a key or token anywhere in agent.yaml, frontmatter or instructions", () => {
     const error = refused({
       "agent.yaml": "name: x\nmodel: { provider: openai, api_key: sk-abc }\ndescription: uses sk-proj-aaaaaaaaaaaaaaaaaaaaaaaa\n",
       "agents/a.md": "---\ndescription: d\ntoken: ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n---\nBody",
@@ -289,6 +289,19 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
       { code: "secret", file: "agents/a.md", field: "token", line: 3 },
     ]);
     expect(JSON.stringify(error)).not.toContain("sk-proj-aaaa");
+    const bodies = refused({
+      "AGENTS.md": "Call the API.\n\nAuthorization: Bearer abcdefghijklmnop1234\n",
+      "agents/a.md": "---\ndescription: d\n---\nUse sk-ant-aaaaaaaaaaaaaaaaaaaaaaaa here.",
+      "skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n\nhf_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    });
+    expect(where(bodies.problems)).toEqual([
+      { code: "secret", file: "AGENTS.md", field: undefined, line: 3 },
+      { code: "secret", file: "agents/a.md", field: undefined, line: 4 },
+      { code: "secret", file: "skills/s/SKILL.md", field: undefined, line: 6 },
+    ]);
+    expect(bodies.problems[0]!.message).toBe(
+      "AGENTS.md line 3: a Bearer token; an agent never carries a key (each person enters their own in Settings)",
+    );
   });
 
   it("skills: a name that differs from its folder, a bad name, a missing description, a folder without SKILL.md", () => {

@@ -30,7 +30,7 @@ import { issueProblems, line } from "./issues.ts";
 import { MAX_MANIFEST_BYTES } from "./limits.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
 import { manifestSchema, skillSchema, subagentSchema, type ManifestYaml } from "./schemas.ts";
-import { findSecrets } from "./secrets.ts";
+import { findSecrets, keyShape, NO_KEYS } from "./secrets.ts";
 import { parseLocatedYaml, type LocatedYaml } from "./yaml.ts";
 import { unzipAgent } from "./zip.ts";
 
@@ -78,6 +78,14 @@ class Reading {
       this.problems.push(problem("invalid_utf8", "not UTF-8 text (save it as UTF-8)", { file }));
       return undefined;
     }
+  }
+
+  /** Reports every line of Markdown `body` (starting at file line `firstLine`) holding something shaped like a key. */
+  keys(file: string, body: string, firstLine = 1): void {
+    body.split(/\r?\n/).forEach((text, i) => {
+      const shape = keyShape(text);
+      if (shape) this.problems.push(problem("secret", `${shape}; ${NO_KEYS}`, { file, line: firstLine + i }));
+    });
   }
 
   /** Parses YAML, reporting secrets and shape problems; undefined when there are any. */
@@ -237,6 +245,7 @@ function readMarkdown<S extends z.ZodType>(
     r.problems.push(problem("invalid_yaml", parts.error, { file, line: 1 }));
     return undefined;
   }
+  r.keys(file, parts.value.body, parts.value.bodyLine);
   const parsed = r.yaml(file, parts.value.yaml, parts.value.yamlLine, schema);
   return parsed && { ...parsed, body: parts.value.body.trim() };
 }
@@ -347,6 +356,7 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
   }
   const manifest = readManifest(r);
   const instructions = files.has(INSTRUCTIONS_FILE) ? r.text(INSTRUCTIONS_FILE) : "";
+  if (instructions) r.keys(INSTRUCTIONS_FILE, instructions);
   const subagents = readSubagents(r);
   const skills = readSkills(r);
   const starterFiles = [...files.keys()]

@@ -32,6 +32,9 @@ const KEY_SHAPES: ReadonlyArray<[RegExp, string]> = [
   [/\bhf_[A-Za-z0-9]{30,}/, "a Hugging Face token"],
 ];
 
+/** Why a key is refused, for messages. */
+export const NO_KEYS = "an agent never carries a key (each person enters their own in Settings)";
+
 /** Is a field of this name meant for a secret? */
 export function isSecretName(name: string): boolean {
   const folded = name.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -53,7 +56,7 @@ export interface FoundSecret {
 export function findSecrets(value: unknown, path: Array<string | number> = []): FoundSecret[] {
   if (typeof value === "string") {
     const shape = keyShape(value);
-    return shape ? [{ path, what: `${shape}; an agent never carries a key (each person enters their own in Settings)` }] : [];
+    return shape ? [{ path, what: `${shape}; ${NO_KEYS}` }] : [];
   }
   if (Array.isArray(value)) return value.flatMap((item, i) => findSecrets(item, [...path, i]));
   if (typeof value !== "object" || value === null) return [];
@@ -62,7 +65,7 @@ export function findSecrets(value: unknown, path: Array<string | number> = []): 
     if (isSecretName(key) && item !== null && item !== "" && typeof item !== "boolean") {
       found.push({
         path: [...path, key],
-        what: `'${key}' looks like a key; an agent never carries one (each person enters their own in Settings)`,
+        what: `'${key}' looks like a key; ${NO_KEYS}`,
       });
     } else found.push(...findSecrets(item, [...path, key]));
   }
