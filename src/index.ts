@@ -32,6 +32,7 @@ export { isAgentFolderError, type AgentFolderError, type AgentProblem, type Agen
 export { zipAgent, unzipAgent } from "./agent-folders/zip.ts";
 export { agentBundle, parseAgentBundle, type AgentBundle, type AgentBundleFile } from "./agent-folders/bundle.ts";
 export { hashAgentFiles } from "./agent-folders/hash.ts";
+export { agentHosts, type AgentHost } from "./agent-folders/hosts.ts";
 
 // Writing tools and middleware.
 export {

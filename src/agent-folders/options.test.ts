@@ -6,6 +6,7 @@ import type { FileData } from "../backends/protocol.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { textFile } from "../testing/runtime.ts";
 import type { AgentDefinition } from "./definition.ts";
+import { agentHosts } from "./hosts.ts";
 import { loadAgent } from "./load.ts";
 import { agentOptions, agentSeedFiles, mergeInterruptOn } from "./options.ts";
 
@@ -99,5 +100,25 @@ describe("agent folders as createDeepAgent options", () => {
   it("refuses a starter file that would land in a skill's folder", () => {
     const result = loadAgent({ files: { ...folder, "files/skills/report/SKILL.md": "x" } });
     expect(!result.ok && result.error.problems.map((p) => [p.code, p.file])).toEqual([["name_clash", "files/skills/report/SKILL.md"]]);
+  });
+
+  it("lists every host the agent would contact, by origin, with what names it", () => {
+    const def = loadAgent({
+      files: {
+        "agent.yaml": [
+          "model: { provider: openai-compatible, base_url: 'http://localhost:8080/v1' }",
+          "mcp_servers:",
+          "  - { name: docs, url: 'https://mcp.example.org/mcp' }",
+          "  - { name: search, url: 'https://mcp.example.org/search' }",
+        ].join("\n"),
+        "agents/a.md": "---\ndescription: d\nmodel: { base_url: 'http://localhost:8080/v2' }\n---\nA.",
+      },
+    });
+    if (!def.ok) throw new Error(def.error.message);
+    expect(agentHosts(def.value)).toEqual([
+      { origin: "http://localhost:8080", by: ["agent.yaml model", "agents/a.md model"] },
+      { origin: "https://mcp.example.org", by: ["agent.yaml mcp_servers docs", "agent.yaml mcp_servers search"] },
+    ]);
+    expect(agentHosts(agent())).toEqual([]);
   });
 });
