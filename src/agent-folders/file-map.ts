@@ -111,10 +111,12 @@ export function readAgentFiles(input: AgentFileInput): Result<AgentFiles, AgentF
     const same = byNfc.get(nfc) ?? byFolded.get(folded);
     if (same !== undefined) {
       const why =
-        same === path ? "appears twice" : same.normalize("NFC") === nfc ? "differ only in Unicode normalization" : "differ only in case";
-      problems.push(
-        problem("duplicate_path", same === path ? why : `'${same}' and '${path}' ${why}: they are one file on some systems`, { file: nfc }),
-      );
+        same === path
+          ? "appears twice"
+          : same.normalize("NFC") === nfc
+            ? "appears twice, its name written in two Unicode forms (composed and decomposed accents): one file on some systems"
+            : `'${same}' and '${path}' differ only in case: they are one file on some systems`;
+      problems.push(problem("duplicate_path", why, { file: nfc }));
       continue;
     }
     byNfc.set(nfc, path);

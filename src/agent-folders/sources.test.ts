@@ -160,6 +160,39 @@ describe("agent folders as a JSON bundle", () => {
   });
 });
 
+describe("agent folders: the files of any source", () => {
+  it("refuses paths that collide on some system, a file that is also a folder, control characters and long paths", () => {
+    const error = refusedBy(
+      readAgentFiles([
+        ["AGENTS.md", "x"],
+        ["files/cafe\u0301.md", "1"],
+        ["files/café.md", "2"],
+        ["files/data", "3"],
+        ["files/data/a.csv", "4"],
+        ["files/a\u0000b", "5"],
+        [`files/${"x".repeat(1100)}`, "6"],
+      ]),
+    );
+    expect(error.problems.map((p) => [p.code, p.message])).toEqual([
+      [
+        "duplicate_path",
+        "files/café.md: appears twice, its name written in two Unicode forms (composed and decomposed accents): one file on some systems",
+      ],
+      ["unsafe_path", "files/a\\u0000b: control characters (NUL included) are not allowed in paths"],
+      ["too_large", expect.stringMatching(/^files\/x{54}…: the path is longer than 1024 characters$/)],
+      ["duplicate_path", "files/data/a.csv: 'files/data' is both a file and a folder"],
+    ]);
+  });
+
+  it("counts files before reading any, and leaves archivers' litter out", () => {
+    const many = Array.from({ length: 2_001 }, (_, i): [string, string] => [`files/${i}`, ""]);
+    expect(refusedBy(readAgentFiles(many)).message).toBe("This agent cannot be opened: 2,001 files; an agent holds at most 2,000");
+    const litter = readAgentFiles({ ".DS_Store": "x", "__MACOSX/._AGENTS.md": "x", "AGENTS.md": "x", "files/Thumbs.db": "x" });
+    expect(litter.ok && [...litter.value.keys()]).toEqual(["AGENTS.md"]);
+    expect(refusedBy(loadAgent({ files: { ".DS_Store": "x" } })).problems[0]!.code).toBe("no_agent");
+  });
+});
+
 describe("agent folders: the content hash", () => {
   it("is the SHA-256 of the folder's sha256sum listing, whatever order or Unicode form the paths came in", async () => {
     const files = folder();
