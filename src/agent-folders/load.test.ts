@@ -1,20 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EXAMPLE_AGENTS, folderFiles } from "../testing/agent-folders.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { loadAgent } from "./load.ts";
 import type { AgentFolderError, AgentProblem } from "./problems.ts";
 
-const EXAMPLES = join(import.meta.dirname, "../../agents");
-
-/** A folder on disk as a file map (path relative to the folder → bytes). */
-function folderFiles(dir: string): Map<string, Uint8Array> {
-  const files = new Map<string, Uint8Array>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name)));
-  }
-  return files;
-}
+const EXAMPLES = EXAMPLE_AGENTS;
 
 function loaded(files: Record<string, string | Uint8Array>): AgentDefinition {
   const result = loadAgent({ files });

@@ -1,9 +1,12 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { FileData } from "../backends/protocol.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
+import { EXAMPLE_AGENTS, folderFiles } from "../testing/agent-folders.ts";
 import { textFile } from "../testing/runtime.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { agentHosts } from "./hosts.ts";
@@ -33,7 +36,36 @@ function seedState(def: AgentDefinition): Record<string, FileData> {
   return Object.fromEntries([...agentSeedFiles(def)].map(([path, bytes]) => [path, textFile(decoder.decode(bytes))]));
 }
 
+function example(name: string): AgentDefinition {
+  const result = loadAgent({ files: folderFiles(join(EXAMPLE_AGENTS, name)) });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
 describe("agent folders as createDeepAgent options", () => {
+  it.each(readdirSync(EXAMPLE_AGENTS))(
+    "the %s example runs a turn: its instructions, skills and subagents reach the model",
+    async (name) => {
+      const def = example(name);
+      const model = new ScriptedChatModel({ script: [{ text: "Ready." }] });
+      const deep = createDeepAgent({
+        ...agentOptions(def, { model, interruptOn: { execute: true } }),
+        todos: true,
+        checkpointer: new MemorySaver(),
+      });
+      await deep.invoke(
+        { messages: [new HumanMessage(def.manifest.suggestions[0]!)], files: seedState(def) },
+        { configurable: { thread_id: name } },
+      );
+      const system = String(model.calls[0]!.messages[0]!.content);
+      expect(system.startsWith(def.instructions)).toBe(true);
+      for (const skill of def.skills) expect(system).toContain(`${skill.name}: ${skill.description}`);
+      const task = JSON.stringify(model.calls[0]!.toolDefinitions);
+      for (const sub of def.subagents) expect(task).toContain(`${sub.name}: ${sub.description}`);
+      expect(model.calls[0]!.tools).toEqual(expect.arrayContaining(["read_file", "write_file", "task", "write_todos"]));
+    },
+  );
+
   it("seeds starter files at their workspace paths and skills under /skills/", () => {
     expect([...agentSeedFiles(agent()).keys()]).toEqual(["/notes/a.md", "/skills/report/SKILL.md", "/skills/report/template.md"]);
   });
