@@ -6,8 +6,6 @@ import type { AgentDefinition } from "./definition.ts";
 import { loadAgent } from "./load.ts";
 import type { AgentFolderError, AgentProblem } from "./problems.ts";
 
-const EXAMPLES = EXAMPLE_AGENTS;
-
 function loaded(files: Record<string, string | Uint8Array>): AgentDefinition {
   const result = loadAgent({ files });
   if (!result.ok) throw new Error(result.error.message + "\n" + result.error.problems.map((p) => p.message).join("\n"));
@@ -33,14 +31,14 @@ You are a critic.
 `;
 
 describe("agent folders: the example agents in agents/", () => {
-  const names = readdirSync(EXAMPLES);
+  const names = readdirSync(EXAMPLE_AGENTS);
 
   it("ships two or three examples", () => {
     expect(names.sort()).toEqual(["coding", "data", "research"]);
   });
 
   it.each(names)("%s loads, with a name, a description, suggestions and instructions", (name) => {
-    const result = loadAgent({ files: folderFiles(join(EXAMPLES, name)) });
+    const result = loadAgent({ files: folderFiles(join(EXAMPLE_AGENTS, name)) });
     if (!result.ok) throw new Error(result.error.problems.map((p) => p.message).join("\n"));
     const { manifest, instructions } = result.value;
     expect(manifest.name).toBeTruthy();
@@ -50,7 +48,7 @@ describe("agent folders: the example agents in agents/", () => {
   });
 
   it("research has a critic subagent held to read-only tools and a report skill with its template", () => {
-    const result = loadAgent({ files: folderFiles(join(EXAMPLES, "research")) });
+    const result = loadAgent({ files: folderFiles(join(EXAMPLE_AGENTS, "research")) });
     expect(result.ok).toBe(true);
     const agent = (result as { value: AgentDefinition }).value;
     expect(agent.subagents).toEqual([
@@ -67,10 +65,10 @@ describe("agent folders: the example agents in agents/", () => {
   });
 
   it("data brings a CSV to clean in the offline shell; coding a failing test to fix in a WebContainer", () => {
-    const data = loaded(Object.fromEntries(folderFiles(join(EXAMPLES, "data"))));
+    const data = loaded(Object.fromEntries(folderFiles(join(EXAMPLE_AGENTS, "data"))));
     expect(data.manifest.sandbox).toBe("shell");
     expect(data.starterFiles).toEqual([{ file: "files/data/sales.csv", path: "/data/sales.csv" }]);
-    const coding = loaded(Object.fromEntries(folderFiles(join(EXAMPLES, "coding"))));
+    const coding = loaded(Object.fromEntries(folderFiles(join(EXAMPLE_AGENTS, "coding"))));
     expect(coding.manifest.sandbox).toBe("webcontainer");
     expect(coding.manifest.interruptOn.execute).toEqual({
       allowedDecisions: ["approve", "edit", "reject"],
