@@ -12,9 +12,11 @@ export type IdToolCall = ToolCall & { id: string };
 /**
  * The text of a message: LangChain's `BaseMessage.text` (string content, or
  * the text blocks of a block list; images and other blocks are not text).
+ * String content is returned as it is: the getter converts it to v1 content
+ * blocks on every read to find the same string (tens of microseconds a call).
  */
 export function messageText(message: BaseMessage): string {
-  return message.text;
+  return typeof message.content === "string" ? message.content : message.text;
 }
 
 /**

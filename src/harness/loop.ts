@@ -39,7 +39,7 @@ import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
 import { renderRequestMessages } from "./render-request.ts";
-import { normalizeToolCalls } from "./tool-calls.ts";
+import { historyIds, normalizeToolCalls } from "./tool-calls.ts";
 import type {
   AgentMiddleware,
   AgentState,
@@ -108,7 +108,7 @@ function buildAnnotation(fields: Record<string, StateField>) {
  * merges by id, and some providers (or proxies) reuse response ids.
  */
 function freshId(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
-  if (!message.id || !history.some((m) => m.id === message.id)) return message;
+  if (!message.id || !historyIds(history).messageIds.has(message.id)) return message;
   return copyAIMessage(message, { id: crypto.randomUUID() });
 }
 

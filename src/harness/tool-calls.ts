@@ -15,6 +15,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from "@langchain/core/messages/tool";
 import { jsonText } from "../core/json-text.ts";
+import { historyIndex } from "../core/history-index.ts";
 import { copyAIMessage } from "../core/messages.ts";
 
 /** `response_metadata` key: new id → the id the provider sent (only for ids that were changed). */
@@ -40,33 +41,45 @@ function randomSuffix(): string {
 }
 
 /** A fresh id derived from `base` (kept readable, in the characters every provider accepts). */
-function freshCallId(base: string | undefined, taken: ReadonlySet<string>): string {
+function freshCallId(base: string | undefined, taken: (id: string) => boolean): string {
   const stem = (base ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 40) || "call";
   for (;;) {
     const id = `${stem}_${randomSuffix()}`;
-    if (!taken.has(id)) return id;
+    if (!taken(id)) return id;
   }
 }
 
-/** The ids used up to and including a message, per message object (histories share their messages). */
-const idsUpTo = new WeakMap<BaseMessage, ReadonlySet<string>>();
-
-function idsOf(m: BaseMessage): string[] {
+function callIdsOf(m: BaseMessage): string[] {
   if (ToolMessage.isInstance(m)) return [m.tool_call_id];
   if (AIMessage.isInstance(m)) return (m.tool_calls ?? []).flatMap((c) => (c.id ? [c.id] : []));
   return [];
 }
 
-/** Every tool-call id used so far in the history (calls and results). Incremental across steps. */
-export function usedToolCallIds(history: readonly BaseMessage[]): Set<string> {
-  let start = history.length;
-  let base: ReadonlySet<string> | undefined;
-  while (start > 0 && !(base = idsUpTo.get(history[start - 1]!))) start--;
-  const ids = new Set(base ?? []);
-  for (let i = start; i < history.length; i++) for (const id of idsOf(history[i]!)) ids.add(id);
-  // Cached at the last message only (the next step's history extends this one).
-  if (history.length) idsUpTo.set(history[history.length - 1]!, new Set(ids));
-  return ids;
+/** The ids a history uses, each with the position of its first use. */
+export interface HistoryIds {
+  /** Tool-call ids of calls and results. */
+  readonly callIds: ReadonlyMap<string, number>;
+  /** Message ids. */
+  readonly messageIds: ReadonlyMap<string, number>;
+}
+
+const keepBefore = (ids: ReadonlyMap<string, number>, length: number) => new Map([...ids].filter(([, at]) => at < length));
+
+const idsIndex = historyIndex<{ callIds: Map<string, number>; messageIds: Map<string, number> }>({
+  empty: () => ({ callIds: new Map(), messageIds: new Map() }),
+  add(ids, m, i) {
+    for (const id of callIdsOf(m)) if (!ids.callIds.has(id)) ids.callIds.set(id, i);
+    if (m.id && !ids.messageIds.has(m.id)) ids.messageIds.set(m.id, i);
+  },
+  truncate: (ids, length) => ({ callIds: keepBefore(ids.callIds, length), messageIds: keepBefore(ids.messageIds, length) }),
+});
+
+/**
+ * The ids used so far in a history, maintained incrementally across steps
+ * (see core/history-index.ts): read them right away, do not keep the maps.
+ */
+export function historyIds(history: readonly BaseMessage[]): HistoryIds {
+  return idsIndex(history);
 }
 
 /** Renames ids in content blocks: the n-th block with an original id gets that id's n-th final id. */
@@ -189,10 +202,32 @@ function strictCalls(message: AIMessage): { calls: ToolCall[]; invalid: InvalidT
   return { calls, invalid, rebuilt: calls.length !== (message.tool_calls?.length ?? 0) };
 }
 
+/**
+ * Whether the message's calls need no change (the common case, checked
+ * without building anything): none unparsed or streamed in pieces to sort
+ * again, every id a non-empty string new to the thread and to the message,
+ * every name a string, every argument value an object.
+ */
+function alreadyNormal(message: AIMessage, history: readonly BaseMessage[]): boolean {
+  if (message.invalid_tool_calls?.length || (message as AIMessage & { tool_call_chunks?: unknown[] }).tool_call_chunks?.length)
+    return false;
+  const calls = message.tool_calls ?? [];
+  const used = historyIds(history).callIds;
+  for (let i = 0; i < calls.length; i++) {
+    const { id, name, args } = calls[i]!;
+    if (typeof id !== "string" || id === "" || used.has(id) || typeof name !== "string" || !isPlainObject(args)) return false;
+    for (let j = 0; j < i; j++) if (calls[j]!.id === id) return false;
+  }
+  return true;
+}
+
 export function normalizeToolCalls(message: AIMessage, history: readonly BaseMessage[]): AIMessage {
   if (!message.tool_calls?.length && !message.invalid_tool_calls?.length) return message;
+  if (alreadyNormal(message, history)) return message;
   const { calls, invalid, rebuilt } = strictCalls(message);
-  const taken = usedToolCallIds(history);
+  const used = historyIds(history).callIds;
+  const placed = new Set<string>();
+  const taken = (id: string) => used.has(id) || placed.has(id);
   const originals: Record<string, string> = {};
   const renamed = new Map<string, string[]>();
   const invalidInfo: Record<string, InvalidCallInfo> = {};
@@ -201,12 +236,12 @@ export function normalizeToolCalls(message: AIMessage, history: readonly BaseMes
   /** The final id of each occurrence of an original id, in order (content blocks are renamed the same way). */
   const place = (id: string | undefined): string => {
     let final = id;
-    if (!id || taken.has(id)) {
+    if (!id || taken(id)) {
       final = freshCallId(id, taken);
       changed = true;
       if (id) originals[final] = id;
     }
-    taken.add(final!);
+    placed.add(final!);
     if (id) renamed.set(id, [...(renamed.get(id) ?? []), final!]);
     return final!;
   };
