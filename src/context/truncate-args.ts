@@ -33,15 +33,18 @@ function truncated(message: AIMessage): AIMessage {
   return copyAIMessage(message, { tool_calls: calls, additional_kwargs: kwargs });
 }
 
+/** The message with its write/edit arguments over {@link TRUNCATE_ARGS_OVER} chars shortened (itself when none are). */
+export function truncatedMessage(m: BaseMessage): BaseMessage {
+  if (!AIMessage.isInstance(m) || !m.tool_calls?.length) return m;
+  let hit = cache.get(m);
+  if (!hit) {
+    hit = truncated(m);
+    cache.set(m, hit);
+  }
+  return hit;
+}
+
 export function truncateOldToolArgs(view: readonly BaseMessage[], keepRecent = TRUNCATE_KEEP_RECENT): BaseMessage[] {
   const limit = view.length - keepRecent;
-  return view.map((m, i) => {
-    if (i >= limit || !AIMessage.isInstance(m) || !m.tool_calls?.length) return m;
-    let hit = cache.get(m);
-    if (!hit) {
-      hit = truncated(m);
-      cache.set(m, hit);
-    }
-    return hit;
-  });
+  return view.map((m, i) => (i < limit ? truncatedMessage(m) : m));
 }

@@ -21,6 +21,8 @@ interface Bound {
 }
 
 const cache = new WeakMap<BaseChatModel, Map<string, Bound>>();
+/** The same cache by tool-list object: a step usually passes the very list the previous one did. */
+const byList = new WeakMap<BaseChatModel, WeakMap<readonly AgentTool[], Invokable>>();
 
 /**
  * `model.bindTools(tools)`, memoized per model and exact tool list: binding
@@ -31,6 +33,9 @@ export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[
   if (typeof model.bindTools !== "function") {
     throw new HarnessError("unsupported_model", `The model ${model.getName()} does not support tool calling (no bindTools).`);
   }
+  let lists = byList.get(model);
+  const known = lists?.get(tools);
+  if (known) return known;
   let perModel = cache.get(model);
   if (!perModel) {
     perModel = new Map();
@@ -38,9 +43,14 @@ export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[
   }
   const key = tools.map((t) => t.name).join("\u0000");
   const hit = perModel.get(key);
-  if (hit && hit.tools.length === tools.length && hit.tools.every((t, i) => t === tools[i])) return hit.runnable;
-  const runnable = model.bindTools(tools.map(toToolDefinition)) as Invokable;
-  if (perModel.size > 64) perModel.clear();
-  perModel.set(key, { tools, runnable });
+  let runnable: Invokable;
+  if (hit && hit.tools.length === tools.length && hit.tools.every((t, i) => t === tools[i])) runnable = hit.runnable;
+  else {
+    runnable = model.bindTools(tools.map(toToolDefinition)) as Invokable;
+    if (perModel.size > 64) perModel.clear();
+    perModel.set(key, { tools, runnable });
+  }
+  if (!lists) byList.set(model, (lists = new WeakMap()));
+  lists.set(tools, runnable);
   return runnable;
 }

@@ -71,6 +71,20 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Agen
   const tools = createFilesystemTools({ outputChars: resultCharBudget(options.window), profile: options.profile ?? "default" });
   const builtinNames = new Set(tools.map((t) => t.name));
   const limit = options.toolTokenLimitBeforeEvict ?? resultTokenBudget(options.window);
+  /** Per tool list and per backend capability, the visible list (the same array on every call, so bindings are reused). */
+  const visibleLists = new WeakMap<readonly AgentTool[], Map<string, readonly AgentTool[]>>();
+  const visibleTools = (all: readonly AgentTool[], backend: BackendProtocol): readonly AgentTool[] => {
+    const capability = `${canExecute(backend)}/${typeof backend.delete === "function"}`;
+    let byCapability = visibleLists.get(all);
+    if (!byCapability) visibleLists.set(all, (byCapability = new Map()));
+    let visible = byCapability.get(capability);
+    if (!visible) {
+      const hide = tools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
+      visible = hide.length ? all.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) : all;
+      byCapability.set(capability, visible);
+    }
+    return visible;
+  };
   return {
     name: FILESYSTEM,
     tools,
@@ -84,9 +98,8 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Agen
     },
     async wrapModelCall(request, next) {
       const backend = resolveBackend(options.backend, createBackendRuntime(request.state.files, request.config, options.now));
-      const hide = tools.filter((t) => !visibleFileTools(backend, [t]).length).map((t) => t.name);
       const messages = shortenEvictedHumanMessages(request.messages);
-      const visible = hide.length ? request.tools.filter((t) => !(builtinNames.has(t.name) && hide.includes(t.name))) : request.tools;
+      const visible = visibleTools(request.tools, backend);
       if (messages === request.messages && visible === request.tools) return next(request);
       return next({ ...request, messages, tools: visible });
     },

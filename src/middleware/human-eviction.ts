@@ -5,6 +5,7 @@
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
+import { historyIndex } from "../core/history-index.ts";
 import { messageText } from "../core/messages.ts";
 import { headTailPreview } from "./eviction.ts";
 
@@ -48,12 +49,32 @@ export async function evictLargeHumanMessage(
   });
 }
 
+/** Positions of the tagged user messages of a history, kept incrementally (see core/history-index.ts). */
+const taggedAt = historyIndex<number[]>({
+  empty: () => [],
+  add(at, m, i) {
+    if (HumanMessage.isInstance(m) && evictedTo(m)) at.push(i);
+  },
+  truncate: (at, length) => at.filter((i) => i < length),
+});
+
+/** One stub per tagged message, so the views of successive steps share it. */
+const stubs = new WeakMap<BaseMessage, HumanMessage>();
+
+function stubFor(m: BaseMessage, to: string): HumanMessage {
+  let stub = stubs.get(m);
+  if (!stub) {
+    stub = new HumanMessage({ content: humanEvictionStub(to, headTailPreview(messageText(m))), id: m.id });
+    stubs.set(m, stub);
+  }
+  return stub;
+}
+
 /** The request view with tagged user messages replaced by their stubs. */
 export function shortenEvictedHumanMessages(messages: readonly BaseMessage[]): readonly BaseMessage[] {
-  if (!messages.some((m) => HumanMessage.isInstance(m) && evictedTo(m))) return messages;
-  return messages.map((m) => {
-    const to = HumanMessage.isInstance(m) ? evictedTo(m) : undefined;
-    if (!to) return m;
-    return new HumanMessage({ content: humanEvictionStub(to, headTailPreview(messageText(m))), id: m.id });
-  });
+  const at = taggedAt(messages);
+  if (at.length === 0) return messages;
+  const view = [...messages];
+  for (const i of at) view[i] = stubFor(messages[i]!, evictedTo(messages[i]!)!);
+  return view;
 }

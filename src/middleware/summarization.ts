@@ -16,12 +16,13 @@ import { historyPathFor } from "../context/history-file.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
 import { isContextOverflow } from "../context/overflow.ts";
 import { summarize } from "../context/summarize.ts";
-import { countRequestTokens, estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
+import { requestView, requestViewTokens } from "../context/request-view.ts";
+import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
 import { truncateOldToolArgs } from "../context/truncate-args.ts";
-import { renderView, viewIndexOf, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
+import { renderView, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
-import type { AgentMiddleware, AgentState, AgentTool, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
+import type { AgentMiddleware, AgentState, AgentTool, ModelHandler, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
 import { fitToWindow } from "./fit-window.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
@@ -102,12 +103,6 @@ function fixedTokens(request: ModelRequest): number {
   return estimateTextTokens(request.systemPrompt) + estimateToolsTokens(request.tools);
 }
 
-function requestTokens(request: ModelRequest, view: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
-  const fixed = fixedTokens(request);
-  const trustFrom = event ? viewIndexOf(event.createdAtLength, event) : 0;
-  return countRequestTokens(view, fixed, trustFrom);
-}
-
 export function summarizationMiddleware(options: SummarizationOptions): AgentMiddleware {
   const settings = resolveSummarizationSettings(options);
   const summaryModel = options.summaryModel ?? options.model;
@@ -158,66 +153,84 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     },
   };
 
+  /**
+   * The slow path of a model call: summarize because the request reached the
+   * trigger (then call), or, when the provider refused `view` as too long
+   * (`overflowed`), summarize and cut, and retry once with a strictly smaller request.
+   */
+  async function compactAndCall(
+    request: ModelRequest,
+    next: ModelHandler,
+    startEvent: SummarizationEvent | undefined,
+    startView: BaseMessage[],
+    overflowed: boolean,
+  ): Promise<ModelResponse> {
+    let event = startEvent;
+    let view = startView;
+    let update: StateUpdate = {};
+    let summarized = false;
+
+    const doSummarize = async (): Promise<boolean> => {
+      const { outcome, files } = await summarizeNow(request, event);
+      if (!outcome.ok) return false;
+      event = outcome.value.event;
+      view = truncateOldToolArgs(outcome.value.view);
+      update = { ...update, ...SUMMARIZATION_EVENT.set(event), ...files };
+      summarized = true;
+      return true;
+    };
+
+    const historyPath = historyPathFor(request.config.configurable?.thread_id);
+    /** Cuts the request to `target` tokens (see fit-window.ts); files it saves join this call's update. */
+    const fit = async (target: number) => {
+      const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+      view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
+      if (Object.keys(runtime.pendingFiles).length) {
+        update = { ...update, files: { ...((update.files as object | undefined) ?? {}), ...runtime.pendingFiles } };
+      }
+    };
+    const withUpdate = (res: ModelResponse): ModelResponse =>
+      Object.keys(update).length ? { ...res, update: { ...(res.update ?? {}), ...update } } : res;
+
+    if (!overflowed) {
+      await doSummarize();
+      // Still too large (a small window, a huge newest result): cut the request, never the unseen results' existence.
+      if (fixedTokens(request) + estimateMessagesTokens(view) >= settings.triggerTokens) await fit(settings.triggerTokens - 1);
+      try {
+        return withUpdate(await next({ ...request, messages: view }));
+      } catch (err) {
+        if (!isContextOverflow(err)) throw err;
+      }
+    }
+    const before = estimateMessagesTokens(view);
+    if (!summarized) await doSummarize();
+    if (estimateMessagesTokens(view) >= before) await fit(fixedTokens(request) + Math.floor(before * 0.7));
+    if (estimateMessagesTokens(view) >= before) {
+      throw new HarnessError("context_overflow", "The request is too large for the model's context window and could not be made smaller.");
+    }
+    try {
+      return withUpdate(await next({ ...request, messages: view }));
+    } catch (retryErr) {
+      if (!isContextOverflow(retryErr)) throw retryErr;
+      throw new HarnessError("context_overflow", "The request is still too large for the model's context window after summarizing once.");
+    }
+  }
+
   return {
     name: SUMMARIZATION,
     tools: options.compactTool === false ? [] : [compactTool],
     stateSchema: stateSchema(SUMMARIZATION_EVENT),
     async wrapModelCall(request, next): Promise<ModelResponse> {
-      let event = SUMMARIZATION_EVENT.get(request.state);
-      let view = truncateOldToolArgs(renderView(request.messages, event));
-      let update: StateUpdate = {};
-      let summarized = false;
-
-      const doSummarize = async (): Promise<boolean> => {
-        const { outcome, files } = await summarizeNow(request, event);
-        if (!outcome.ok) return false;
-        event = outcome.value.event;
-        view = truncateOldToolArgs(outcome.value.view);
-        update = { ...update, ...SUMMARIZATION_EVENT.set(event), ...files };
-        summarized = true;
-        return true;
-      };
-
-      const historyPath = historyPathFor(request.config.configurable?.thread_id);
-      /** Cuts the request to `target` tokens (see fit-window.ts); files it saves join this call's update. */
-      const fit = async (target: number) => {
-        const runtime = createBackendRuntime(request.state.files, request.config, options.now);
-        view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
-        if (Object.keys(runtime.pendingFiles).length) {
-          update = { ...update, files: { ...((update.files as object | undefined) ?? {}), ...runtime.pendingFiles } };
-        }
-      };
-
-      if (requestTokens(request, view, event) >= settings.triggerTokens) {
-        await doSummarize();
-        // Still too large (a small window, a huge newest result): cut the request, never the unseen results' existence.
-        if (fixedTokens(request) + estimateMessagesTokens(view) >= settings.triggerTokens) await fit(settings.triggerTokens - 1);
+      const event = SUMMARIZATION_EVENT.get(request.state);
+      const view = requestView(request.messages, event);
+      if (requestViewTokens(request.messages, event, fixedTokens(request)) >= settings.triggerTokens) {
+        return compactAndCall(request, next, event, view, false);
       }
-      const withUpdate = (res: ModelResponse): ModelResponse =>
-        Object.keys(update).length ? { ...res, update: { ...(res.update ?? {}), ...update } } : res;
-
       try {
-        return withUpdate(await next({ ...request, messages: view }));
+        return await next({ ...request, messages: view });
       } catch (err) {
         if (!isContextOverflow(err)) throw err;
-        const before = estimateMessagesTokens(view);
-        if (!summarized) await doSummarize();
-        if (estimateMessagesTokens(view) >= before) await fit(fixedTokens(request) + Math.floor(before * 0.7));
-        if (estimateMessagesTokens(view) >= before) {
-          throw new HarnessError(
-            "context_overflow",
-            "The request is too large for the model's context window and could not be made smaller.",
-          );
-        }
-        try {
-          return withUpdate(await next({ ...request, messages: view }));
-        } catch (retryErr) {
-          if (!isContextOverflow(retryErr)) throw retryErr;
-          throw new HarnessError(
-            "context_overflow",
-            "The request is still too large for the model's context window after summarizing once.",
-          );
-        }
+        return compactAndCall(request, next, event, view, true);
       }
     },
   };
