@@ -427,4 +427,49 @@ describe("file names", () => {
     expect(ls!.content).toBe(`['/caf\u00e9.md', '/x']`);
     expect(Object.keys(files).sort()).toEqual([nfc, "/x"]);
   });
+
+  it("one message cannot make a path both a file and a folder: the later call is refused, either way round", async () => {
+    const { messages, files } = await run([
+      {
+        toolCalls: [
+          { name: "write_file", args: { file_path: "/dir/f.md", content: "below" } },
+          { name: "write_file", args: { file_path: "/dir", content: "a file named like the folder" } },
+          { name: "write_file", args: { file_path: "/notes", content: "a file" } },
+          { name: "write_file", args: { file_path: "/notes/today.md", content: "below a file" } },
+        ],
+      },
+    ]);
+    expect(results(messages).map((r) => [r.status, r.content])).toEqual([
+      ["success", "Updated file /dir/f.md"],
+      ["error", "Error: '/dir' is a directory, not a file"],
+      ["success", "Updated file /notes"],
+      ["error", "Error: Cannot create '/notes/today.md': '/notes' is a file, not a directory."],
+    ]);
+    expect(Object.keys(files).sort()).toEqual(["/dir/f.md", "/notes"]);
+  });
+});
+
+describe("many calls in one message", () => {
+  /** One turn of `n` write_file calls in one AI message; its time in ms. */
+  async function writeTurn(n: number): Promise<number> {
+    const calls = Array.from({ length: n }, (_, i) => ({
+      name: "write_file",
+      args: { file_path: `/m${i % 20}/f${i}.md`, content: `file ${i}` },
+    }));
+    const start = performance.now();
+    const { files, messages } = await run([{ toolCalls: calls }]);
+    const ms = performance.now() - start;
+    expect(Object.keys(files)).toHaveLength(n);
+    expect(results(messages).every((r) => r.status === "success")).toBe(true);
+    return ms;
+  }
+
+  it("cost grows linearly with the number of write_file calls, not with its square", { timeout: 120_000 }, async () => {
+    await writeTurn(100); // warm-up
+    const small = Math.min(await writeTurn(400), await writeTurn(400));
+    const large = Math.min(await writeTurn(2_400), await writeTurn(2_400));
+    // Six times the calls: at most 6x the time when linear (less, with the turn's fixed costs), 36x when quadratic.
+    // Measured under load: 1.2-3.8x; 18.5x before the path checks and the reducers became linear.
+    expect(large / small).toBeLessThan(9);
+  });
 });

@@ -6,7 +6,7 @@
  * workspace in IndexedDBBackend, /memories/ in StoreBackend over IndexedDBStore.
  */
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
-import { backendConformance, inMemoryConformance } from "../testing/backend-conformance.ts";
+import { backendConformance, inMemoryConformance, stateStep } from "../testing/backend-conformance.ts";
 import { FIXED_NOW } from "../testing/runtime.ts";
 import { CompositeBackend } from "./composite.ts";
 import { IndexedDBBackend, IndexedDBFiles } from "./indexeddb.ts";
@@ -17,7 +17,7 @@ import { StoreBackend } from "./store.ts";
 const state = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW));
 const idbStore = () => new IndexedDBStore({ dbName: `store-${crypto.randomUUID()}` });
 
-backendConformance("StateBackend (Chromium)", state);
+backendConformance("StateBackend (Chromium)", state, { step: stateStep });
 inMemoryConformance("Chromium");
 backendConformance("StoreBackend (IndexedDBStore, Chromium)", () => new StoreBackend(idbStore(), ["fs"], () => FIXED_NOW));
 backendConformance(

@@ -1,5 +1,6 @@
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol, FileData, FilesUpdate } from "./protocol.ts";
+import { StepFiles } from "./step-files.ts";
 
 /**
  * What a backend may see of the run that uses it. Built per tool call (and
@@ -10,6 +11,11 @@ export interface BackendRuntime {
   readonly stateFiles: Readonly<Record<string, FileData>>;
   /** File changes made by this call; the harness merges them into the step's update. */
   readonly pendingFiles: FilesUpdate;
+  /**
+   * State files as this call sees them: `stateFiles` plus the changes of
+   * this call and of the calls of the same step that share this object.
+   */
+  readonly stepFiles: StepFiles;
   readonly config: LangGraphRunnableConfig;
   readonly store?: BaseStore | undefined;
   /** The run's clock (ISO strings); tests pass a fixed one. */
@@ -24,12 +30,19 @@ export function resolveBackend(option: BackendOption, runtime: BackendRuntime): 
   return typeof option === "function" ? option(runtime) : option;
 }
 
+/**
+ * A runtime for one call. Pass the same `stepFiles` (over the same state
+ * files) to the runtimes of calls that run together in one step, so their
+ * writes see each other's; by default the call sees only its own.
+ */
 export function createBackendRuntime(
   stateFiles: Record<string, FileData> | undefined,
   config: LangGraphRunnableConfig,
   now: () => string = () => new Date().toISOString(),
+  stepFiles?: StepFiles,
 ): BackendRuntime {
-  return { stateFiles: stateFiles ?? {}, pendingFiles: {}, config, store: config.store, now };
+  const files = stateFiles ?? {};
+  return { stateFiles: files, pendingFiles: {}, stepFiles: stepFiles ?? new StepFiles(files), config, store: config.store, now };
 }
 
 /** Separates a subagent's own thread id from its parent's: `<parent>::task::<tool call id>`. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { backendConformance } from "../testing/backend-conformance.ts";
+import { backendConformance, stateStep } from "../testing/backend-conformance.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
 import { normalizePath } from "./paths.ts";
 import { createBackendRuntime } from "./runtime.ts";
 import { filesReducer, StateBackend } from "./state.ts";
+import { StepFiles } from "./step-files.ts";
 
-backendConformance("StateBackend", () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW)));
+backendConformance("StateBackend", () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW)), { step: stateStep });
 
 describe("StateBackend", () => {
   it("reads state, sees its own pending writes, and records updates with delete markers", async () => {
@@ -19,6 +20,26 @@ describe("StateBackend", () => {
       { path: "/new.md", isDir: false, size: 1, modifiedAt: FIXED_NOW },
     ]);
     expect(rt.stateFiles["/drop.md"]).toBeDefined();
+  });
+
+  it("counts a step's directories through writes and deletes, over the state's files", () => {
+    const step = new StepFiles({ "/d/a.md": textFile("a"), "/e/f/g.md": textFile("g") });
+    expect([step.isDir("/d"), step.isDir("/e"), step.isDir("/e/f"), step.isDir("/d/a.md"), step.isDir("/")]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+    ]);
+    step.set("/d/a.md", null);
+    expect(step.isDir("/d")).toBe(false);
+    step.set("/d/b/c.md", textFile("c"));
+    step.set("/d/b/c.md", textFile("c2"));
+    expect([step.isDir("/d"), step.isDir("/d/b")]).toEqual([true, true]);
+    step.set("/d/b/c.md", null);
+    step.set("/e/f/g.md", null);
+    expect([step.isDir("/d"), step.isDir("/e")]).toEqual([false, false]);
+    expect([...step.entries()]).toEqual([]);
   });
 
   it("merges updates with null deleting", () => {

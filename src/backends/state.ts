@@ -25,7 +25,11 @@ function stored(data: FileData): StoredFile {
   };
 }
 
-/** The files of a tool call: state as of the step, overlaid with the call's pending changes. */
+/**
+ * The files of a tool call: state as of the step, overlaid with the changes
+ * of the step's calls so far (see step-files.ts); this call's own changes
+ * are also recorded in its `pendingFiles`, which become its update.
+ */
 class StateFileStore implements FileStore {
   readonly #rt: BackendRuntime;
 
@@ -33,32 +37,27 @@ class StateFileStore implements FileStore {
     this.#rt = runtime;
   }
 
-  #data(path: string): FileData | undefined {
-    if (path in this.#rt.pendingFiles) return this.#rt.pendingFiles[path] ?? undefined;
-    return this.#rt.stateFiles[path];
-  }
-
   async get(path: string): Promise<StoredFile | undefined> {
-    const data = this.#data(path);
+    const data = this.#rt.stepFiles.get(path);
     return data ? stored(data) : undefined;
   }
 
   async snapshot() {
     const files = new Map<string, StoredFile>();
-    for (const [path, data] of Object.entries(this.#rt.stateFiles)) {
-      if (!(path in this.#rt.pendingFiles)) files.set(path, stored(data));
-    }
-    for (const [path, data] of Object.entries(this.#rt.pendingFiles)) if (data) files.set(path, stored(data));
+    for (const [path, data] of this.#rt.stepFiles.entries()) files.set(path, stored(data));
     return mapSnapshot(files);
   }
 
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
-    return stagedMutation(
-      { get: async (path) => this.#data(path), isDir: async (dir) => (await this.snapshot()).isDir(dir) },
-      body,
-      (changes) => {
-        for (const [path, data] of changes) this.#rt.pendingFiles[path] = data;
-      },
+    const step = this.#rt.stepFiles;
+    const base = { get: async (path: string) => step.get(path), isDir: async (dir: string) => step.isDir(dir) };
+    return step.exclusive(() =>
+      stagedMutation(base, body, (changes) => {
+        for (const [path, data] of changes) {
+          this.#rt.pendingFiles[path] = data;
+          step.set(path, data);
+        }
+      }),
     );
   }
 }

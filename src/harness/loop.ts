@@ -31,6 +31,7 @@ import {
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
+import { StepFiles } from "../backends/step-files.ts";
 import { filesReducer } from "../backends/state.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
@@ -136,6 +137,77 @@ function withDuration(result: ToolCallResult, ms: number): ToolCallResult {
 /** Node results: a state update, or several Commands (LangGraph merges them in order). */
 type NodeResult = StateUpdate | Command[];
 
+/** Calls started between two turns of the event loop (see {@link settleInSlices}). */
+const CALLS_PER_SLICE = 64;
+
+/** Resolves in a later task of the event loop, after whatever is queued (a Stop, a message from the page). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+/**
+ * `Promise.allSettled(calls.map(run))`, but starting at most
+ * {@link CALLS_PER_SLICE} calls between turns of the event loop: calls that
+ * only compute (thousands of writes in one message) would otherwise hold the
+ * loop for the whole step, and a Stop could not come through. All calls
+ * still run concurrently (those waiting on I/O keep running while later ones
+ * start), and every outcome is taken as soon as its call starts. Calls not
+ * started yet when `signal` aborts are not started.
+ */
+async function settleInSlices<T, R>(
+  calls: readonly T[],
+  run: (call: T) => Promise<R>,
+  signal: AbortSignal | undefined,
+): Promise<PromiseSettledResult<R>[]> {
+  const settled: Promise<PromiseSettledResult<R>>[] = [];
+  for (let i = 0; i < calls.length; i++) {
+    if (i > 0 && i % CALLS_PER_SLICE === 0) await nextTask();
+    // Stopped while the step was starting its calls: the rest never start.
+    if (signal?.aborted) {
+      settled.push(Promise.resolve({ status: "rejected", reason: signal.reason as unknown }));
+      continue;
+    }
+    settled.push(
+      run(calls[i]!).then(
+        (value): PromiseFulfilledResult<R> => ({ status: "fulfilled", value }),
+        (reason: unknown): PromiseRejectedResult => ({ status: "rejected", reason }),
+      ),
+    );
+  }
+  return Promise.all(settled);
+}
+
+/**
+ * The update of a tools step: every result message and every file change in
+ * one write each (in call order: a later change of a path wins, a `null`
+ * deletes), so a message with thousands of calls runs each reducer once,
+ * not once per call; other fields a result updates follow as Commands, in
+ * call order.
+ */
+function stepUpdate(results: readonly ToolCallResult[]): Command[] {
+  const files: FilesUpdate = {};
+  let changedFiles = false;
+  const others: Command[] = [];
+  for (const r of results) {
+    const { messages: _replaced, files: changes, ...rest } = r.update ?? {};
+    if (changes) {
+      Object.assign(files, changes as FilesUpdate);
+      changedFiles = true;
+    }
+    if (Object.keys(rest).length) others.push(new Command({ update: rest }));
+  }
+  const update: StateUpdate = { messages: results.map((r) => r.message) };
+  if (changedFiles) update.files = files;
+  return [new Command({ update }), ...others];
+}
+
 export function buildAgentLoop(spec: LoopSpec) {
   const fields = collectStateFields(spec.middleware);
   const toolsByName = new Map(spec.tools.map((t) => [t.name, t]));
@@ -194,12 +266,15 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   async function toolsNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const calls = pendingToolCalls(state.messages);
+    // One view of the state's files for the whole step: each call's writes are seen by the calls after it.
+    const stepFiles = new StepFiles(state.files);
     // allSettled: when one call pauses or fails, its siblings finish first, so no
     // work keeps running detached from the step (a resume reruns the step).
-    const settled = await Promise.allSettled(
-      calls.map(async (call): Promise<ToolCallResult> => {
+    const settled = await settleInSlices(
+      calls,
+      async (call): Promise<ToolCallResult> => {
         const callConfig: LangGraphRunnableConfig = { ...config, toolCall: call } as LangGraphRunnableConfig;
-        const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now);
+        const backendRuntime = createBackendRuntime(state.files, callConfig, spec.now, stepFiles);
         const backend = resolveBackend(spec.backend, backendRuntime);
         const runtime = { toolCall: call, state, config: callConfig, backend, backendRuntime };
         const started = performance.now();
@@ -212,7 +287,8 @@ export function buildAgentLoop(spec: LoopSpec) {
         if (Object.keys(pending).length === 0) return result;
         const files = { ...pending, ...((result.update?.files as FilesUpdate | undefined) ?? {}) };
         return { ...result, update: { ...(result.update ?? {}), files } };
-      }),
+      },
+      config.signal,
     );
     const failures = settled.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
     if (failures.length) {
@@ -221,8 +297,7 @@ export function buildAgentLoop(spec: LoopSpec) {
       // Every call that paused (parallel subagents each asking for approval) is surfaced, in call order.
       throw new GraphInterrupt(failures.flatMap((e) => (e as GraphInterrupt).interrupts));
     }
-    const results = settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value);
-    return results.map((r) => new Command({ update: { ...(r.update ?? {}), messages: [r.message] } }));
+    return stepUpdate(settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value));
   }
 
   /** Runs the afterModel hooks in order (each may pause the run for approval). */

@@ -213,10 +213,11 @@ function alreadyNormal(message: AIMessage, history: readonly BaseMessage[]): boo
     return false;
   const calls = message.tool_calls ?? [];
   const used = historyIds(history).callIds;
-  for (let i = 0; i < calls.length; i++) {
-    const { id, name, args } = calls[i]!;
-    if (typeof id !== "string" || id === "" || used.has(id) || typeof name !== "string" || !isPlainObject(args)) return false;
-    for (let j = 0; j < i; j++) if (calls[j]!.id === id) return false;
+  const seen = new Set<string>();
+  for (const { id, name, args } of calls) {
+    if (typeof id !== "string" || id === "" || used.has(id) || seen.has(id) || typeof name !== "string" || !isPlainObject(args))
+      return false;
+    seen.add(id);
   }
   return true;
 }
@@ -278,6 +279,15 @@ export function normalizeToolCalls(message: AIMessage, history: readonly BaseMes
   });
 }
 
+const callIdSets = new WeakMap<AIMessage, ReadonlySet<string | undefined>>();
+
+/** The ids of an AI message's calls (kept per message: every call of a step asks about its message). */
+function callIdsIn(m: AIMessage): ReadonlySet<string | undefined> {
+  let ids = callIdSets.get(m);
+  if (!ids) callIdSets.set(m, (ids = new Set((m.tool_calls ?? []).map((c) => c.id))));
+  return ids;
+}
+
 /**
  * The error text for call `id` when its arguments did not parse (it was an
  * invalid tool call), else undefined. Looks at the last AI message holding
@@ -286,7 +296,7 @@ export function normalizeToolCalls(message: AIMessage, history: readonly BaseMes
 export function invalidCallProblem(messages: readonly BaseMessage[], id: string): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (!AIMessage.isInstance(m) || !(m.tool_calls ?? []).some((c) => c.id === id)) continue;
+    if (!AIMessage.isInstance(m) || !callIdsIn(m).has(id)) continue;
     const info = (m.response_metadata?.[INVALID_CALLS_KEY] as Record<string, InvalidCallInfo> | undefined)?.[id];
     if (!info) return undefined;
     const name = m.tool_calls!.find((c) => c.id === id)!.name || "(no name)";

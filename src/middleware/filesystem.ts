@@ -50,21 +50,41 @@ function mutatedPath(call: { name: string; args: Record<string, unknown> }): str
   return typeof norm === "string" ? norm : undefined;
 }
 
-/** The error for a second mutation of one path in one AI message, if this call is one. */
+/** Per AI message (its list of calls): the position of each call id and of the first call mutating each path. */
+const mutationIndex = new WeakMap<ToolCallRequest["siblings"], { at: Map<string, number>; first: Map<string, number> }>();
+
+function indexMutations(siblings: ToolCallRequest["siblings"]) {
+  let index = mutationIndex.get(siblings);
+  if (!index) {
+    index = { at: new Map(), first: new Map() };
+    siblings.forEach((sibling, i) => {
+      if (!index!.at.has(sibling.id)) index!.at.set(sibling.id, i);
+      const path = mutatedPath(sibling);
+      if (path && !index!.first.has(path)) index!.first.set(path, i);
+    });
+    mutationIndex.set(siblings, index);
+  }
+  return index;
+}
+
+/**
+ * The error for a second mutation of one path in one AI message, if this
+ * call is one: an earlier call of the message mutates the same path. The
+ * message's calls are indexed once, so a message with thousands of calls
+ * stays linear.
+ */
 export function parallelMutationError(request: ToolCallRequest): string | undefined {
   const path = mutatedPath(request.toolCall);
   if (!path) return undefined;
-  for (const sibling of request.siblings) {
-    if (sibling.id === request.toolCall.id) return undefined;
-    if (mutatedPath(sibling) === path) {
-      return (
-        `Error: ${request.toolCall.name} on '${path}' was rejected: ` +
-        `another call in the same message (${sibling.name}, id ${sibling.id}) already modifies this file. ` +
-        "Make one change per file per message, or combine the changes."
-      );
-    }
-  }
-  return undefined;
+  const { at, first } = indexMutations(request.siblings);
+  const earlier = first.get(path);
+  if (earlier === undefined || earlier >= (at.get(request.toolCall.id) ?? request.siblings.length)) return undefined;
+  const sibling = request.siblings[earlier]!;
+  return (
+    `Error: ${request.toolCall.name} on '${path}' was rejected: ` +
+    `another call in the same message (${sibling.name}, id ${sibling.id}) already modifies this file. ` +
+    "Make one change per file per message, or combine the changes."
+  );
 }
 
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions): AgentMiddleware {

@@ -10,6 +10,7 @@ import { MAX_FILE_WRITE_BYTES } from "../backends/file-ops.ts";
 import { isBackendError, type BackendProtocol, type Outcome } from "../backends/protocol.ts";
 import { createBackendRuntime } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
+import { StepFiles } from "../backends/step-files.ts";
 import { StoreBackend } from "../backends/store.ts";
 import { FIXED_NOW } from "./runtime.ts";
 
@@ -24,13 +25,31 @@ function code<T>(value: Outcome<T>): string | undefined {
   return isBackendError(value) ? value.error : undefined;
 }
 
+/** Two backends over one storage as two tool calls of one AI message get them. */
+export type StepMaker = () => Promise<[BackendProtocol, BackendProtocol]> | [BackendProtocol, BackendProtocol];
+
 export interface ConformanceOptions {
   /** Entries a backend lists at "/" besides the suite's own (a composite's routes). */
   rootExtras?: string[];
+  /** For backends whose calls of one step see the storage through separate views (StateBackend); default: one backend twice. */
+  step?: StepMaker;
+}
+
+/** Two StateBackends as two calls of one step get them: one view of the step's files, separate pending updates. */
+export function stateStep(): [StateBackend, StateBackend] {
+  const files = new StepFiles({});
+  const call = () => new StateBackend(createBackendRuntime({}, {}, () => FIXED_NOW, files));
+  return [call(), call()];
 }
 
 export function backendConformance(name: string, make: BackendMaker, options: ConformanceOptions = {}): void {
   const extras = new Set(options.rootExtras ?? []);
+  const step: StepMaker =
+    options.step ??
+    (async () => {
+      const b = await make();
+      return [b, b];
+    });
   describe(`backend conformance: ${name}`, () => {
     it("writes, reads and refuses to overwrite", async () => {
       const b = await make();
@@ -112,6 +131,28 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(code(await b.read("/nope.md"))).toBe("file_not_found");
     });
 
+    it("never lets one path be a file and a directory, across the calls of one step too", async () => {
+      const [first, second] = await step();
+      ok(await first.write("/dir/f.md", "below"));
+      expect(code(await second.write("/dir", "a file named like the folder"))).toBe("is_directory");
+      ok(await first.write("/plain.md", "a file"));
+      const below = await second.write("/plain.md/child.md", "below a file");
+      expect(below).toEqual({
+        error: "invalid_path",
+        message: "Error: Cannot create '/plain.md/child.md': '/plain.md' is a file, not a directory.",
+      });
+      expect(code(await second.read("/dir"))).toBe("is_directory");
+      expect(ok(await second.read("/dir/f.md")).lines).toEqual(["below"]);
+      expect(
+        ok(await first.ls("/"))
+          .filter((f) => !extras.has(f.path))
+          .map((f) => [f.path, f.isDir]),
+      ).toEqual([
+        ["/dir", true],
+        ["/plain.md", false],
+      ]);
+    });
+
     it("keeps unicode, spaces in paths and empty files", async () => {
       const b = await make();
       ok(await b.write("/über dir/日本 語.md", "héllo ✓ 🚀\nzweite Zeile"));
@@ -191,7 +232,18 @@ export function inMemoryConformance(where?: string): void {
   const store = (namespace: string) => new StoreBackend(new InMemoryStore(), [namespace], () => FIXED_NOW);
   const stateDefault = () => new CompositeBackend(state(), { "/memories/": store("m") });
   const storeDefault = () => new CompositeBackend(store("d"), { "/r/": state() });
+  /** Both calls of the step route to one store and to one view of the step's state files. */
+  const compositeStep = (route: (s: StateBackend, st: StoreBackend) => CompositeBackend) => () => {
+    const shared = store("s");
+    return stateStep().map((s) => route(s, shared)) as [CompositeBackend, CompositeBackend];
+  };
   backendConformance(`StoreBackend (InMemoryStore${tag})`, () => store("fs"));
-  backendConformance(`CompositeBackend (state default, store route${tag})`, stateDefault, { rootExtras: ["/memories"] });
-  backendConformance(`CompositeBackend (store default, state route${tag})`, storeDefault, { rootExtras: ["/r"] });
+  backendConformance(`CompositeBackend (state default, store route${tag})`, stateDefault, {
+    rootExtras: ["/memories"],
+    step: compositeStep((s, st) => new CompositeBackend(s, { "/memories/": st })),
+  });
+  backendConformance(`CompositeBackend (store default, state route${tag})`, storeDefault, {
+    rootExtras: ["/r"],
+    step: compositeStep((s, st) => new CompositeBackend(st, { "/r/": s })),
+  });
 }
