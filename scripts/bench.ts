@@ -14,12 +14,14 @@ import { benchPrompt } from "./bench-prompt.ts";
 import { benchRunaway } from "./bench-runaway.ts";
 import { benchShell } from "./bench-shell.ts";
 import { benchStorage } from "./bench-storage.ts";
+import { benchWrites } from "./bench-writes.ts";
 
 const sections: Array<() => Promise<string[]>> = [
   benchLoop,
   benchContext,
   benchCheckpoints,
   benchStorage,
+  benchWrites,
   benchPatterns,
   benchPrompt,
   benchShell,
