@@ -22,14 +22,28 @@ const lookup = tool(async ({ n }: { n: number }) => `record ${n}: ${"x".repeat(2
   schema: z.object({ n: z.number() }),
 });
 
-async function runHarness(): Promise<number> {
+/** Wall-clock and CPU time (this process, ms) of one run. */
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+async function timed(run: () => Promise<void>): Promise<Timing> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+function runHarness(): Promise<Timing> {
   const model = new ScriptedChatModel({ script: script() });
   const agent = createDeepAgent({ model, tools: [lookup] });
-  const t0 = performance.now();
-  const out = await agent.invoke({ messages: [new HumanMessage("go")] });
-  const ms = performance.now() - t0;
-  if (out.messages.length !== 2 + STEPS * 2) throw new Error(`harness produced ${out.messages.length} messages`);
-  return ms;
+  return timed(async () => {
+    const out = await agent.invoke({ messages: [new HumanMessage("go")] });
+    if (out.messages.length !== 2 + STEPS * 2) throw new Error(`harness produced ${out.messages.length} messages`);
+  });
 }
 
 /** A bare LangGraph web agent loop: model node, tools node, nothing else. */
@@ -54,32 +68,37 @@ export function buildBareLoop(model: ScriptedChatModel, tools: StructuredToolInt
     .withConfig({ recursionLimit: 10_000 });
 }
 
-async function runBare(): Promise<number> {
+function runBare(): Promise<Timing> {
   const graph = buildBareLoop(new ScriptedChatModel({ script: script() }), [lookup]);
-  const t0 = performance.now();
-  const out = await graph.invoke({ messages: [new HumanMessage("go")] });
-  const ms = performance.now() - t0;
-  if ((out.messages as BaseMessage[]).length !== 2 + STEPS * 2) throw new Error("bare loop produced a different history");
-  return ms;
+  return timed(async () => {
+    const out = await graph.invoke({ messages: [new HumanMessage("go")] });
+    if ((out.messages as BaseMessage[]).length !== 2 + STEPS * 2) throw new Error("bare loop produced a different history");
+  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function benchLoop(rounds = 5): Promise<string[]> {
+/**
+ * Wall-clock time is what a user waits; on a shared, loaded machine it also
+ * counts the time other processes hold the CPU, so the CPU time this process
+ * used is reported beside it (both medians of interleaved runs).
+ */
+export async function benchLoop(rounds = 9): Promise<string[]> {
   await runBare();
   await runHarness();
-  const bare: number[] = [];
-  const harness: number[] = [];
+  const bare: Timing[] = [];
+  const harness: Timing[] = [];
   for (let i = 0; i < rounds; i++) {
     bare.push(await runBare());
     harness.push(await runHarness());
   }
-  const b = median(bare);
-  const h = median(harness);
+  const b = median(bare.map((t) => t.wall));
+  const h = median(harness.map((t) => t.wall));
+  const cpuRatio = median(harness.map((t) => t.cpu)) / median(bare.map((t) => t.cpu));
   return [
     `loop: ${STEPS}-step scripted session (median of ${rounds})`,
     `  bare @langchain/langgraph/web loop   ${(STEPS / (b / 1000)).toFixed(0).padStart(6)} steps/s  (${b.toFixed(0)} ms)`,
     `  createDeepAgent                      ${(STEPS / (h / 1000)).toFixed(0).padStart(6)} steps/s  (${h.toFixed(0)} ms)`,
-    `  harness / bare time ratio            ${(h / b).toFixed(2)}x  (target <= 1.50x)`,
+    `  harness / bare time ratio            ${(h / b).toFixed(2)}x wall clock, ${cpuRatio.toFixed(2)}x CPU time  (target <= 1.10x)`,
   ];
 }
