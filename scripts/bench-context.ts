@@ -3,7 +3,7 @@
  * session whose tool outputs are large (30,000 chars each), deeptab vs a bare
  * loop with no offloading or summarization, same model script and tool.
  */
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { SUMMARY_PROMPT } from "../src/context/summarize.ts";
@@ -34,6 +34,21 @@ function script(): Script {
 const isSummaryCall = (c: ScriptedChatModel["calls"][number]) =>
   !!c.messages[0] && SystemMessage.isInstance(c.messages[0]) && c.messages[0].content === SUMMARY_PROMPT;
 
+/**
+ * Tool results of the session that never reached the model in one of its
+ * own requests (a summarization may fold in only what the model has seen;
+ * folding in the newest, unseen result is what once made this bench read
+ * 25.2x instead of 21.5x).
+ */
+function unseenResults(model: ScriptedChatModel, history: readonly BaseMessage[]): number {
+  const seen = new Set<string>();
+  for (const c of model.calls) {
+    if (isSummaryCall(c)) continue;
+    for (const m of c.messages) if (ToolMessage.isInstance(m)) seen.add(m.tool_call_id);
+  }
+  return history.filter((m) => ToolMessage.isInstance(m) && !seen.has(m.tool_call_id)).length;
+}
+
 /** Tokens of each request the agent made (`summaries`: of each summarization call instead). */
 function requestSizes(model: ScriptedChatModel, summaries = false): number[] {
   return model.calls.filter((c) => isSummaryCall(c) === summaries).map((c) => estimateMessagesTokens(c.messages));
@@ -46,7 +61,7 @@ export async function benchContext(): Promise<string[]> {
 
   const model = new ScriptedChatModel({ script: script() });
   const agent = createDeepAgent({ model, tools: [runTests], summarization: { maxInputTokens: WINDOW } });
-  await agent.invoke({ messages: [new HumanMessage("fix the tests")] }, { configurable: { thread_id: "bench" } });
+  const out = await agent.invoke({ messages: [new HumanMessage("fix the tests")] }, { configurable: { thread_id: "bench" } });
   const ours = requestSizes(model);
   const trigger = Math.floor(WINDOW * 0.85);
 
@@ -59,8 +74,9 @@ export async function benchContext(): Promise<string[]> {
       `peak request ${Math.max(...bare).toLocaleString("en-US")}`,
     `  deeptab                       ${sum(ours).toLocaleString("en-US").padStart(12)} tokens sent, ` +
       `peak request ${Math.max(...ours).toLocaleString("en-US")} (${summaries} summarizations)`,
-    `  reduction                     ${(sum(bare) / sum(ours)).toFixed(1)}x fewer tokens (target >= 10x); ` +
-      `peak under trigger: ${Math.max(...ours) < trigger ? "yes" : "NO"}`,
+    `  reduction                     ${(sum(bare) / sum(ours)).toFixed(1)}x fewer tokens (target >= 25x); ` +
+      `peak under trigger: ${Math.max(...ours) < trigger ? "yes" : "NO"}; ` +
+      `results the model never saw: ${unseenResults(model, out.messages)}`,
     `  summarization calls           ${sum(summaryCalls).toLocaleString("en-US").padStart(12)} tokens sent besides ` +
       `(${(sum(bare) / (sum(ours) + sum(summaryCalls))).toFixed(1)}x fewer counting them)`,
   ];
