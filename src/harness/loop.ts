@@ -39,6 +39,7 @@ import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
+import { OptionalValueChannel } from "./optional-channel.ts";
 import { renderRequestMessages } from "./render-request.ts";
 import { historyIds, normalizeToolCalls } from "./tool-calls.ts";
 import type {
@@ -96,10 +97,12 @@ export function collectStateFields(middleware: readonly AgentMiddleware[]): Reco
 function buildAnnotation(fields: Record<string, StateField>) {
   const extra: StateDefinition = {};
   for (const [key, field] of Object.entries(fields)) {
-    extra[key] = Annotation<unknown>({
-      reducer: (a: unknown, b: unknown) => (field.reducer ? field.reducer(a, b) : b),
-      default: () => field.default(),
-    });
+    const reducer = (a: unknown, b: unknown) => (field.reducer ? field.reducer(a, b) : b);
+    // A field with no value by default would be an empty channel, read by throwing (see optional-channel.ts).
+    extra[key] =
+      field.default() === undefined
+        ? new OptionalValueChannel<unknown>(reducer, () => undefined)
+        : Annotation<unknown>({ reducer, default: () => field.default() });
   }
   return Annotation.Root({ ...extra, ...coreChannels() } as ReturnType<typeof coreChannels>);
 }
