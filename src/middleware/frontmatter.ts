@@ -4,9 +4,11 @@
  * makes, so a skill file parses the same way in both.
  *
  * The parser never throws: invalid YAML, a missing or unclosed `---` fence
- * and frontmatter that is not a mapping come back as error values.
+ * and frontmatter that is not a mapping come back as error values. The YAML
+ * parser is imported at the first frontmatter to parse (an agent without
+ * skills never loads it).
  */
-import { parse, YAMLParseError } from "yaml";
+import type { YAMLParseError } from "yaml";
 import { err, ok, type Result } from "../core/result.ts";
 
 /** A parsed frontmatter mapping: whatever YAML values the file holds. */
@@ -41,9 +43,10 @@ export function splitFrontmatter(content: string): Result<FrontmatterParts, stri
 }
 
 /** Splits `---\n…\n---` off the top of a Markdown file and parses it. */
-export function parseFrontmatter(content: string): FrontmatterResult {
+export async function parseFrontmatter(content: string): Promise<FrontmatterResult> {
   const parts = splitFrontmatter(content);
   if (!parts.ok) return parts;
+  const { parse, YAMLParseError } = await import("yaml");
   let data: unknown;
   try {
     data = parse(parts.value.yaml);

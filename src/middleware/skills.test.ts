@@ -190,15 +190,15 @@ describe("skills: invalid ones are reported, not fatal", () => {
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 
-  it("accepts names of up to 64 characters and rejects 65", () => {
+  it("accepts names of up to 64 characters and rejects 65", async () => {
     const name64 = "a".repeat(64);
-    expect(parseSkill(`---\nname: ${name64}\ndescription: d\n---\n`, `/s/${name64}/SKILL.md`)).toMatchObject({ name: name64 });
+    expect(await parseSkill(`---\nname: ${name64}\ndescription: d\n---\n`, `/s/${name64}/SKILL.md`)).toMatchObject({ name: name64 });
     const name65 = "a".repeat(65);
-    expect(parseSkill(`---\nname: ${name65}\ndescription: d\n---\n`, `/s/${name65}/SKILL.md`)).toEqual({
+    expect(await parseSkill(`---\nname: ${name65}\ndescription: d\n---\n`, `/s/${name65}/SKILL.md`)).toEqual({
       path: `/s/${name65}/SKILL.md`,
       message: "name exceeds 64 characters",
     });
-    expect(parseSkill("---\nname: a--b\ndescription: d\n---\n", "/s/a--b/SKILL.md")).toHaveProperty("message");
+    expect(await parseSkill("---\nname: a--b\ndescription: d\n---\n", "/s/a--b/SKILL.md")).toHaveProperty("message");
   });
 });
 
@@ -273,8 +273,8 @@ describe("skills: tools disclosed after reading", () => {
 });
 
 describe("frontmatter parser (the yaml package, as deepagentsjs parses SKILL.md)", () => {
-  it("handles quotes, block scalars, lists and nested maps", () => {
-    const parsed = parseFrontmatter(
+  it("handles quotes, block scalars, lists and nested maps", async () => {
+    const parsed = await parseFrontmatter(
       [
         "---",
         "name: web-research # trailing comment",
@@ -322,25 +322,25 @@ describe("frontmatter parser (the yaml package, as deepagentsjs parses SKILL.md)
     });
   });
 
-  it("reports invalid YAML, a missing fence and a non-mapping as error values", () => {
+  it("reports invalid YAML, a missing fence and a non-mapping as error values", async () => {
     const bad = (yaml: string) => parseFrontmatter(`---\n${yaml}\n---\n`);
-    expect(bad("a: b\na: c")).toEqual({ ok: false, error: "invalid YAML: Map keys must be unique at line 2, column 1" });
-    expect(bad("d: use when: x")).toMatchObject({
+    expect(await bad("a: b\na: c")).toEqual({ ok: false, error: "invalid YAML: Map keys must be unique at line 2, column 1" });
+    expect(await bad("d: use when: x")).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^invalid YAML: Nested mappings are not allowed/),
     });
-    expect(bad("name: x\n\tdescription: y")).toMatchObject({ ok: false, error: expect.stringMatching(/Tabs are not allowed/) });
-    expect(bad("just text")).toMatchObject({ ok: false, error: expect.stringMatching(/must be a mapping/) });
-    expect(parseFrontmatter("---\nname: x\n")).toMatchObject({ ok: false, error: expect.stringMatching(/not closed/) });
-    expect(parseFrontmatter("# no fence")).toMatchObject({ ok: false, error: expect.stringMatching(/no YAML frontmatter/) });
+    expect(await bad("name: x\n\tdescription: y")).toMatchObject({ ok: false, error: expect.stringMatching(/Tabs are not allowed/) });
+    expect(await bad("just text")).toMatchObject({ ok: false, error: expect.stringMatching(/must be a mapping/) });
+    expect(await parseFrontmatter("---\nname: x\n")).toMatchObject({ ok: false, error: expect.stringMatching(/not closed/) });
+    expect(await parseFrontmatter("# no fence")).toMatchObject({ ok: false, error: expect.stringMatching(/no YAML frontmatter/) });
   });
 
-  it("rejects a skill whose name or description is not a string", () => {
-    expect(parseSkill("---\nname: 123\ndescription: d\n---\n", "/skills/123/SKILL.md")).toEqual({
+  it("rejects a skill whose name or description is not a string", async () => {
+    expect(await parseSkill("---\nname: 123\ndescription: d\n---\n", "/skills/123/SKILL.md")).toEqual({
       path: "/skills/123/SKILL.md",
       message: "'name' must be a string",
     });
-    expect(parseSkill("---\nname: ok\ndescription: [a]\n---\n", "/skills/ok/SKILL.md")).toMatchObject({
+    expect(await parseSkill("---\nname: ok\ndescription: [a]\n---\n", "/skills/ok/SKILL.md")).toMatchObject({
       message: "'description' must be a string",
     });
   });

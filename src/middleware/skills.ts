@@ -80,10 +80,10 @@ function words(value: unknown): string[] | string {
 }
 
 /** Parses and validates one SKILL.md. Never throws: problems come back as a SkillError. */
-export function parseSkill(content: string, path: string): SkillMetadata | SkillError {
+export async function parseSkill(content: string, path: string): Promise<SkillMetadata | SkillError> {
   const fail = (message: string): SkillError => ({ path, message });
   if (content.length > MAX_SKILL_FILE_CHARS) return fail(`SKILL.md is too large (${content.length} characters)`);
-  const parsed = parseFrontmatter(content);
+  const parsed = await parseFrontmatter(content);
   if (!parsed.ok) return fail(parsed.error);
   const { name: rawName, description: rawDescription, metadata } = parsed.value.data;
   if (rawName === undefined || rawName === null || (typeof rawName === "string" && !rawName.trim())) return fail("missing required 'name'");
@@ -129,7 +129,7 @@ export async function loadSkills(
     for (const file of found) {
       if (file.isDir) continue;
       const text = await readWholeText(backend, file.path);
-      const skill = isBackendError(text) ? { path: file.path, message: text.message } : parseSkill(text, file.path);
+      const skill = isBackendError(text) ? { path: file.path, message: text.message } : await parseSkill(text, file.path);
       if (isSkillError(skill)) errors.push(skill);
       else byName.set(skill.name, skill);
     }
