@@ -4,7 +4,9 @@
  * demo, llama.cpp in the tab, or Chrome's built-in model), the filesystem
  * layout with the active sandbox, approvals for `execute`, todos, memory,
  * skills, visible retries. Built per run (cheap: the heavy parts, the
- * checkpointer, storage and a loaded model, are shared).
+ * checkpointer, storage and a loaded model, are shared). The code of a
+ * model other than the demo (provider clients, ChatWllama, Chrome's model)
+ * is imported when a run first uses it, so the worker starts without it.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
@@ -14,10 +16,9 @@ import { err, ok, type Result } from "../core/result.ts";
 import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
-import { ChatChromeAI, type PromptApiPort } from "../models/chrome-ai.ts";
+import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
-import { ChatWllama } from "../models/wllama/chat-wllama.ts";
 import type { LocalModels } from "./local-models.ts";
 import type { SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import { modelWindow } from "./windows.ts";
@@ -77,6 +78,7 @@ async function chatModel(
     if (!choice.model) return err("Choose or download a model for this tab in Settings.");
     const engine = await deps.local.engine(choice.model, choice.contextWindow);
     if (!engine.ok) return engine;
+    const { ChatWllama } = await import("../models/wllama/chat-wllama.ts");
     // The context the engine was loaded with (modelWindow's value, unless llama.cpp capped it at the model's training context).
     return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize() });
   }
@@ -84,6 +86,7 @@ async function chatModel(
     const port = deps.promptApi();
     if (!port) return err("Chrome's built-in model is not available in this browser.");
     const window = (await modelWindow(choice, deps)).tokens ?? (await port.contextWindow());
+    const { ChatChromeAI } = await import("../models/chrome-ai.ts");
     return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window });
   }
   const model = await createRemoteModel(choice, await deps.key(choice.provider), deps.fetch);

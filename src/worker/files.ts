@@ -2,9 +2,9 @@
  * The files a thread's agent sees, for the page: the tree, pages of a file
  * (a 50 MB file is split once and served a page at a time), bytes for a
  * download, the user's own edits and deletes (the agent sees them on its
- * next step), attachments, and the workspace as a zip (fflate).
+ * next step), attachments, and the workspace as a zip (fflate, imported when
+ * the first zip is asked for).
  */
-import { zipSync } from "fflate";
 import { fileDataFromBytes, fileDataToBytes } from "../backends/file-ops.ts";
 import { isBackendError, type BackendErrorCode, type BackendProtocol, type FileData } from "../backends/protocol.ts";
 import { fail, ok, type Err } from "../core/result.ts";
@@ -184,6 +184,7 @@ export function createFilesService(): FilesService {
         if (SHARED.some((p) => path.startsWith(p))) continue;
         entries[path.slice(1)] = fileDataToBytes(data);
       }
+      const { zipSync } = await import("fflate");
       return zipSync(entries, { level: 6 });
     },
 
