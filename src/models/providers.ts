@@ -13,11 +13,44 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { ErrorInfo } from "../core/errors.ts";
 import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
-import { providerInfo, type ModelChoice } from "./catalog.ts";
+import { providerInfo, type ModelChoice, type ProviderId } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
 
 export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalog.ts";
-export { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow, type ServerWindow } from "./server-window.ts";
+export {
+  effectiveServerWindow,
+  OLLAMA_DEFAULT_WINDOW,
+  probeServer,
+  probeServerWindow,
+  type ServerProbe,
+  type ServerWindow,
+} from "./server-window.ts";
+
+/** An import done once; a failed one (a chunk that did not arrive) is tried again at the next call. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((cause: unknown) => {
+      loading = undefined;
+      throw cause;
+    });
+    return loading;
+  };
+}
+
+/** The provider clients: a few hundred KB each, imported when first used (or preloaded), never at startup. */
+const openaiClient = once(() => import("@langchain/openai"));
+const anthropicClient = once(() => import("@langchain/anthropic"));
+
+/**
+ * Starts importing the client of a provider in the background (nothing for
+ * the demo and the models in the tab), so the first request of a thread
+ * that uses it does not wait for the import.
+ */
+export function preloadClient(provider: ProviderId): void {
+  const load = provider === "anthropic" ? anthropicClient : provider === "openai" || provider === "openai-compatible" ? openaiClient : null;
+  void load?.().catch(() => undefined);
+}
 
 /** The base URL requests of a choice go to (what the page's request log may show): the one given, else the official API's. */
 export function endpointOf(choice: ModelChoice): string | undefined {
@@ -55,7 +88,7 @@ export async function createRemoteModel(
       if (choice.provider === "openai-compatible" && !choice.baseUrl)
         return err("Set the server's base URL in Settings (for Ollama: http://localhost:11434/v1).");
       if (!choice.model) return err("Choose a model in Settings.");
-      const { ChatOpenAI } = await import("@langchain/openai");
+      const { ChatOpenAI } = await openaiClient();
       return ok(
         new ChatOpenAI({
           model: choice.model,
@@ -68,7 +101,7 @@ export async function createRemoteModel(
     }
     case "anthropic": {
       if (!key) return err("Add an Anthropic API key in Settings.");
-      const { ChatAnthropic } = await import("@langchain/anthropic");
+      const { ChatAnthropic } = await anthropicClient();
       return ok(
         new ChatAnthropic({
           model: choice.model || "claude-sonnet-4-5",

@@ -13,7 +13,7 @@ import { describeProviderFailure } from "../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
-import { endpointOf, listModels, probeServerWindow, type ModelChoice } from "../models/providers.ts";
+import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { buildAgent, readerAgent } from "./agents.ts";
 import { enrichApproval } from "./approvals.ts";
@@ -25,6 +25,7 @@ import type { AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInf
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
 import { createSandboxService } from "./sandbox.ts";
+import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
 import { threadView } from "./thread-view.ts";
 import { createThreadService, memoryRegistry, unavailableThreads, type ThreadModels } from "./threads.ts";
@@ -81,13 +82,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return storage ? storage.layout.backend(route) : route;
   };
   let promptApi: PromptApiPort | undefined;
-  const windows = new Map<string, ReturnType<typeof probeServerWindow>>();
-  const serverWindow = (choice: ModelChoice) => {
-    const key = `${choice.baseUrl}|${choice.model}`;
-    let hit = windows.get(key);
-    if (!hit) windows.set(key, (hit = probeServerWindow(choice, log.fetch)));
-    return hit;
-  };
+  // Asked once per server and model per session, and remembered: a first turn does not wait for a known answer.
+  const probes = createServerProbes((choice) => probeServer(choice, log.fetch), storage?.layout.store);
+  const serverWindow = (choice: ModelChoice) => probes.window(choice);
   /** The window a choice works in: the same decision the agent's summarization is sized by (windows.ts). */
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
@@ -208,6 +205,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     requestLog: async () => log.entries(),
     async forgetEverything() {
       await settings.clear();
+      await probes.clear();
       log.clear();
       if (!storage) return;
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
@@ -249,7 +247,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       return checked.ok ? null : checked.error;
     },
 
-    getThread: view,
+    async getThread(threadId) {
+      const shown = await view(threadId);
+      // The client of the thread's provider loads now, while the user types, not at the first send.
+      preloadClient(shown.model.provider);
+      return shown;
+    },
     listFiles: async (threadId) => files.list(await fsOf(threadId)),
     readFile: async (threadId, path, offset, limit) => files.read(await fsOf(threadId), path, offset, limit),
     fileBytes: async (threadId, path) => files.bytes(await fsOf(threadId), path),

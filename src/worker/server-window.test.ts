@@ -7,7 +7,7 @@
  * the user's setting.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
 import type { createWorkerApi } from "./app.ts";
 import type { AgentEvent, ModelChoice } from "./protocol.ts";
@@ -74,5 +74,27 @@ describe("a local server's window in the worker", () => {
     expect((await api.getThread("t")).window).toBe(32_768);
     await turn(api, "t");
     expect(toolNames(server)).toContain("compact_conversation");
+  });
+
+  it("a later worker session takes the window the server said before, asks once in the background, then uses its answer", async () => {
+    const local = { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } as const;
+    const server = await startScriptedServer("openai", [], { local });
+    servers.push(server);
+    const props = () => server.requests.filter((r) => r.path === "/props").length;
+    const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "qwen" };
+    const { api, db } = openWorkerApi();
+    await api.setThreadModel("t", choice);
+    expect((await api.getThread("t")).window).toBe(4_096);
+    expect(props()).toBe(1);
+
+    // The server restarts with a smaller context; a new worker (a reload) over the same storage.
+    server.configure({ local: { ...local, nCtx: 2_048 } });
+    const next = openWorkerApi(db).api;
+    // The first view does not wait for the server: it shows what the server said last time.
+    expect((await next.getThread("t")).window).toBe(4_096);
+    await vi.waitFor(async () => expect((await next.getThread("t")).window).toBe(2_048), { timeout: 10_000 });
+    await turn(next, "t");
+    expect(props()).toBe(2);
+    expect((await openWorkerApi(db).api.getThread("t")).window).toBe(2_048);
   });
 });
