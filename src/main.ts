@@ -1,8 +1,11 @@
 /**
  * The page entry: one agent worker, the app's state objects, the page-side
  * services the worker cannot host (WebContainer boots only on the main
- * thread; the Prompt API is Window-only), one Svelte app.
+ * thread; the Prompt API is Window-only), one Svelte app. The worker is
+ * created first (worker/boot.ts is the first import), so it boots while the
+ * rest of the page evaluates and mounts.
  */
+import { agentWorker } from "./worker/boot.ts";
 import { mount } from "svelte";
 import App from "./ui/app.svelte";
 import { Chat } from "./ui/chat.svelte.ts";
@@ -23,7 +26,7 @@ const THREAD_KEY = "deeptab:thread";
 const threadId = localStorage.getItem(THREAD_KEY) ?? crypto.randomUUID();
 localStorage.setItem(THREAD_KEY, threadId);
 
-const client = connectAgent();
+const client = connectAgent(agentWorker);
 const chat = new Chat(client, threadId);
 const threads = new Threads(client, chat, (id) => localStorage.setItem(THREAD_KEY, id));
 const settings = new SettingsState(client);
@@ -41,6 +44,10 @@ const sandbox = startSandboxHost(
 settings.onChange(() => void sandbox.boot());
 void attachPromptApi(client);
 
+// One turn of the event loop before mounting: Chromium starts the worker's script (created above) only once this
+// thread is free, and mounting holds it for a while.
+await new Promise((resolve) => setTimeout(resolve, 0));
+performance.mark("deeptab:mount");
 mount(App, { target, context: appContext({ chat, threads, settings, files, servers }) });
 addEventListener("pagehide", (event: PageTransitionEvent) => {
   if (event.persisted) return;
