@@ -13,7 +13,8 @@
  * step, each with its own status; the context meter and each turn's usage
  * with the numbers the provider reported; the summarization marker opening
  * the history file; the live region announcing a finished answer once, as
- * text. Screenshots of a rich timeline at desktop and phone sizes, light
+ * text; what the answer waits for between Send and its first token.
+ * Screenshots of a rich timeline at desktop and phone sizes, light
  * and dark.
  */
 import { expect, test, type Page } from "@playwright/test";
@@ -84,6 +85,28 @@ test("a Markdown answer streams visibly, then shows as a heading, a list, highli
   expect(await announcements(page)).toEqual([
     "Release plan\nwrite the notes\ntag the build\nconst answer: number = 42;\nSee the guide for more.",
   ]);
+  expect(errors).toEqual([]);
+});
+
+test("between Send and the first token the pending answer says what it waits for; the words go when the text comes", async ({ page }) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  // The server takes 3 s before each chunk: long enough to see the wait.
+  await scope.script([{ chunks: ["First", " words."], delayMs: 3_000 }]);
+  await send(page, "Say something slowly");
+  const host = new URL(scope.baseUrl).host;
+  const status = page.getByTestId("run-status");
+  await expect(status).toBeVisible();
+  await expect(status).toHaveAttribute("data-phase", "waiting");
+  await expect(status).toContainText(`Waiting for ${host}`);
+  // Screen readers hear the words once (a polite live region that is always in the page).
+  await expect(page.getByTestId("run-status-live")).toHaveText(`Waiting for ${host}`);
+  await expect(page.getByTestId("assistant-live")).toContainText("First");
+  await expect(status).toHaveCount(0);
+  await expect(page.getByTestId("run-status-live")).toHaveText("");
+  await idle(page);
+  await expect(page.getByTestId("assistant-message")).toHaveText("First words.");
+  await expect(status).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

@@ -20,7 +20,8 @@ import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import type { LocalModels } from "./local-models.ts";
-import type { SandboxKind, ToolProfileChoice } from "./protocol.ts";
+import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
+import type { RunStatus } from "./run-status.ts";
 import { modelWindow } from "./windows.ts";
 
 export const MEMORY_FILE = "/memories/AGENTS.md";
@@ -53,6 +54,8 @@ export interface BuiltAgent {
   agent: DeepAgent;
   /** The window the agent works in (summarization is sized to it), when known. */
   window: number | undefined;
+  /** What the model's calls wait on before their first token (the status the page shows); none for the demo. */
+  phase?: RunPhase;
 }
 
 function systemPrompt(sandbox: SandboxKind): string {
@@ -73,29 +76,38 @@ function systemPrompt(sandbox: SandboxKind): string {
 async function chatModel(
   choice: ModelChoice,
   deps: AgentDeps,
-): Promise<Result<{ model: BaseChatModel; window: number | undefined }, string>> {
+  onStatus: (status: RunStatus) => void,
+): Promise<Result<{ model: BaseChatModel; window: number | undefined; phase?: RunPhase }, string>> {
   if (choice.provider === "wllama") {
     if (!choice.model) return err("Choose or download a model for this tab in Settings.");
-    const engine = await deps.local.engine(choice.model, choice.contextWindow);
+    const engine = await deps.local.engine(choice.model, choice.contextWindow, (progress) =>
+      onStatus({ phase: "loading_model", progress }),
+    );
     if (!engine.ok) return engine;
     const { ChatWllama } = await import("../models/wllama/chat-wllama.ts");
     // The context the engine was loaded with (modelWindow's value, unless llama.cpp capped it at the model's training context).
-    return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize() });
+    return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize(), phase: "reading_prompt" });
   }
   if (choice.provider === "chrome") {
     const port = deps.promptApi();
     if (!port) return err("Chrome's built-in model is not available in this browser.");
     const window = (await modelWindow(choice, deps)).tokens ?? (await port.contextWindow());
     const { ChatChromeAI } = await import("../models/chrome-ai.ts");
-    return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window });
+    return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window, phase: "waiting" });
   }
   const model = await createRemoteModel(choice, await deps.key(choice.provider), deps.fetch);
   if (!model.ok) return model;
-  return ok({ model: model.value, window: (await modelWindow(choice, deps)).tokens });
+  const window = (await modelWindow(choice, deps)).tokens;
+  return ok({ model: model.value, window, ...(choice.provider === "demo" ? {} : { phase: "waiting" as const }) });
 }
 
-export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Result<BuiltAgent, string>> {
-  const built = await chatModel(spec.choice, deps);
+/** Builds a run's agent; `onStatus` hears what takes a while before it exists (loading a model in the tab). */
+export async function buildAgent(
+  spec: AgentSpec,
+  deps: AgentDeps,
+  onStatus: (status: RunStatus) => void = () => undefined,
+): Promise<Result<BuiltAgent, string>> {
+  const built = await chatModel(spec.choice, deps, onStatus);
   if (!built.ok) return built;
   const interruptOn: InterruptOnConfig = {};
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
@@ -115,7 +127,7 @@ export async function buildAgent(spec: AgentSpec, deps: AgentDeps): Promise<Resu
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   });
-  return ok({ agent, window: built.value.window });
+  return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
 }
 
 /** An agent over the same checkpointer for reading and editing state (its model is never called). */

@@ -134,7 +134,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     attach: async (threadId, list) => files.attach(await fsOf(threadId), list),
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
     ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),
-    async agent(choice) {
+    async agent(choice, onStatus) {
       const s = await settings.get();
       return buildAgent(
         {
@@ -154,6 +154,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           fetch: log.fetch,
           serverWindow,
         },
+        onStatus,
       );
     },
   });

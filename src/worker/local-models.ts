@@ -38,8 +38,12 @@ export interface LocalModels {
   delete(id: string): Promise<void>;
   /** Uses .gguf files from the user's disk for this session: the model id, or a coded reason. */
   useFiles(files: File[]): Result<string, LocalFileError>;
-  /** The engine for a model id, loading it (and freeing the previous one) when needed. */
-  engine(id: string, contextTokens?: number): Promise<Result<WllamaEngine, string>>;
+  /**
+   * The engine for a model id, loading it (and freeing the previous one) when
+   * needed; `onProgress` hears the share of the model's file read (0–1) when
+   * it loads (nothing when it is loaded already).
+   */
+  engine(id: string, contextTokens?: number, onProgress?: (fraction: number) => void): Promise<Result<WllamaEngine, string>>;
 }
 
 export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
@@ -49,7 +53,7 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
   let loaded: { key: string; model: LoadedModel } | undefined;
   let loading: Promise<Result<WllamaEngine, string>> | undefined;
 
-  async function load(id: string, contextTokens: number): Promise<Result<WllamaEngine, string>> {
+  async function load(id: string, contextTokens: number, onProgress?: (fraction: number) => void): Promise<Result<WllamaEngine, string>> {
     const key = `${id}@${contextTokens}`;
     if (loaded?.key === key) return ok(loaded.model.engine);
     const local = dropped.get(id);
@@ -63,7 +67,8 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
     try {
       // llama.cpp (and its 10 MB wasm) loads only when a model in the tab is used.
       const { loadWllamaModel } = await import("../models/wllama/engine.ts");
-      const model = await loadWllamaModel(files, local?.name ?? id, { contextTokens });
+      onProgress?.(0);
+      const model = await loadWllamaModel(files, local?.name ?? id, { contextTokens, ...(onProgress ? { onProgress } : {}) });
       loaded = { key, model };
       return ok(model.engine);
     } catch (cause) {
@@ -119,10 +124,10 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
       dropped.set(id, { name: gguf[0]!.name, files: gguf });
       return ok(id);
     },
-    engine(id, contextTokens = DEFAULT_LOCAL_CONTEXT) {
+    engine(id, contextTokens = DEFAULT_LOCAL_CONTEXT, onProgress) {
       const support = wllamaSupport();
       if (!support.ok) return Promise.resolve(err(support.reason));
-      const next = (loading ?? Promise.resolve()).then(() => load(id, contextTokens));
+      const next = (loading ?? Promise.resolve()).then(() => load(id, contextTokens, onProgress));
       loading = next;
       return next;
     },

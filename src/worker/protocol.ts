@@ -145,6 +145,30 @@ export interface RetryEvent {
   status?: number;
 }
 
+/**
+ * What a run is doing while no answer streams (the page shows it under the
+ * pending answer until the next token, message or the end):
+ * - `loading_model`: llama.cpp in the tab loads the model; `progress` is the
+ *   share of its file read so far;
+ * - `reading_prompt`: llama.cpp in the tab reads the prompt before its first
+ *   token; `progress` is the share of `tokens` (the prompt's) done;
+ * - `waiting`: the request went to the provider (or Chrome's model), whose
+ *   first token has not come yet.
+ * Only the main agent's model calls report one (a subagent's activity shows
+ * under its `task` card).
+ */
+export interface StatusEvent {
+  type: "status";
+  runId: string;
+  phase: RunPhase;
+  /** 0–1, when the phase can say how far it is. */
+  progress?: number;
+  /** `reading_prompt`: the prompt's tokens. */
+  tokens?: number;
+}
+
+export type RunPhase = "loading_model" | "reading_prompt" | "waiting";
+
 export interface InterruptEvent {
   type: "interrupt";
   runId: string;
@@ -165,7 +189,16 @@ export interface RunErrorEvent {
 }
 
 export type AgentEvent =
-  TokenEvent | MessagesEvent | ToolOutputEvent | TodosEvent | SummarizedEvent | RetryEvent | InterruptEvent | DoneEvent | RunErrorEvent;
+  | TokenEvent
+  | MessagesEvent
+  | ToolOutputEvent
+  | TodosEvent
+  | SummarizedEvent
+  | RetryEvent
+  | StatusEvent
+  | InterruptEvent
+  | DoneEvent
+  | RunErrorEvent;
 
 export type TerminalEvent = DoneEvent | RunErrorEvent;
 

@@ -25,6 +25,7 @@ import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
 import { pendingApprovals, shownApproval, STOPPED_KEY, visibleCount } from "./messages.ts";
+import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -54,7 +55,8 @@ export interface RunRegistry {
 }
 
 export interface RunDeps {
-  agent(choice: ModelChoice): Promise<Result<BuiltAgent, string>>;
+  /** Builds the run's agent; `onStatus` hears what takes a while meanwhile (loading a model in the tab). */
+  agent(choice: ModelChoice, onStatus: (status: RunStatus) => void): Promise<Result<BuiltAgent, string>>;
   /** Reads and edits state (never calls a model). */
   reader: DeepAgent;
   registry: RunRegistry;
@@ -208,11 +210,12 @@ export function createRunService(deps: RunDeps): RunService {
       const children = new ChildActivityHandler((taskId, message) => {
         for (const event of translator.childMessage(taskId, message)) sink.push(event);
       });
+      const status = new RunStatusHandler((s) => sink.push({ type: "status", runId, ...s }), built.phase);
       const stream = await built.agent.stream(plan.input as Parameters<DeepAgent["stream"]>[0], {
         ...configOf(threadId, plan.checkpointId),
         streamMode: ["messages", "updates", "custom"],
         signal,
-        callbacks: [children],
+        callbacks: [children, status],
       });
       for await (const chunk of stream) {
         for (const event of translator.translate(chunk)) {
@@ -251,15 +254,17 @@ export function createRunService(deps: RunDeps): RunService {
       return planned;
     }
     const choice = await registry.model(threadId);
-    const built = await deps.agent(choice);
+    const runId = crypto.randomUUID();
+    // Open before the agent is built: loading a model in the tab reports its progress on it.
+    const sink = new EventSink(onEvent, batchMs);
+    const built = await deps.agent(choice, (status) => sink.push({ type: "status", runId, ...status }));
     if (!built.ok) {
+      await sink.close();
       release(onEvent);
       return startError("model_unavailable", deps.redact(built.error));
     }
-    const runId = crypto.randomUUID();
     const controller = new AbortController();
     runs.set(runId, { threadId, controller });
-    const sink = new EventSink(onEvent, batchMs);
     let terminal: TerminalEvent = { type: "error", runId, error: { name: "Error", message: "The run ended without a result." } };
     const run = async () => {
       terminal = await execute(runId, threadId, built.value, choice, planned, sink, controller.signal);

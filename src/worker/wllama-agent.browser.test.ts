@@ -2,11 +2,13 @@
  * llama.cpp in the tab, end to end through the app's worker (Chromium): the
  * worker downloads the tiny GGUF the tests make (into OPFS, with progress),
  * a thread switches to it, and one agent turn runs through real llama.cpp:
- * a grammar-constrained tool call, its result, and the model's answer.
+ * a grammar-constrained tool call, its result, and the model's answer; what
+ * the turn says before its first token (the model loading with the share of
+ * its file read, then llama.cpp reading the prompt) comes in order.
  */
 import { describe, expect, inject, it } from "vitest";
 import { messagesOf, workerPool } from "../testing/worker-pool.ts";
-import type { AgentEvent, DownloadProgress } from "./protocol.ts";
+import type { AgentEvent, DownloadProgress, StatusEvent } from "./protocol.ts";
 
 const server = inject("modelServer");
 const { spawn } = workerPool(`wllama-${crypto.randomUUID()}`);
@@ -28,6 +30,31 @@ describe("an agent turn on llama.cpp in the worker", () => {
     const end = await start.value.done;
     expect(end, JSON.stringify(end)).toMatchObject({ type: "done", status: "complete" });
     expect(events.some((e) => e.type === "token")).toBe(true);
+
+    // Before the first token: the model loads (the share of its file read, rising to all of it), then the prompt is read.
+    const status = (e: AgentEvent): e is StatusEvent => e.type === "status";
+    const loading = events.filter(status).filter((e) => e.phase === "loading_model");
+    expect(loading[0]?.progress).toBe(0);
+    expect(loading.at(-1)?.progress).toBe(1);
+    expect(loading.every((e, i) => i === 0 || e.progress! >= loading[i - 1]!.progress!)).toBe(true);
+    const firstReading = events.findIndex((e) => status(e) && e.phase === "reading_prompt");
+    expect(firstReading).toBeGreaterThan(events.lastIndexOf(loading.at(-1)!));
+    expect(firstReading).toBeLessThan(events.findIndex((e) => e.type === "messages" || e.type === "token"));
+    // llama.cpp says how far it read each prompt (its tokens, and all of them before it answers).
+    const reading = events.filter(status).filter((e) => e.phase === "reading_prompt" && e.tokens !== undefined);
+    expect(reading.length).toBeGreaterThan(0);
+    expect(reading.every((e) => e.tokens! > 0 && e.progress! >= 0 && e.progress! <= 1)).toBe(true);
+    expect(reading.some((e) => e.progress === 1)).toBe(true);
+    // No status once the answer streams.
+    const lastToken = events.findLastIndex((e) => e.type === "token");
+    expect(
+      events
+        .slice(
+          events.findIndex((e) => e.type === "token"),
+          lastToken,
+        )
+        .some(status),
+    ).toBe(false);
 
     const messages = await messagesOf(client, "w1");
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);

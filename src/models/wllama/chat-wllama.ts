@@ -43,6 +43,7 @@ import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ChatCompletionTool } from "@wllama/wllama";
 import { messageText } from "../../core/messages.ts";
+import { PROMPT_PROGRESS_EVENT, type PromptProgress } from "../prompt-progress.ts";
 
 /**
  * What ChatWllama needs of an engine: a streamed chat completion and the
@@ -60,6 +61,8 @@ export interface WllamaEngine {
 /** llama-server fields wllama passes through without typing them. */
 export interface ServerExtras {
   stream_options?: { include_usage: boolean };
+  /** Streams `prompt_progress` chunks while the prompt is read, before the first token. */
+  return_progress?: boolean;
   parallel_tool_calls?: boolean;
   cache_prompt?: boolean;
 }
@@ -102,6 +105,14 @@ export function toWllamaMessages(messages: readonly BaseMessage[]): ChatCompleti
     } else out.push({ role: "user", content: messageText(m) });
   }
   return out;
+}
+
+/** llama-server's `prompt_progress` of a streamed chunk (with `return_progress`), which wllama passes through untyped. */
+function promptProgressOf(chunk: ChatCompletionChunk): PromptProgress | undefined {
+  const p = Reflect.get(chunk, "prompt_progress") as { processed?: unknown; total?: unknown } | undefined;
+  return typeof p?.processed === "number" && typeof p.total === "number" && p.total > 0
+    ? { processed: Math.min(p.processed, p.total), total: p.total }
+    : undefined;
 }
 
 /** Where the text of a tool call starts, in the formats llama.cpp parses (Qwen/Hermes, Llama 3.x, Qwen3-Coder, Mistral, bare JSON). */
@@ -206,6 +217,7 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
       messages: toWllamaMessages(messages),
       stream: true,
       stream_options: { include_usage: true },
+      return_progress: true,
       ...(options.signal ? { abortSignal: options.signal } : {}),
     };
     try {
@@ -228,6 +240,8 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
     };
     try {
       for await (const chunk of stream) {
+        const reading = promptProgressOf(chunk);
+        if (reading) await runManager?.handleCustomEvent(PROMPT_PROGRESS_EVENT, reading);
         const choice = chunk.choices[0];
         const delta = choice?.delta;
         const text = delta?.content ?? "";

@@ -4,7 +4,16 @@
  * holds one LiveThread and swaps it; the worker's ThreadView replaces it
  * whenever a run ends (the checkpoint is the truth).
  */
-import type { AgentEvent, ErrorInfo, MessageInfo, PendingApproval, RetryEvent, ThreadView, Todo } from "../../worker/protocol.ts";
+import type {
+  AgentEvent,
+  ErrorInfo,
+  MessageInfo,
+  PendingApproval,
+  RetryEvent,
+  StatusEvent,
+  ThreadView,
+  Todo,
+} from "../../worker/protocol.ts";
 
 export interface ChildActivity {
   messages: MessageInfo[];
@@ -24,6 +33,8 @@ export interface LiveThread {
   outputs: Readonly<Record<string, string>>;
   children: Readonly<Record<string, ChildActivity>>;
   retry: RetryEvent | null;
+  /** What the run does while no answer streams (loading the model, reading the prompt, waiting); null once text or a message comes. */
+  status: StatusEvent | null;
   error: ErrorInfo | null;
   /** The last finished assistant text, for the live region. */
   finished: string;
@@ -42,6 +53,7 @@ export function fromView(view: ThreadView): LiveThread {
     outputs: {},
     children: {},
     retry: null,
+    status: null,
     error: null,
     finished: "",
   };
@@ -57,6 +69,7 @@ export function emptyLive(): LiveThread {
     outputs: {},
     children: {},
     retry: null,
+    status: null,
     error: null,
     finished: "",
   };
@@ -65,12 +78,23 @@ export function emptyLive(): LiveThread {
 /** The user's message goes in (shown at once) and a run is expected. */
 export function beginTurn(live: LiveThread, text?: string): LiveThread {
   const messages = text === undefined ? live.messages : [...live.messages, { role: "user" as const, content: text }];
-  return { ...live, messages, runId: STARTING, error: null, retry: null, approval: null, streaming: "", outputs: {}, children: {} };
+  return {
+    ...live,
+    messages,
+    runId: STARTING,
+    error: null,
+    retry: null,
+    status: null,
+    approval: null,
+    streaming: "",
+    outputs: {},
+    children: {},
+  };
 }
 
 /** The run did not start: the optimistic message goes (the composer keeps the text). */
 export function failTurn(live: LiveThread, error: ErrorInfo, optimistic: boolean): LiveThread {
-  return { ...live, messages: optimistic ? live.messages.slice(0, -1) : live.messages, runId: null, error };
+  return { ...live, messages: optimistic ? live.messages.slice(0, -1) : live.messages, runId: null, status: null, error };
 }
 
 /**
@@ -104,7 +128,7 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
         return { ...v, retry: null, children: { ...v.children, [event.taskId]: { ...c, text: c.text + event.text } } };
       }
       const same = v.streamingId === event.messageId;
-      return { ...v, retry: null, streaming: (same ? v.streaming : "") + event.text, streamingId: event.messageId };
+      return { ...v, retry: null, status: null, streaming: (same ? v.streaming : "") + event.text, streamingId: event.messageId };
     }
     case "messages": {
       if (event.taskId) {
@@ -119,6 +143,8 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
       return {
         ...v,
         messages: upsert(v.messages, event.messages),
+        // A model call ended (an answer, or tool calls to run): nothing is waited for until the next one starts.
+        ...(answer ? { status: null } : {}),
         ...(answer ? { streaming: "", streamingId: undefined, finished: answer.content.trim() ? answer.content : v.finished } : {}),
       };
     }
@@ -129,12 +155,14 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
     case "summarized":
       return { ...v, summary: { cutoff: event.cutoff, historyPath: event.historyPath } };
     case "retry":
-      return { ...v, retry: event };
+      return { ...v, retry: event, status: null };
+    case "status":
+      return { ...v, status: event };
     case "interrupt":
-      return { ...v, approval: event.approval };
+      return { ...v, approval: event.approval, status: null };
     case "done":
-      return { ...v, runId: null, retry: null };
+      return { ...v, runId: null, retry: null, status: null };
     case "error":
-      return { ...v, runId: null, retry: null, error: event.error };
+      return { ...v, runId: null, retry: null, status: null, error: event.error };
   }
 }

@@ -227,4 +227,26 @@ describe("the live reducer", () => {
     const refused = failTurn(beginTurn(emptyLive(), "x"), { name: "StartError", code: "awaiting_approval", message: "wait" }, true);
     expect(refused).toMatchObject({ messages: [], runId: null, error: { code: "awaiting_approval" } });
   });
+
+  it("shows a run's status until its text, its model call's message, a retry or its end; a subagent's message leaves it", () => {
+    let live = beginTurn(emptyLive(), "hi");
+    // The first status names the run while it is starting (loading a model comes before the run id does).
+    live = applyEvent(live, ev({ type: "status", phase: "loading_model", progress: 0.5 }));
+    expect(live).toMatchObject({ runId: "r", status: { phase: "loading_model", progress: 0.5 } });
+    live = applyEvent(live, ev({ type: "status", phase: "reading_prompt", progress: 0.2, tokens: 900 }));
+    live = applyEvent(live, ev({ type: "messages", taskId: "t1", messages: [ai("child")] }));
+    expect(live.status).toMatchObject({ phase: "reading_prompt", tokens: 900 });
+    live = applyEvent(live, ev({ type: "token", text: "He", chunks: 1, messageId: "m1" }));
+    expect(live.status).toBeNull();
+    live = applyEvent(live, ev({ type: "status", phase: "waiting" }));
+    live = applyEvent(live, ev({ type: "messages", messages: [ai("", [["c", "ls"]], "m2")] }));
+    expect(live.status).toBeNull();
+    live = applyEvent(live, ev({ type: "status", phase: "waiting" }));
+    live = applyEvent(live, ev({ type: "retry", attempt: 1, maxAttempts: 4, waitMs: 1000, kind: "server" }));
+    expect(live.status).toBeNull();
+    live = applyEvent(live, ev({ type: "status", phase: "waiting" }));
+    expect(applyEvent(live, ev({ type: "done", status: "complete" })).status).toBeNull();
+    expect(applyEvent(live, ev({ type: "error", error: { name: "Error", message: "x" } })).status).toBeNull();
+    expect(beginTurn(live).status).toBeNull();
+  });
 });

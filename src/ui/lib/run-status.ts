@@ -1,0 +1,53 @@
+/**
+ * What the pending answer shows while a run has no text yet (protocol
+ * `StatusEvent`): a label for people and for screen readers (the same
+ * words for every event of a phase, so a polite live region speaks once
+ * per phase, not at every percent), and the figures shown beside it. Pure.
+ */
+import type { ModelChoice, StatusEvent } from "../../worker/protocol.ts";
+
+export interface RunStatusText {
+  /** Spoken and shown: "Loading the model", "Reading the prompt", "Waiting for OpenAI". */
+  label: string;
+  /** Shown only: "11,600 tokens". */
+  detail?: string;
+  /** 0–100, when the phase says how far it is. */
+  percent?: number;
+}
+
+/** Who a provider request waits for: the provider, or an OpenAI-compatible server's host. */
+function waitedFor(model: ModelChoice | undefined): string {
+  switch (model?.provider) {
+    case "openai":
+      return "OpenAI";
+    case "anthropic":
+      return "Anthropic";
+    case "chrome":
+      return "Chrome's built-in model";
+    case "openai-compatible": {
+      try {
+        return model.baseUrl ? new URL(model.baseUrl).host : "the server";
+      } catch {
+        return "the server";
+      }
+    }
+    default:
+      return "the model";
+  }
+}
+
+export function runStatusText(status: StatusEvent, model?: ModelChoice): RunStatusText {
+  const percent = status.progress === undefined ? {} : { percent: Math.round(Math.min(1, Math.max(0, status.progress)) * 100) };
+  switch (status.phase) {
+    case "loading_model":
+      return { label: "Loading the model", ...percent };
+    case "reading_prompt":
+      return {
+        label: "Reading the prompt",
+        ...(status.tokens ? { detail: `${status.tokens.toLocaleString("en-US")} tokens` } : {}),
+        ...percent,
+      };
+    case "waiting":
+      return { label: `Waiting for ${waitedFor(model)}`, ...percent };
+  }
+}
