@@ -12,10 +12,16 @@
 // origin, and the CSP meta tag before every script and stylesheet; and
 // dist/sw.js precaches every file of the build but source maps (its first
 // line is the manifest the app-shell plugin writes, scripts/shell/plugin.ts).
+//
+// And holds the agent worker to its startup budget: its entry chunk and everything that chunk imports statically
+// must be at most WORKER_STARTUP_BUDGET gzip bytes (scripts/bundle-size.mjs, which says why that is above the
+// 250 KiB goal); what a first turn does not need (provider clients, the shell, llama.cpp's glue, zip, YAML, …) is
+// loaded with a dynamic import() when first used.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
 import { parseAst } from "rolldown/parseAst";
+import { WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, workerStartup } from "./bundle-size.mjs";
 
 /** The build output; a different folder may be named as the first argument. */
 const dist = resolve(process.argv[2] ?? "dist");
@@ -207,8 +213,19 @@ const hostingProblems = [
   ...checkServiceWorker(walkAll(dist)),
 ];
 
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const startup = workerStartup(dist);
+const budgetProblems =
+  startup.gzip > WORKER_STARTUP_BUDGET
+    ? [
+        `the agent worker loads ${kib(startup.gzip)} gzip at startup, over its ${kib(WORKER_STARTUP_BUDGET)} budget ` +
+          `(${startup.files.map((f) => `${f.file} ${kib(f.gzip)}`).join(", ")}); load what a first turn does not need ` +
+          "with a dynamic import()",
+      ]
+    : [];
+
 const kb = (bytes / 1024).toFixed(1);
-if (problems.length || hostingProblems.length) {
+if (problems.length || hostingProblems.length || budgetProblems.length) {
   if (problems.length) {
     console.error(`check-bundle: ${problems.length} Node built-in import(s) in the browser bundle:\n${problems.join("\n")}`);
     console.error("Import browser-safe entries (@langchain/langgraph/web; never @langchain/core/context or callbacks/dispatch).");
@@ -218,9 +235,12 @@ if (problems.length || hostingProblems.length) {
       `check-bundle: ${hostingProblems.length} problem(s) for static hosting:\n${hostingProblems.map((p) => `  ${p}`).join("\n")}`,
     );
   }
+  for (const problem of budgetProblems) console.error(`check-bundle: ${problem}.`);
   process.exit(1);
 }
 console.log(
   `check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports; ` +
-    "index.html: CSP first, no inline or other-origin scripts; sw.js precaches every file.",
+    "index.html: CSP first, no inline or other-origin scripts; sw.js precaches every file; " +
+    `agent worker startup ${kib(startup.gzip)} gzip (${startup.files.length} file(s), ${kib(startup.raw)} raw) ` +
+    `within its ${kib(WORKER_STARTUP_BUDGET)} budget (goal ${kib(WORKER_STARTUP_GOAL)}).`,
 );

@@ -1,0 +1,43 @@
+/**
+ * The built app a bench measures: dist/ when it is newer than everything the
+ * build reads (src/, index.html, public/, vite.config.ts, scripts/shell/,
+ * package-lock.json), otherwise a fresh `vite build` into a temporary folder
+ * (dist/ is left as it is). DEEPTAB_BENCH_DIST names a build to measure as it
+ * is (e.g. another branch's, to compare).
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "vite";
+
+export interface AppBuild {
+  dir: string;
+  /** How the build was found or made, for the bench's output. */
+  note: string;
+}
+
+/** The newest modification time under `path` (a file or a folder), 0 when it does not exist. */
+function newest(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
+}
+
+/** The build's inputs, relative to the repository root. */
+const INPUTS = ["src", "index.html", "public", "vite.config.ts", "scripts/shell", "package-lock.json"];
+
+export async function appBuild(root: string): Promise<AppBuild> {
+  const given = process.env.DEEPTAB_BENCH_DIST;
+  if (given) return { dir: given, note: `the build in ${given} (DEEPTAB_BENCH_DIST)` };
+  const dist = join(root, "dist");
+  const built = existsSync(join(dist, "index.html")) ? statSync(join(dist, "index.html")).mtimeMs : 0;
+  const changed = Math.max(...INPUTS.map((p) => newest(join(root, p))));
+  if (built > changed) return { dir: dist, note: "dist/ (newer than its sources)" };
+  const dir = await mkdtemp(join(tmpdir(), "deeptab-bench-build-"));
+  const started = performance.now();
+  await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "error", build: { outDir: dir, emptyOutDir: true } });
+  const why = built ? "dist/ is older than its sources" : "no dist/";
+  return { dir, note: `a fresh build in ${dir} (${why}; built in ${((performance.now() - started) / 1000).toFixed(1)} s)` };
+}

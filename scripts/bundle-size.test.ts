@@ -1,0 +1,76 @@
+/**
+ * The startup closure of a build: an entry chunk and what it imports
+ * statically, never what it imports with import() (that loads on demand).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { firstLoad, staticImports, workerStartup } from "./bundle-size.mjs";
+
+function build(files: Record<string, string>): string {
+  const dist = mkdtempSync(join(tmpdir(), "bundle-size-"));
+  mkdirSync(join(dist, "assets"));
+  for (const [name, code] of Object.entries(files)) writeFileSync(join(dist, name), code);
+  return dist;
+}
+
+describe("bundle size", () => {
+  it("follows static imports and re-exports, not dynamic import() or strings", () => {
+    expect(
+      staticImports(
+        [
+          'import { a } from "./a.js";',
+          'export * from "./b.js";',
+          'export { c } from "./c.js";',
+          'const lazy = () => import("./lazy.js");',
+          "const s = \"import x from './not.js'\";",
+          'import "./side.js";',
+        ].join("\n"),
+      ),
+    ).toEqual(["./a.js", "./b.js", "./c.js", "./side.js"]);
+  });
+
+  it("counts the worker entry and its static imports, transitively and once each, raw and gzip", () => {
+    const shared = Array.from({ length: 50 }, (_, i) => `export const shared${i} = ${i};\n`).join("");
+    const dist = build({
+      "assets/agent.worker-abc.js": 'import { shared0 } from "./shared-1.js";\nimport("./shell-2.js");\nexport * from "./core-3.js";\n',
+      "assets/shared-1.js": shared,
+      "assets/core-3.js": 'import { shared0 } from "./shared-1.js";\nexport const core = shared0;\n',
+      "assets/shell-2.js": "export const shell = 'big';\n",
+    });
+    const startup = workerStartup(dist);
+    expect(startup.files.map((f) => f.file).sort()).toEqual(["assets/agent.worker-abc.js", "assets/core-3.js", "assets/shared-1.js"]);
+    expect(startup.raw).toBe(startup.files.reduce((n, f) => n + f.raw, 0));
+    expect(startup.files.find((f) => f.file === "assets/shared-1.js")).toMatchObject({
+      raw: shared.length,
+      gzip: gzipSync(shared).length,
+    });
+  });
+
+  it("counts what index.html loads: its scripts and module preloads with their imports, not other origins", () => {
+    const dist = build({
+      "index.html":
+        '<script type="module" src="./assets/index-1.js"></script><link rel="modulepreload" href="./assets/vendor-2.js">' +
+        '<script src="https://cdn.example/x.js"></script><script src="./register-sw.js"></script>',
+      "assets/index-1.js": 'import "./vendor-2.js";\nimport("./later-3.js");\n',
+      "assets/vendor-2.js": "export const v = 1;\n",
+      "assets/later-3.js": "export const l = 1;\n",
+      "register-sw.js": "navigator.serviceWorker;\n",
+      "assets/agent.worker-x.js": "",
+    });
+    expect(
+      firstLoad(dist)
+        .files.map((f) => f.file)
+        .sort(),
+    ).toEqual(["assets/index-1.js", "assets/vendor-2.js", "register-sw.js"]);
+  });
+
+  it("fails when the worker entry is missing or imports a file the build does not have", () => {
+    expect(() => workerStartup(build({ "assets/other.js": "" }))).toThrow(/expected one assets\/agent\.worker-\*\.js/);
+    expect(() => workerStartup(build({ "assets/agent.worker-a.js": 'import "./gone.js";' }))).toThrow(
+      /gone\.js is imported but not in the build/,
+    );
+  });
+});
