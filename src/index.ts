@@ -120,7 +120,7 @@ export {
   DEFAULT_MAX_OUTPUT_BYTES,
   type ShellBackendOptions,
 } from "./backends/sandbox/shell.ts";
-export { newShellSession, type ShellSession, type ShellSessionOptions } from "./backends/sandbox/shell-fs.ts";
+export { newShellSession, type ShellSession, type ShellSessionOptions } from "./backends/sandbox/shell-session.ts";
 export { DEFAULT_MAX_SCRATCH_BYTES } from "./backends/sandbox/scratch-store.ts";
 export {
   ShellThreads,

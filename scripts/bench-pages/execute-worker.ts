@@ -17,7 +17,7 @@
 import { IndexedDBBackend, IndexedDBFiles } from "../../src/backends/indexeddb.ts";
 import { MemoryFileStore } from "../../src/backends/memory-store.ts";
 import { ShellBackend } from "../../src/backends/sandbox/shell.ts";
-import { newShellSession } from "../../src/backends/sandbox/shell-fs.ts";
+import { newShellSession } from "../../src/backends/sandbox/shell-session.ts";
 import { DEMO_CHUNK_DELAY_MS } from "../../src/models/demo.ts";
 import { connectAgent, type AgentClient } from "../../src/worker/client.ts";
 import type { ExecuteBenchResult, TurnRun } from "./results.ts";

@@ -17,7 +17,7 @@ import { proxy } from "comlink";
 import { indexedDBBackend, threadScope, type IndexedDBBackendFactory } from "../backends/indexeddb.ts";
 import type { BackendFactory } from "../backends/runtime.ts";
 import { WebContainerBackend, type ContainerHost } from "../backends/sandbox/container.ts";
-import { newShellSession, type ShellSession } from "../backends/sandbox/shell-fs.ts";
+import { newShellSession, type ShellSession } from "../backends/sandbox/shell-session.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
 

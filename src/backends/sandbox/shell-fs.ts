@@ -29,7 +29,7 @@ import { fileDataFromBytes, fileDataToBytes, MAX_FILE_WRITE_BYTES, sizeText } fr
 import type { FileStore, FileTx } from "../file-store.ts";
 import { dirPrefix, isWithin, normalizePath } from "../paths.ts";
 import { isBackendError } from "../protocol.ts";
-import { DEFAULT_MAX_SCRATCH_BYTES, ScratchStore } from "./scratch-store.ts";
+import type { ShellSession } from "./shell-session.ts";
 
 type Code = "ENOENT" | "EISDIR" | "ENOTDIR" | "EEXIST" | "ENOTEMPTY" | "EINVAL" | "EPERM" | "EFBIG";
 const TEXT: Record<Code, string> = {
@@ -45,27 +45,6 @@ const TEXT: Record<Code, string> = {
 
 function fsError(code: Code, op: string, path: string, detail?: string): Error {
   return Object.assign(new Error(`${code}: ${detail ?? TEXT[code]}, ${op} '${path}'`), { code });
-}
-
-/** State a shell keeps between commands: its /tmp and its empty directories. */
-export interface ShellSession {
-  /** `/tmp`: files by full path ("/tmp/a.txt"), capped in bytes. */
-  readonly tmp: ScratchStore;
-  /** Empty directories (workspace and `/tmp`), each with the time it was made. */
-  readonly dirs: Map<string, string>;
-  /** When the session began (the time of `/`, `/tmp` and `/dev` while they hold nothing newer). */
-  readonly createdAt: string;
-}
-
-export interface ShellSessionOptions {
-  /** Bytes `/tmp` may hold altogether. Default 64 MiB. */
-  maxScratchBytes?: number;
-  now?: () => string;
-}
-
-export function newShellSession(options: ShellSessionOptions = {}): ShellSession {
-  const now = options.now ?? (() => new Date().toISOString());
-  return { tmp: new ScratchStore(options.maxScratchBytes ?? DEFAULT_MAX_SCRATCH_BYTES), dirs: new Map(), createdAt: now() };
 }
 
 const DEV_NULL = "/dev/null";

@@ -18,7 +18,7 @@ import { createLayout, type Layout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
 import { canExecute, isBackendError, type Outcome, type SandboxBackendProtocol } from "../protocol.ts";
 import { createBackendRuntime, resolveBackend } from "../runtime.ts";
-import { newShellSession } from "./shell-fs.ts";
+import { newShellSession } from "./shell-session.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES, ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {

@@ -12,7 +12,7 @@ import { isBackendError, type Outcome } from "../protocol.ts";
 import { StoreBackend } from "../store.ts";
 import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import { DEFAULT_MAX_SCRATCH_BYTES } from "./scratch-store.ts";
-import { newShellSession } from "./shell-fs.ts";
+import { newShellSession } from "./shell-session.ts";
 import { DEFAULT_MAX_EXECUTE_TIMEOUT, ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {

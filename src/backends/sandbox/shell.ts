@@ -35,10 +35,11 @@ import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import type { FileStore } from "../file-store.ts";
 import { MemoryFileStore } from "../memory-store.ts";
 import type { ExecuteOptions, ExecuteResult, SandboxBackendProtocol } from "../protocol.ts";
-import { newShellSession, ShellFs, type ShellSession } from "./shell-fs.ts";
+import type { ShellFs } from "./shell-fs.ts";
 import type * as Runner from "./shell-runner.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
-import { defaultShellThreads, runOnThread, type ShellFsCalls, type ShellThreads } from "./shell-thread.ts";
+import { newShellSession, type ShellSession } from "./shell-session.ts";
+import type { ShellFsCalls, ShellThreads } from "./shell-thread.ts";
 
 export const DEFAULT_EXECUTE_TIMEOUT = 120;
 /** The longest a command may run, in seconds: what a person waits for (5 minutes). `timeout: 0` means this. */
@@ -108,8 +109,11 @@ function abortError(signal: AbortSignal | undefined): Error {
 
 export class ShellBackend extends FileBackend implements SandboxBackendProtocol {
   readonly id: string;
-  readonly #fs: ShellFs;
   readonly #options: ShellBackendOptions;
+  readonly #session: ShellSession;
+  readonly #store: FileStore;
+  readonly #now: () => string;
+  #fs: Promise<ShellFs> | undefined;
 
   constructor(options: ShellBackendOptions = {}) {
     const files = options.files ?? new MemoryFileStore();
@@ -118,7 +122,25 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     super(store, now);
     this.id = options.id ?? "offline-shell";
     this.#options = options;
-    this.#fs = new ShellFs(store, options.session ?? newShellSession({ now }), now, options.maxFileBytes ?? MAX_FILE_WRITE_BYTES);
+    this.#store = store;
+    this.#now = now;
+    this.#session = options.session ?? newShellSession({ now });
+  }
+
+  /**
+   * The shell's view of the files, loaded with the first command: a turn that runs none (and the agent's worker at
+   * startup) never loads the shell's filesystem or its thread machinery.
+   */
+  #shellFs(): Promise<ShellFs> {
+    const maxFileBytes = this.#options.maxFileBytes ?? MAX_FILE_WRITE_BYTES;
+    this.#fs ??= import("./shell-fs.ts").then(
+      ({ ShellFs }) => new ShellFs(this.#store, this.#session, this.#now, maxFileBytes),
+      (error: unknown) => {
+        this.#fs = undefined; // a failed load (a chunk not reachable) is tried again at the next command
+        throw error;
+      },
+    );
+    return this.#fs;
   }
 
   #max(): number {
@@ -133,10 +155,10 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     return Math.min(timeout, max);
   }
 
-  #threads(): ShellThreads | undefined {
+  async #threads(): Promise<ShellThreads | undefined> {
     const threads = this.#options.threads;
     if (threads === "inline") return undefined;
-    return threads ?? defaultShellThreads();
+    return threads ?? (await import("./shell-thread.ts")).defaultShellThreads();
   }
 
   async execute(command: string, timeout?: number, options: ExecuteOptions = {}): Promise<ExecuteResult> {
@@ -151,12 +173,14 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
       exitCode: null,
       truncated: false,
     });
-    const threads = this.#threads();
+    const [threads, fs] = await Promise.all([this.#threads(), this.#shellFs()]);
+    if (signal?.aborted) throw abortError(signal);
     let result: ShellRunResult;
     if (threads) {
       const request: ShellRequest = { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 + BACKSTOP_MS };
       // ShellFs answers every filesystem call the thread makes (its methods are the calls).
-      const fsCalls = this.#fs as unknown as ShellFsCalls;
+      const fsCalls = fs as unknown as ShellFsCalls;
+      const { runOnThread } = await import("./shell-thread.ts");
       const outcome = await runOnThread(threads, fsCalls, request, { timeoutMs: seconds * 1000, signal });
       switch (outcome.kind) {
         case "done":
@@ -183,7 +207,7 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
       const runner = new URL("./shell-runner.ts", import.meta.url).href;
       const { runShellCommand } = (await import(/* @vite-ignore */ runner)) as typeof Runner;
       const started = performance.now();
-      result = await runShellCommand(this.#fs, { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 }, signal);
+      result = await runShellCommand(fs, { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 }, signal);
       if (signal?.aborted) throw abortError(signal);
       // The interpreter's deadline ends a command with 124 (its message varies: a loop, `sleep`, a pipeline).
       if (result.exitCode === 124 && performance.now() - started >= seconds * 1000 - 50) return timedOut();
