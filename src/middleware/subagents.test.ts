@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph/web";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 import { textFile } from "../testing/runtime.ts";
@@ -170,6 +170,35 @@ describe("subagents", () => {
     expect(done.messages.at(-1)!.content).toBe("both reported");
     // The parent's own history never contains child messages.
     expect(done.messages.filter((m: BaseMessage) => AIMessage.isInstance(m))).toHaveLength(2);
+  });
+
+  it("a child cut off mid-run runs on from its own checkpoint when the parent's run is continued", async () => {
+    const child = new ScriptedChatModel({ script: [{ text: "never finished", delayMs: 60_000 }, { text: "child report" }] });
+    const parent = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "task", args: { description: "dig", subagent_type: "helper" }, id: "tk" }] }, { text: "parent done" }],
+    });
+    const agent = createDeepAgent({
+      model: parent,
+      checkpointer: new MemorySaver(),
+      subagents: [{ name: "helper", description: "h", systemPrompt: "help", model: child }],
+    });
+    const config = { configurable: { thread_id: "cut-child" } };
+    // The run is cut while the child's model call is on its way (as a reload cuts it: nothing after that is saved).
+    const cut = new AbortController();
+    const first = agent.invoke({ messages: [new HumanMessage("go")] }, { ...config, signal: cut.signal });
+    await vi.waitFor(() => expect(child.calls).toHaveLength(1), { timeout: 10_000 });
+    cut.abort();
+    await expect(first).rejects.toThrow();
+    expect((await agent.getState(config)).next).toEqual(["tools"]);
+
+    const continued = await agent.invoke(null, config);
+    expect((continued as { __interrupt__?: unknown }).__interrupt__).toBeUndefined();
+    expect(child.calls).toHaveLength(2);
+    // The child went on from its own history (its task), not from scratch and not with the parent's messages.
+    expect(child.calls[1]!.messages.map((m) => m.getType())).toEqual(["system", "human"]);
+    const result = results(continued.messages);
+    expect(result.map((m) => [m.tool_call_id, m.content, m.status])).toEqual([["tk", "child report", "success"]]);
+    expect(continued.messages.at(-1)!.content).toBe("parent done");
   });
 
   it("keeps private state and the parent's messages out of the child, and the child's private state out of the parent", async () => {

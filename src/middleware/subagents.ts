@@ -12,9 +12,11 @@
  * parent's checkpointer, so a child's approval pauses the parent (the
  * interrupt value names the subagent and the `task` call, `taskId`) and
  * resuming the parent resumes it; a child that already finished is not run
- * again. When several children pause at once, every pause is surfaced, and a
- * resume value `{ decisions, taskId }` answers only the child of that call
- * (the agent refuses an unaddressed one while several wait: resume-gate.ts). Child model tokens carry
+ * again, and one cut off mid-run (the page reloaded; the parent's run is
+ * continued) runs on from its checkpoint. When several children pause at once,
+ * every pause is surfaced, and a resume value `{ decisions, taskId }` answers
+ * only the child of that call (the agent refuses an unaddressed one while
+ * several wait: resume-gate.ts). Child model tokens carry
  * `metadata.deeptab_subagent` / `deeptab_task_id` so a UI can nest them.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
@@ -165,7 +167,12 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
           result = existing.values;
         } else if (started) {
           const pending = existing.tasks.flatMap((t) => t.interrupts).map((i) => i.value);
-          result = await entry.agent.invoke(new Command({ resume: askParent(pending[0]) }), childConfig);
+          if (pending.length) {
+            result = await entry.agent.invoke(new Command({ resume: askParent(pending[0]) }), childConfig);
+          } else {
+            // Cut off mid-run (the page went away): it runs on from its last checkpoint.
+            result = await entry.agent.invoke(null, childConfig);
+          }
         } else {
           result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
         }

@@ -1,0 +1,97 @@
+/**
+ * Continue after a reload, through the worker API in Node with the
+ * OpenAI-compatible provider on the loopback server. The reload is a worker
+ * cut off mid-request (cut-fetch.ts: no clean-up runs) and a second worker
+ * opened on the same database, as the reloaded page does: its modules are
+ * loaded anew (a new page's realm; the cut run's in-memory one-run-per-thread
+ * registry stays with the old modules, as it goes with the old worker).
+ */
+import "fake-indexeddb/auto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cuttableFetch } from "../testing/cut-fetch.ts";
+import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import { openWorkerApi } from "../testing/worker-api.ts";
+import type { AgentEvent, AgentWorkerApi, TerminalEvent } from "./protocol.ts";
+
+let servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+/** Starts a run; its events as they come and its terminal event. */
+async function start(begin: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
+  const events: AgentEvent[] = [];
+  let finish!: (e: TerminalEvent) => void;
+  const done = new Promise<TerminalEvent>((r) => (finish = r));
+  const started = await begin((e) => {
+    events.push(e);
+    if (e.type === "done" || e.type === "error") finish(e);
+  });
+  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
+  return { events, done };
+}
+
+/** Waits (bounded, for a loaded machine) until `check` holds. */
+async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A worker with a cuttable fetch on a fresh database, the thread on the loopback server's scope. */
+async function setup(replies: ServerReply[]) {
+  const server = await startScriptedServer("openai", replies);
+  servers.push(server);
+  const line = cuttableFetch();
+  const first = openWorkerApi(undefined, { fetch: line.fetch });
+  await first.api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
+  const chats = () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));
+  /** The page reloads: the first worker stops dead; a new one opens the same database. */
+  const reload = async () => {
+    line.cut();
+    vi.resetModules();
+    const fresh = await import("../testing/worker-api.ts");
+    return fresh.openWorkerApi(first.db).api;
+  };
+  return { server, api: first.api, chats, reload };
+}
+
+const SLOW_CHILD = Array.from({ length: 40 }, (_, i) => `breed ${i + 1}, `);
+
+describe("Continue after a reload", () => {
+  it("during a subagent: the child runs on from its checkpoint, the task gets its answer and the parent answers", async () => {
+    const { api, chats, reload } = await setup([
+      { toolCalls: [{ id: "call_task", name: "task", args: { description: "Survey the cat breeds", subagent_type: "general-purpose" } }] },
+      { when: { lastUserIncludes: "Survey the cat breeds" }, chunks: SLOW_CHILD, delayMs: 150 },
+      { when: { lastUserIncludes: "Survey the cat breeds" }, text: "Breeds: tabby, siamese." },
+      { when: { lastUserIncludes: "Tell me about cats" }, text: "Cats come in many breeds." },
+    ]);
+    const run = await start((cb) => api.startRun("t", { text: "Tell me about cats" }, cb));
+    await until(() => run.events.some((e) => e.type === "token" && e.taskId === "call_task"), "the child's first tokens");
+
+    const second = await reload();
+    const cut = await second.getThread("t");
+    expect(cut.interrupted).toBeDefined();
+    expect(chats()).toHaveLength(2);
+
+    const resumed = await start((cb) => second.continueRun("t", cb));
+    expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
+    // The child was asked again (from its own checkpoint: its task, not the parent's thread), then the parent.
+    expect(chats()).toHaveLength(4);
+    const childAgain = JSON.stringify(chats()[2]!.body.messages);
+    expect(childAgain).toContain("Survey the cat breeds");
+    expect(childAgain).not.toContain("Tell me about cats");
+    // The continued child streams under its task card.
+    expect(resumed.events.some((e) => e.type === "token" && e.taskId === "call_task")).toBe(true);
+
+    const view = await second.getThread("t");
+    expect(view.interrupted).toBeUndefined();
+    const result = view.messages.find((m) => m.role === "tool" && m.toolCallId === "call_task");
+    expect(result).toMatchObject({ status: "success", content: "Breeds: tabby, siamese." });
+    expect(view.messages.filter((m) => m.role === "tool")).toHaveLength(1);
+    expect(view.messages.at(-1)).toMatchObject({ role: "assistant", content: "Cats come in many breeds." });
+  });
+});
