@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { StorageError } from "../storage/errors.ts";
-import { cancelledToolCallContent, patchDanglingToolCalls } from "./patch-tool-calls.ts";
+import { CANCELLED_KEY, cancelledToolCallContent, patchDanglingToolCalls } from "./patch-tool-calls.ts";
 
 const ai = (id: string, calls: string[]) =>
   new AIMessage({
@@ -26,6 +26,8 @@ describe("patching dangling tool calls", () => {
     expect(cancelled.tool_call_id).toBe("c1");
     expect(cancelled.status).toBe("error");
     expect(cancelled.content).toBe(cancelledToolCallContent("ls", "c1"));
+    // Marked, so a UI can say "cancelled" and leave the model-facing text to the model.
+    expect(cancelled.response_metadata).toEqual({ [CANCELLED_KEY]: true });
   });
 
   it("drops orphan and duplicate tool results", () => {

@@ -14,12 +14,21 @@ export function cancelledToolCallContent(name: string, id: string): string {
   return `Tool call ${name} with id ${id} was cancelled - another message came in before it could be completed.`;
 }
 
-function cancelled(call: { name: string; id: string }): ToolMessage {
+/**
+ * `response_metadata` key marking a result that says only that its call got
+ * none (its text is for the model): a UI shows the call as cancelled rather
+ * than the text as the tool's error.
+ */
+export const CANCELLED_KEY = "deeptab_cancelled";
+
+/** The error result of a call that never finished, marked {@link CANCELLED_KEY} (plus any `metadata`). */
+export function cancelledToolMessage(call: { name: string; id: string }, metadata: Record<string, unknown> = {}): ToolMessage {
   return new ToolMessage({
     content: cancelledToolCallContent(call.name, call.id),
     name: call.name,
     tool_call_id: call.id,
     status: "error",
+    response_metadata: { ...metadata, [CANCELLED_KEY]: true },
   });
 }
 
@@ -67,7 +76,7 @@ export function patchDanglingToolCalls(messages: readonly BaseMessage[]): BaseMe
       open.add(call.id);
       if (answered.has(call.id)) continue;
       changed = true;
-      out.push(cancelled({ name: call.name, id: call.id }));
+      out.push(cancelledToolMessage({ name: call.name, id: call.id }));
       open.delete(call.id);
     }
   });

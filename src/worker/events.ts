@@ -33,6 +33,10 @@ export interface Translator {
   readonly approval: PendingApproval | null;
   /** Text of the assistant message streaming now (top level), for saving a partial answer. */
   readonly partial: string;
+  /** Text of the message a subagent (its `task` call's id) is streaming now, for keeping it on Stop. */
+  childPartial(taskId: string): string;
+  /** The results of the current step's calls that have finished (the step's update comes when all have). */
+  readonly finished: readonly ToolMessage[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -45,6 +49,9 @@ export function createTranslator(runId: string, threadId: string): Translator {
   let approval: PendingApproval | null = null;
   let partial = "";
   let partialId: string | undefined;
+  /** Per task call id: the id and text of the message its subagent streams. */
+  const children = new Map<string, { id: string | undefined; text: string }>();
+  let finished: ToolMessage[] = [];
 
   function fromUpdates(payload: unknown): AgentEvent[] {
     if (!isRecord(payload)) return [];
@@ -70,6 +77,7 @@ export function createTranslator(runId: string, threadId: string): Translator {
           if (AIMessage.isInstance(m)) {
             partial = "";
             partialId = undefined;
+            finished = [];
           }
         }
         if (messages.length) events.push({ type: "messages", runId, messages });
@@ -96,8 +104,12 @@ export function createTranslator(runId: string, threadId: string): Translator {
     if (!text) return [];
     const event: TokenEvent = { type: "token", runId, text, chunks: 1 };
     if (msg.id) event.messageId = msg.id;
-    if (taskId) event.taskId = taskId;
-    else {
+    if (taskId) {
+      event.taskId = taskId;
+      const child = children.get(taskId);
+      if (child && child.id === msg.id) child.text += text;
+      else children.set(taskId, { id: msg.id, text });
+    } else {
       if (msg.id !== partialId) partial = "";
       partialId = msg.id;
       partial += text;
@@ -112,6 +124,7 @@ export function createTranslator(runId: string, threadId: string): Translator {
     }
     // Only the run's own thread: a subagent's calls (its own thread), should they reach this stream, nest elsewhere.
     if (payload.type === TOOL_RESULT_EVENT && payload.threadId === threadId && ToolMessage.isInstance(payload.message)) {
+      finished.push(payload.message);
       return [{ type: "messages", runId, messages: [toMessageInfo(payload.message)] }];
     }
     if (payload.type === RETRY_EVENT) {
@@ -141,6 +154,7 @@ export function createTranslator(runId: string, threadId: string): Translator {
     },
     childMessage(taskId, message) {
       if (!AIMessage.isInstance(message)) return [];
+      children.delete(taskId);
       return [{ type: "messages", runId, taskId, messages: [toMessageInfo(message)] }];
     },
     get interrupted() {
@@ -151,6 +165,10 @@ export function createTranslator(runId: string, threadId: string): Translator {
     },
     get partial() {
       return partial;
+    },
+    childPartial: (taskId) => children.get(taskId)?.text ?? "",
+    get finished() {
+      return finished;
     },
   };
 }

@@ -7,10 +7,14 @@ import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
 import { DECISION_KEY } from "../middleware/hitl.ts";
+import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
 import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
-/** `response_metadata` key of an AI message the user stopped (its text is what had arrived). */
+/**
+ * `response_metadata` key of an AI message the user stopped (its text is what had arrived), or of the
+ * result of a call the user stopped (its text is for the model).
+ */
 export const STOPPED_KEY = "deeptab_stopped";
 
 const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
@@ -50,6 +54,8 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
       if (preview !== undefined) info.offloadPreview = preview;
     }
     if (typeof meta[TOOL_DURATION_KEY] === "number") info.durationMs = meta[TOOL_DURATION_KEY] as number;
+    if (meta[STOPPED_KEY]) info.stopped = true;
+    else if (meta[CANCELLED_KEY]) info.cancelled = true;
   }
   return info;
 }

@@ -71,8 +71,13 @@ export interface MessageInfo {
   toolCalls?: ToolCallInfo[];
   /** Assistant messages: what the provider reported. */
   usage?: UsageInfo;
-  /** Assistant messages: the answer was stopped by the user (this is the part that arrived). */
+  /**
+   * Assistant messages: the answer was stopped by the user (this is the part that arrived).
+   * Tool messages: the call was stopped before it finished (`content` is what the model reads).
+   */
   stopped?: boolean;
+  /** Tool messages: the call never finished (a reload cut it; the next message went on); `content` is for the model. */
+  cancelled?: boolean;
   /** Tool messages: the call this answers. */
   toolCallId?: string;
   /** Tool messages: the tool's name. */

@@ -4,15 +4,16 @@
  * at once), streamed to the page as protocol events.
  *
  * What a run leaves behind is always consistent:
- * - Stop keeps the streamed part of the answer: it is written into the
- *   thread as an assistant message marked stopped.
+ * - Stop keeps the streamed part of the answer (an assistant message marked
+ *   stopped), the results of calls that had finished, and gives the others a
+ *   result marked stopped, in subagents' threads too (stop.ts).
  * - While a run streams, its partial answer is saved every second, so a
  *   reload mid-run finds it; the registry's `running` mark, left set by a
  *   worker that went away, is what makes the thread "interrupted" (Continue
  *   runs on from the last checkpoint).
  * - Edits and retries fork a checkpoint; the earlier branch stays.
  */
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph/web";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { toErrorInfo, type ErrorInfo } from "../core/errors.ts";
@@ -24,8 +25,9 @@ import { ChildActivityHandler } from "./child-activity.ts";
 import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
-import { pendingApprovals, shownApproval, STOPPED_KEY, visibleCount } from "./messages.ts";
+import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
+import { keepStopped, stoppedAnswer } from "./stop.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -179,8 +181,7 @@ export function createRunService(deps: RunDeps): RunService {
   /** Writes the partial answer into the thread as a stopped assistant message. */
   async function keepPartial(threadId: string, text: string): Promise<void> {
     if (!text.trim()) return;
-    const message = new AIMessage({ content: text, response_metadata: { [STOPPED_KEY]: true } });
-    await reader.updateState(configOf(threadId), { messages: [message] }, "after_model");
+    await reader.updateState(configOf(threadId), { messages: [stoppedAnswer(text)] }, "after_model");
   }
 
   function describeError(err: unknown, choice: ModelChoice): ErrorInfo {
@@ -231,7 +232,7 @@ export function createRunService(deps: RunDeps): RunService {
       terminal = { type: "done", runId, status: translator.interrupted ? "interrupted" : "complete" };
     } catch (err) {
       if (signal.aborted) {
-        await keepPartial(threadId, translator.partial).catch(() => undefined);
+        await keepStopped(reader, threadId, translator).catch(() => undefined);
         terminal = { type: "done", runId, status: "cancelled" };
       } else {
         terminal = { type: "error", runId, error: describeError(err, choice) };

@@ -9,7 +9,7 @@
 import type { TimelineItem, ToolItem, ToolStatus } from "./timeline.ts";
 
 export type CommandState =
-  "running" | "waiting" | "succeeded" | "failed" | "timed_out" | "finished" | "error" | "cancelled" | "rejected" | "responded";
+  "running" | "waiting" | "succeeded" | "failed" | "timed_out" | "finished" | "error" | "cancelled" | "stopped" | "rejected" | "responded";
 
 export interface TerminalCommand {
   /** Position in the list (lists are keyed by position). */
@@ -58,7 +58,14 @@ export function parseExecuteResult(text: string): ParsedResult {
 }
 
 function stateOf(status: ToolStatus, parsed: ParsedResult | undefined): CommandState {
-  if (status === "running" || status === "waiting" || status === "cancelled" || status === "rejected" || status === "responded")
+  if (
+    status === "running" ||
+    status === "waiting" ||
+    status === "cancelled" ||
+    status === "stopped" ||
+    status === "rejected" ||
+    status === "responded"
+  )
     return status;
   if (status === "error") return "error";
   if (!parsed?.recognized) return "finished";
@@ -118,6 +125,8 @@ export function stateLabel(c: TerminalCommand): string {
       return "Finished";
     case "cancelled":
       return "Cancelled";
+    case "stopped":
+      return "Stopped";
     case "error":
       return "Error";
     case "rejected":

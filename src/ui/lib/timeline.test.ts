@@ -101,6 +101,27 @@ describe("buildTimeline", () => {
     expect(cut.at(-1)).toMatchObject({ text: "Half", interrupted: true });
   });
 
+  it("a call the user stopped shows Stopped and one cut off shows Cancelled, never the note written for the model", () => {
+    const note = "Tool call task with id t1 was cancelled - another message came in before it could be completed.";
+    const items = buildTimeline([
+      user("go"),
+      ai("", [
+        ["t1", "task"],
+        ["c2", "ls"],
+        ["c3", "read_file"],
+      ]),
+      { ...tool("t1", "task", note, "error"), stopped: true },
+      tool("c2", "ls", "a.md"),
+      { ...tool("c3", "read_file", note.replace("task with id t1", "read_file with id c3"), "error"), cancelled: true },
+    ]);
+    const cards = items.filter((i) => i.kind === "tool");
+    expect(cards.map((i) => [i.status, i.result])).toEqual([
+      ["stopped", undefined],
+      ["done", "a.md"],
+      ["cancelled", undefined],
+    ]);
+  });
+
   it("nests a subagent's activity under its task card, from the view or from live events", () => {
     const call = { id: "t1", name: "task", args: { subagent_type: "general-purpose", description: "look" } };
     const done: MessageInfo[] = [

@@ -14,8 +14,13 @@ import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
 export type { ToolStatus };
 
-/** A call's state from its result (a person's decision first: a rejection is an error result, an answer a success). */
+/**
+ * A call's state from its result: the user's Stop or a cut first (its text is the note written for the model), then
+ * a person's decision at an approval (a rejection is an error result, an answer a success).
+ */
 function finishedStatus(result: MessageInfo): ToolStatus {
+  if (result.stopped) return "stopped";
+  if (result.cancelled) return "cancelled";
   if (result.decision === "reject") return "rejected";
   if (result.decision === "respond") return "responded";
   return result.status === "error" ? "error" : "done";
@@ -170,7 +175,8 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
       const waiting = options.waiting?.has(callKey(i, position));
       const status: ToolStatus = result ? finishedStatus(result) : waiting ? "waiting" : options.running ? "running" : "cancelled";
       const item: ToolItem = { kind: "tool", index: i, call, status };
-      if (result) {
+      // A stopped or cancelled call's result is the model's note that it got none: the status says it.
+      if (result && status !== "stopped" && status !== "cancelled") {
         item.result = result.content;
         if (result.offloadedTo) item.offloadedTo = result.offloadedTo;
         if (result.offloadPreview !== undefined) item.offloadPreview = result.offloadPreview;

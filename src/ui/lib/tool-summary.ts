@@ -4,10 +4,11 @@
  */
 
 /**
- * The state of a tool call as a tool card shows it: `rejected` and `responded` are a person's decisions at an
- * approval (the tool did not run; its result is their reason or answer).
+ * The state of a tool call as a tool card shows it: `stopped` by the user, `cancelled` cut off by a reload;
+ * `rejected` and `responded` are a person's decisions at an approval (the tool did not run; its result is their
+ * reason or answer).
  */
-export type ToolStatus = "running" | "done" | "error" | "cancelled" | "waiting" | "rejected" | "responded";
+export type ToolStatus = "running" | "done" | "error" | "cancelled" | "stopped" | "waiting" | "rejected" | "responded";
 
 /** `text` on one line (whitespace runs collapsed) and at most `max` characters, with "…" when cut. */
 export function oneLine(text: string, max = 80): string {
