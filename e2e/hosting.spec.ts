@@ -2,7 +2,10 @@
  * The built app on a plain static host, as on GitHub Pages: dist/ served
  * under /deeptab/ by scripts/static-server.ts with no COOP/COEP headers (and
  * `no-store`, so nothing comes from the HTTP cache). Shows that the service
- * worker isolates the page after exactly one reload, that the demo agent runs
+ * worker isolates an unused page after exactly one reload, that a page in
+ * use (a run streaming, a draft typed, a key held in memory) is never
+ * reloaded on its own but offered the reload once the run has ended, and
+ * keeps its draft through it, that the demo agent runs
  * there, that after the first visit the app loads and answers with the
  * network off, that where the server sends the headers nothing reloads, and
  * that the Content-Security-Policy is enforced without a single violation
@@ -17,6 +20,8 @@ import { ISOLATION_HEADERS } from "../scripts/shell/isolation.ts";
 import { manifestOf, type ShellManifest } from "../scripts/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
 import { demoAnswer } from "../src/models/demo.ts";
+import { connect, idle, send } from "./app.ts";
+import { providerScope } from "./control.ts";
 
 const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
 const BASE = "/deeptab/";
@@ -120,6 +125,57 @@ test("without server headers: one reload isolates the page, and nothing reloads 
   expect(w.loads).toHaveLength(3);
   expect(w.loads[2]).toEqual({ isolated: true, controlled: true });
   expect(w.navigations).toHaveLength(3);
+  expect(w.problems).toEqual([]);
+});
+
+test("a page in use is never reloaded on its own: a run, a draft and a session key survive; the reload is offered after the run", async ({
+  page,
+}) => {
+  // The service worker's install waits on the llama.cpp wasm it precaches (the page itself does not load it): held here,
+  // so the page is in use before the worker is active, however fast this machine is.
+  const wasm = manifest.files.find((f) => f.endsWith(".wasm"));
+  expect(wasm).toBeDefined();
+  const release = plain.hold(`${BASE}${wasm}`);
+  const w = await watch(page);
+  const scope = providerScope("openai");
+  // A slow answer: 14 chunks 500 ms apart.
+  const chunks = ["The first part ", ...Array.from({ length: 12 }, (_, i) => `part ${i + 2}, `), "THE VERY END."];
+  await scope.script([{ chunks, delayMs: 500 }]);
+  try {
+    await page.goto(plain.url);
+    // A key for this session only (held in the worker's memory), a run streaming, a draft typed during it.
+    await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "e2e-model", key: "sk-session-only" });
+    await send(page, "Tell me a long story");
+    await expect(page.getByTestId("assistant-live")).toContainText("The first part");
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("my unsent draft");
+  } finally {
+    release();
+  }
+  // The worker becomes active while the run streams: nothing reloads, nothing is offered yet.
+  expect(await settle(page)).toBe(plain.url);
+  await expect(page.getByTestId("assistant-live")).toBeVisible();
+  await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
+  await idle(page);
+  await expect(page.getByTestId("assistant-message")).toContainText("THE VERY END.");
+  expect(w.loads).toEqual([{ isolated: false, controlled: false }]);
+  expect(w.navigations).toHaveLength(1);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+
+  // The run has ended: the reload is offered, saying what it drops. Taking it keeps the draft and the thread.
+  const offer = page.getByTestId("isolation-offer");
+  await expect(offer).toContainText("Reload to enable");
+  await expect(offer).toContainText("a key you did not ask to remember must be entered again");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft");
+  await offer.getByRole("button", { name: "Reload" }).click();
+  await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
+  expect(w.loads[1]).toEqual({ isolated: true, controlled: true });
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft");
+  await expect(page.getByTestId("assistant-message")).toContainText("THE VERY END.");
+  await settle(page);
+  await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
+  expect(w.navigations).toHaveLength(2);
+  expect((await scope.chatRequests()).length).toBe(1);
   expect(w.problems).toEqual([]);
 });
 

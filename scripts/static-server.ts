@@ -7,6 +7,8 @@
  * by the HTTP cache. Every request is logged in `requests`. `setDown(true)`
  * plays a host that has gone away: requests are still logged, then their
  * connection is dropped unanswered (a network failure to the browser).
+ * `hold(path)` keeps the requests for one path waiting until released (e.g.
+ * a precached file, so the service worker's install waits on the test).
  *
  * By hand: `node --import tsx scripts/static-server.ts [dist] [/deeptab/] [port]`.
  */
@@ -53,6 +55,8 @@ export interface StaticServer {
   readonly requests: string[];
   /** While down, every request is logged and its connection dropped without an answer. */
   setDown(down: boolean): void;
+  /** Requests for `pathname` (e.g. "/deeptab/assets/x.wasm") wait, unanswered, until the returned function is called. */
+  hold(pathname: string): () => void;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   if (!base.startsWith("/") || !base.endsWith("/")) throw new Error(`base must start and end with "/": ${base}`);
   const requests: string[] = [];
   let down = false;
+  const held = new Map<string, Promise<void>>();
 
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body?: string) => {
     res.writeHead(status, { ...options.headers, "Cache-Control": "no-store", ...headers });
@@ -74,6 +79,8 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     if (down) return void res.destroy();
     if (method !== "GET" && method !== "HEAD") return send(res, 405, { Allow: "GET, HEAD" });
     const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    await held.get(pathname);
+    if (down) return void res.destroy();
     const override = options.overrides?.[pathname];
     if (override) return send(res, 200, { "Content-Type": override.type }, method === "HEAD" ? undefined : override.body);
     if (`${pathname}/` === base) return send(res, 301, { Location: base });
@@ -115,6 +122,14 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     requests,
     setDown: (value) => {
       down = value;
+    },
+    hold: (pathname) => {
+      let release!: () => void;
+      held.set(pathname, new Promise<void>((ok) => (release = ok)));
+      return () => {
+        held.delete(pathname);
+        release();
+      };
     },
     close: () =>
       new Promise<void>((ok) => {

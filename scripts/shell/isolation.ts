@@ -2,7 +2,7 @@
  * The pure half of deeptab's service worker (sw.ts) and of its registration
  * (register.ts): which requests the worker answers, the headers that make the
  * page cross-origin isolated on a host that sends none, and when the page
- * reloads to get them. Bundled into dist/sw.js and dist/register-sw.js;
+ * reloads to get them (never on its own once someone uses it). Bundled into dist/sw.js and dist/register-sw.js;
  * unit-tested in Node.
  */
 
@@ -53,7 +53,22 @@ export function isolatedHeaders(status: number, headers: Headers): Headers | nul
 /** The sessionStorage key marking "reloaded once for isolation" in this tab. */
 export const RELOAD_MARK = "deeptab:isolation-reload";
 
-/** Whether the page reloads once the worker is active: only if not isolated and not already reloaded for it. */
-export function shouldReload(isolated: boolean, alreadyReloaded: boolean): boolean {
-  return !isolated && !alreadyReloaded;
+/**
+ * Events that mean someone is using the page (typing, clicking, scrolling,
+ * dropping files): from the first one on, a reload could lose a run, a draft
+ * or a key held in memory, so the page is never reloaded on its own.
+ */
+export const USE_EVENTS: readonly string[] = ["keydown", "pointerdown", "input", "wheel", "touchstart", "dragenter", "drop", "paste"];
+
+/**
+ * What happens once the worker is active:
+ * - `reload` at once: not isolated, not reloaded for it yet, and nobody has used the page (nothing to lose);
+ * - `offer` the reload to the app, which asks the user: the page is in use;
+ * - `none`: isolated already, or reloaded for it once (a second reload would not help; never a loop).
+ */
+export type ReloadDecision = "reload" | "offer" | "none";
+
+export function reloadDecision(isolated: boolean, alreadyReloaded: boolean, used: boolean): ReloadDecision {
+  if (isolated || alreadyReloaded) return "none";
+  return used ? "offer" : "reload";
 }

@@ -2,13 +2,19 @@
  * The page side of the service worker (bundled by the app-shell plugin into
  * dist/register-sw.js, a classic script in the built page's head; never in
  * `vite dev`). Registers sw.js next to itself (its scope is the app's folder,
- * e.g. /deeptab/), and when the page is not cross-origin isolated reloads it
- * once the worker is active, so the reloaded page gets the worker's
- * COOP/COEP headers. A sessionStorage mark allows one such reload per tab
- * until the page is isolated: never a reload loop. Where the server already
- * sends the headers the page is isolated and nothing reloads.
+ * e.g. /deeptab/). When the page is not cross-origin isolated, the reloaded
+ * page gets the worker's COOP/COEP headers; the reload happens at a moment
+ * that loses nothing (isolation.ts, `reloadDecision`):
+ * - nobody has used the page since it loaded (no key pressed, no click, no
+ *   scroll, nothing dropped): it reloads as soon as the worker is active;
+ * - otherwise it never reloads on its own: it offers the reload to the app
+ *   (src/ui/lib/isolation-offer.ts), which asks the user with a banner.
+ * A sessionStorage mark allows one such reload per tab until the page is
+ * isolated: never a reload loop. Where the server already sends the headers
+ * the page is isolated and nothing reloads.
  */
-import { RELOAD_MARK, shouldReload } from "./isolation.ts";
+import { ISOLATION_OFFER_EVENT, ISOLATION_OFFER_GLOBAL, type IsolationOffer } from "../../src/ui/lib/isolation-offer.ts";
+import { RELOAD_MARK, USE_EVENTS, reloadDecision } from "./isolation.ts";
 
 function start(): void {
   const container = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
@@ -19,19 +25,43 @@ function start(): void {
   const isolated = self.crossOriginIsolated !== false;
   const reloaded = readMark();
   if (isolated && reloaded) writeMark(false);
+  const used = watchUse();
 
   container
     .register(swUrl)
     .then(() => container.ready)
     .then(() => {
-      if (shouldReload(isolated, reloaded)) {
-        writeMark(true);
-        location.reload();
-      } else if (!isolated) {
+      const decision = reloadDecision(isolated, reloaded, used());
+      if (decision === "reload") reload();
+      else if (decision === "offer") offer({ reload });
+      else if (!isolated) {
         console.warn("deeptab: still not cross-origin isolated after the service worker reload; WebContainer is unavailable.");
       }
     })
     .catch((err: unknown) => console.warn("deeptab: the service worker could not be registered:", err));
+}
+
+/** From now on: whether anyone has used the page. */
+function watchUse(): () => boolean {
+  let used = false;
+  const options = { capture: true, passive: true } as const;
+  const onUse = () => {
+    used = true;
+    for (const type of USE_EVENTS) removeEventListener(type, onUse, options);
+  };
+  for (const type of USE_EVENTS) addEventListener(type, onUse, options);
+  return () => used;
+}
+
+function reload(): void {
+  writeMark(true);
+  location.reload();
+}
+
+/** Hands the reload to the app (an event now, a global for later). */
+function offer(value: IsolationOffer): void {
+  (globalThis as Record<string, unknown>)[ISOLATION_OFFER_GLOBAL] = value;
+  dispatchEvent(new CustomEvent<IsolationOffer>(ISOLATION_OFFER_EVENT, { detail: value }));
 }
 
 function readMark(): boolean {

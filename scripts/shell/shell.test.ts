@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
-import { ISOLATION_HEADERS, isolatedHeaders, routeOf, shouldReload, type RequestInfo } from "./isolation.ts";
+import { ISOLATION_HEADERS, isolatedHeaders, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
 import { REGISTER_FILE, appShell, withSecurityMeta } from "./plugin.ts";
 import { manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
@@ -70,12 +70,15 @@ describe("isolatedHeaders", () => {
   });
 });
 
-describe("shouldReload", () => {
-  it("reloads once when not isolated, never when isolated or already reloaded", () => {
-    expect(shouldReload(false, false)).toBe(true);
-    expect(shouldReload(false, true)).toBe(false);
-    expect(shouldReload(true, false)).toBe(false);
-    expect(shouldReload(true, true)).toBe(false);
+describe("reloadDecision", () => {
+  it("reloads once when not isolated and unused; offers it to the app once used; never when isolated or already reloaded", () => {
+    expect(reloadDecision(false, false, false)).toBe("reload");
+    expect(reloadDecision(false, false, true)).toBe("offer");
+    for (const used of [false, true]) {
+      expect(reloadDecision(false, true, used)).toBe("none");
+      expect(reloadDecision(true, false, used)).toBe("none");
+      expect(reloadDecision(true, true, used)).toBe("none");
+    }
   });
 });
 

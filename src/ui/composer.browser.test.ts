@@ -1,0 +1,69 @@
+/**
+ * The composer keeps what is typed per thread (Chromium, the real agent
+ * worker with the demo model): each thread shows its own draft, a
+ * composer mounted anew (a reload) finds it, and sending clears it.
+ */
+import { flushSync } from "svelte";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectAgent } from "../worker/client.ts";
+import { Chat } from "./chat.svelte.ts";
+import { cleanupRendered, render } from "./components/test-support.svelte.ts";
+import Composer from "./composer.svelte";
+import { draftKey } from "./lib/drafts.ts";
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanupRendered();
+  for (const undo of cleanup.splice(0).reverse()) undo();
+  sessionStorage.clear();
+});
+
+function type(root: HTMLElement, text: string): void {
+  const box = root.querySelector("textarea")!;
+  box.value = text;
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  flushSync();
+}
+
+const boxOf = (root: HTMLElement) => root.querySelector("textarea")!;
+
+describe("composer drafts", () => {
+  it("keeps each thread's draft across thread switches and a remount, and clears it once sent", async () => {
+    const client = connectAgent(
+      new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
+    );
+    const chat = new Chat(client, "thread-a");
+    cleanup.push(() => {
+      chat.dispose();
+      client.close();
+    });
+    await chat.connect();
+    const first = render(Composer, { chat });
+    type(first, "half a thought for A");
+    expect(sessionStorage.getItem(draftKey("thread-a"))).toBe("half a thought for A");
+
+    await chat.open("thread-b");
+    flushSync();
+    expect(boxOf(first).value).toBe("");
+    type(first, "and one for B");
+    await chat.open("thread-a");
+    flushSync();
+    expect(boxOf(first).value).toBe("half a thought for A");
+
+    // The page reloads: a new composer on the same thread finds the draft.
+    cleanupRendered();
+    const second = render(Composer, { chat });
+    expect(boxOf(second).value).toBe("half a thought for A");
+
+    boxOf(second).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    await expect
+      .poll(() => chat.live.messages.some((m) => m.role === "user" && m.content === "half a thought for A"), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    flushSync();
+    expect(boxOf(second).value).toBe("");
+    expect(sessionStorage.getItem(draftKey("thread-a"))).toBeNull();
+    expect(sessionStorage.getItem(draftKey("thread-b"))).toBe("and one for B");
+  }, 60_000);
+});
