@@ -10,8 +10,10 @@
  *   model, and switching provider mid-thread carries the conversation over.
  * - Failures say what to do: 401 and 403 (check the key, no retry), 429 with
  *   Retry-After (a visible retry that waits as told), 503 (retried), an
- *   unreachable endpoint (the CORS advice for Ollama and LM Studio), and a
- *   context overflow that the harness's recovery cannot fix.
+ *   unreachable endpoint (the CORS advice for Ollama and LM Studio), a
+ *   connection that drops mid-answer (the part shown stays, marked cut off;
+ *   no CORS advice for a server that answered), and a context overflow that
+ *   the harness's recovery cannot fix.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { connect, idle, send, turn, watchErrors } from "./app.ts";
@@ -196,6 +198,41 @@ test("an unreachable endpoint says it may not allow browser requests and how Oll
   const log = page.getByTestId("request-log");
   await log.locator("summary").click();
   await expect(log.locator("tbody tr").filter({ hasText: "127.0.0.1:9" }).first()).toContainText("failed");
+});
+
+test("a connection dropped mid-answer keeps the text shown, marked cut off, and says it dropped (no CORS advice)", async ({ page }) => {
+  test.setTimeout(60_000);
+  const errors = watchErrors(page);
+  const scope = providerScope("openai");
+  // The server answers, streams two chunks and goes away; every retry finds it gone.
+  await scope.script([
+    { chunks: ["The first part ", "of the answer, ", "and never the rest."], delayMs: 300, disconnectAfter: 2 },
+    { disconnect: true },
+    { disconnect: true },
+    { disconnect: true },
+    { text: "The whole answer, at last." },
+  ]);
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "any-model" });
+  await send(page, "Tell me everything");
+  await expect(page.getByTestId("assistant-live")).toContainText("The first part of the answer,");
+  await expect(page.getByTestId("retry-notice")).toContainText("Connection dropped");
+  await idle(page, 45_000);
+  const error = page.getByTestId("run-error");
+  await expect(error).toContainText("dropped in the middle of the answer, after the server had started answering");
+  await expect(error).not.toContainText("CORS");
+  await expect(lastAssistant(page)).toHaveText("The first part of the answer,");
+  await expect(page.getByText("Cut off (the connection dropped or the provider failed)")).toBeVisible();
+  // Kept in the thread: after a reload it is still there, marked.
+  await page.reload();
+  await expect(lastAssistant(page)).toHaveText("The first part of the answer,");
+  await expect(page.getByText("Cut off (the connection dropped or the provider failed)")).toBeVisible();
+  // Retry asks again (a new branch) and the answer completes.
+  await page.getByRole("button", { name: "Retry" }).click();
+  await idle(page);
+  await expect(lastAssistant(page)).toHaveText("The whole answer, at last.");
+  expect(await scope.chatRequests()).toHaveLength(5);
+  expect(errors).toEqual([]);
 });
 
 test("a context overflow the harness cannot recover from says what to do", async ({ page }) => {

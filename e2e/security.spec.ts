@@ -376,13 +376,16 @@ test(
     // Not remembered: a reload forgets it.
     await page.reload();
     await expect(page.getByTestId("assistant-message").last()).toHaveText("The key worked.");
-    expect(await keyStatus(page)).toEqual({ status: "No key set. It is sent only to OpenAI.", placeholder: "paste your key" });
+    expect(await keyStatus(page)).toEqual({
+      status: "No key set: the one used before the reload was for that session only and was not kept. It is sent only to OpenAI.",
+      placeholder: "paste your key",
+    });
     expect(await keyPlaces(page)).toEqual([]);
-    // A turn is refused before any request, with the advice to add a key; the message stays in the box.
+    // A turn is refused before any request, saying the key was not kept; the message stays in the box.
     await send(page, "Still there?");
     const refusal = page.getByTestId("run-error");
-    await expect(refusal).toHaveAttribute("data-code", "model_unavailable");
-    await expect(refusal).toContainText("Add an OpenAI API key in Settings.");
+    await expect(refusal).toHaveAttribute("data-code", "key_missing");
+    await expect(refusal).toContainText("The OpenAI API key was for the last session only, so the reload did not keep it.");
     await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("Still there?");
     expect(await scope.chatRequests()).toHaveLength(1);
     expect(logged.filter((m) => m.includes(KEY))).toEqual([]);

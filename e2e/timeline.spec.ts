@@ -472,6 +472,112 @@ test("a reload mid-stream marks the turn interrupted; Continue resumes it and th
   expect(errors).toEqual([]);
 });
 
+test("a reload while a subagent streams: Continue runs the subagent on and the parent answers", async ({ page }) => {
+  const scope = await start(page);
+  await scope.script([
+    { toolCalls: [{ name: "task", args: { description: "Survey the cat breeds", subagent_type: "general-purpose" } }] },
+    { when: { lastUserIncludes: "Survey the cat breeds" }, chunks: SLOW, delayMs: 700 },
+    { when: { lastUserIncludes: "Survey the cat breeds" }, text: "Breeds: tabby and siamese." },
+    { when: { lastUserIncludes: "Tell me about cats" }, text: "Cats come in many breeds." },
+  ]);
+  await send(page, "Tell me about cats");
+  const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
+  await expect(task.getByRole("group", { name: "Subagent activity" }).getByTestId("assistant-live")).toContainText("of a long answer.");
+
+  await page.reload();
+  const banner = page.getByTestId("interrupted");
+  await expect(banner).toBeVisible();
+  const errors = watchErrors(page);
+  await banner.getByRole("button", { name: "Continue" }).click();
+  await idle(page);
+  await expect(banner).toHaveCount(0);
+  await expect(task).toHaveAttribute("data-status", "done");
+  await expect(task.getByRole("group", { name: "Subagent activity" }).getByTestId("assistant-message").last()).toHaveText(
+    "Breeds: tabby and siamese.",
+  );
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Cats come in many breeds.");
+  await expect(page.getByTestId("run-error")).toHaveCount(0);
+  // The subagent was asked again from its own history, then the parent.
+  const chats = await scope.chatRequests();
+  expect(chats).toHaveLength(4);
+  expect(JSON.stringify(chats[2]!.body.messages)).toContain("Survey the cat breeds");
+  expect(errors).toEqual([]);
+});
+
+test("Stop inside a subagent: its card says Stopped, keeps what it wrote, and the next message shows no note meant for the model", async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  const scope = await start(page);
+  await scope.script([
+    { toolCalls: [{ name: "task", args: { description: "Survey the cat breeds", subagent_type: "general-purpose" } }] },
+    { when: { lastUserIncludes: "Survey the cat breeds" }, chunks: SLOW, delayMs: 500 },
+    { when: { lastUserIncludes: "And dogs?" }, text: "Dogs too." },
+  ]);
+  await send(page, "Tell me about cats");
+  const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
+  const nested = task.getByRole("group", { name: "Subagent activity" });
+  await expect(nested.getByTestId("assistant-live")).toContainText("of a long answer.");
+  await page.getByTestId("cancel").click();
+  await idle(page);
+
+  const stopped = async () => {
+    await expect(task).toHaveAttribute("data-status", "stopped");
+    // Once for the card, once for the subagent's answer under it (the part it had written).
+    await expect(task.getByText("Stopped", { exact: true })).toHaveCount(2);
+    await expect(nested.getByText("Stopped", { exact: true })).toHaveCount(1);
+    await expect(nested.getByTestId("assistant-message")).toContainText("The first part of a long answer.");
+    await expect(page.getByTestId("messages")).not.toContainText("was cancelled - another message came in");
+  };
+  await stopped();
+  await send(page, "And dogs?");
+  await idle(page);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Dogs too.");
+  await stopped();
+  await page.reload();
+  await stopped();
+  // The model reads deepagents' note for the stopped call (in its request only).
+  expect(JSON.stringify((await scope.chatRequests()).at(-1)!.body.messages)).toContain("was cancelled - another message came in");
+  expect(errors).toEqual([]);
+});
+
+test("after a reload, Continue with a key that was not remembered asks for the key and sends nothing; with it, the run goes on", async ({
+  page,
+}) => {
+  const scope = await start(page, { key: "sk-only-this-session" });
+  await scope.configure({ requireKey: "sk-only-this-session" });
+  await scope.script([{ chunks: SLOW, delayMs: 700 }, { text: "Resumed with the key." }]);
+  await send(page, "Tell me a long story");
+  await expect(page.getByTestId("assistant-live")).toContainText("keep coming");
+
+  await page.reload();
+  const banner = page.getByTestId("interrupted");
+  await banner.getByRole("button", { name: "Continue" }).click();
+  const error = page.getByTestId("run-error");
+  await expect(error).toHaveAttribute("data-code", "key_missing");
+  await expect(error).toContainText("API key was for the last session only, so the reload did not keep it.");
+  await expect(error).not.toContainText("refused");
+  // Nothing was sent, and nothing lost: the interrupted answer is still shown, Continue still offered.
+  expect(await scope.chatRequests()).toHaveLength(1);
+  await expect(page.getByTestId("messages")).toContainText("The first part of a long answer.");
+  await expect(banner).toBeVisible();
+
+  // "Enter the API key" opens Settings on the key field.
+  await error.getByRole("button", { name: "Enter the API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const field = dialog.getByLabel("API key");
+  await expect(field).toBeFocused();
+  await expect(dialog.getByTestId("key-status")).toContainText("was for that session only and was not kept");
+  await field.fill("sk-only-this-session");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByRole("status")).toContainText("Saved.");
+  await page.keyboard.press("Escape");
+  await banner.getByRole("button", { name: "Continue" }).click();
+  await idle(page);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Resumed with the key.");
+  expect(await scope.chatRequests()).toHaveLength(2);
+});
+
 test("Retry and editing a message each run a new branch; the switcher moves between them and their answers", async ({ page }) => {
   const errors = watchErrors(page);
   const scope = await start(page);

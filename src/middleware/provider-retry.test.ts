@@ -8,7 +8,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
-import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
+import { startScriptedServer, type Dialect, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
 import { classifyProviderError, describeProviderFailure, providerRetryMiddleware } from "./provider-retry.ts";
 
 let servers: ScriptedServer[] = [];
@@ -47,5 +47,57 @@ describe("a refused key", () => {
         expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
       });
     }
+  }
+});
+
+describe("a connection that drops", () => {
+  for (const dialect of ["openai", "anthropic"] as const satisfies readonly Dialect[]) {
+    const run = async (replies: ServerReply[]) => {
+      const server = await startScriptedServer(dialect, replies);
+      servers.push(server);
+      const choice: ModelChoice =
+        dialect === "openai"
+          ? { provider: "openai", model: "gpt-4.1", baseUrl: `${server.url}/v1` }
+          : { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.url };
+      const model = await createRemoteModel(choice, "sk-test");
+      if (!model.ok) throw new Error(model.error);
+      const waits: number[] = [];
+      const agent = createDeepAgent({
+        model: model.value,
+        middleware: [providerRetryMiddleware({ sleep: async (ms) => void waits.push(ms) })],
+      });
+      const streamed: string[] = [];
+      const failure = await (async () => {
+        for await (const [chunk] of await agent.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" }))
+          if (chunk.text) streamed.push(chunk.text);
+      })().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return { server, failure, waits, streamed };
+    };
+
+    it(`${dialect}: mid-answer, then unreachable: retried, and reported as a drop after an answer, not as CORS`, async () => {
+      const { server, failure, waits, streamed } = await run([
+        { chunks: ["Half ", "an ", "answer ", "never ends"], disconnectAfter: 2 },
+        { disconnect: true },
+        { disconnect: true },
+        { disconnect: true },
+      ]);
+      expect(streamed.join("")).toBe("Half an ");
+      expect(waits).toHaveLength(3);
+      expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(4);
+      expect(classifyProviderError(failure)).toEqual({ kind: "dropped" });
+      const text = describeProviderFailure(failure, server.url);
+      expect(text).toContain(`The connection to 127.0.0.1:${server.port} dropped in the middle of the answer`);
+      expect(text).not.toMatch(/CORS|Could not reach/);
+    });
+
+    it(`${dialect}: never answered: a network failure, with the CORS hint`, async () => {
+      const { failure, waits } = await run([{ disconnect: true }, { disconnect: true }, { disconnect: true }, { disconnect: true }]);
+      expect(waits).toHaveLength(3);
+      expect(classifyProviderError(failure)).toEqual({ kind: "network" });
+      expect(describeProviderFailure(failure)).toMatch(/^Could not reach the provider\. .*\(CORS\)/);
+    });
   }
 });

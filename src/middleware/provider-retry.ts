@@ -4,7 +4,10 @@
  *
  * - 429 (rate limited): wait as the provider's `Retry-After` says (else
  *   exponential backoff) and retry.
- * - 5xx and network failures: exponential backoff and retry.
+ * - 5xx and network failures: exponential backoff and retry; a connection
+ *   that dropped after the provider answered (`dropped`, models/dropped-stream.ts)
+ *   too, and it is what is reported when the retries then cannot reach it:
+ *   the endpoint was there, so blaming CORS or the address would mislead.
  * - 401/403, context overflow and other 4xx: never retried (overflow is the
  *   summarization middleware's; the others need the user).
  *
@@ -19,7 +22,7 @@ export const PROVIDER_RETRY = "ProviderRetryMiddleware";
 /** The `type` of the custom stream event announcing a retry. */
 export const RETRY_EVENT = "deeptab:retry";
 
-export type ProviderFailure = "auth" | "rate_limit" | "server" | "network" | "overflow" | "bad_request" | "unknown";
+export type ProviderFailure = "auth" | "rate_limit" | "server" | "network" | "dropped" | "overflow" | "bad_request" | "unknown";
 
 export interface ClassifiedError {
   kind: ProviderFailure;
@@ -56,6 +59,8 @@ export function classifyProviderError(err: unknown): ClassifiedError {
   if (isContextOverflow(err)) return { kind: "overflow" };
   const status = (err as { status?: unknown } | null)?.status;
   const name = err instanceof Error ? err.name : "";
+  // The provider answered, then the connection went (models/dropped-stream.ts names it so).
+  if (name === "ConnectionDroppedError") return { kind: "dropped" };
   const message = err instanceof Error ? err.message : String(err);
   if (typeof status === "number") {
     if (status === 401 || status === 403) return { kind: "auth", status };
@@ -103,13 +108,19 @@ export function providerRetryMiddleware(options: RetryOptions = {}): AgentMiddle
   return {
     name: PROVIDER_RETRY,
     async wrapModelCall(request, next) {
+      /** A connection that dropped after the provider answered, in an earlier attempt. */
+      let dropped: unknown;
       for (let attempt = 1; ; attempt++) {
         try {
           return await next(request);
         } catch (err) {
           const failure = classifyProviderError(err);
-          const retryable = failure.kind === "rate_limit" || failure.kind === "server" || failure.kind === "network";
-          if (!retryable || attempt >= maxAttempts || request.config.signal?.aborted) throw err;
+          if (failure.kind === "dropped") dropped = err;
+          const retryable =
+            failure.kind === "rate_limit" || failure.kind === "server" || failure.kind === "network" || failure.kind === "dropped";
+          if (!retryable || request.config.signal?.aborted) throw err;
+          // Out of attempts: a provider that answered before is not an unreachable one.
+          if (attempt >= maxAttempts) throw failure.kind === "network" && dropped !== undefined ? dropped : err;
           const backoff = Math.min(cap, base * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4));
           const waitMs = Math.min(cap, failure.retryAfterMs ?? backoff);
           request.config.writer?.({
@@ -138,6 +149,11 @@ export function describeProviderFailure(err: unknown, endpoint?: string): string
       return `${host} is rate limiting requests (HTTP 429) and still was after several retries. Wait a minute and send again.`;
     case "server":
       return `${host} had a server error (HTTP ${failure.status}) and still did after several retries. Try again later.`;
+    case "dropped":
+      return (
+        `The connection to ${host} dropped in the middle of the answer, after the server had started answering, ` +
+        "and asking again did not get through. What arrived is kept. Check that the server is still running, then send again."
+      );
     case "network":
       return (
         `Could not reach ${host}. Check the address and the connection; the endpoint may not allow requests from a browser (CORS). ` +

@@ -15,6 +15,7 @@ import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
 import { providerInfo, type ModelChoice, type ProviderId } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
+import { watchDrops } from "./dropped-stream.ts";
 
 export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalog.ts";
 export {
@@ -79,6 +80,8 @@ export async function createRemoteModel(
   key: string | undefined,
   fetchImpl?: typeof fetch,
 ): Promise<Result<BaseChatModel, string>> {
+  // A stream that drops after the answer began is told from an endpoint never reached (dropped-stream.ts).
+  const fetchFn = watchDrops(fetchImpl ?? ((input, init) => fetch(input, init)));
   switch (choice.provider) {
     case "demo":
       return ok(createDemoModel());
@@ -95,7 +98,7 @@ export async function createRemoteModel(
           apiKey: key || "no-key",
           maxRetries: 0,
           streamUsage: true,
-          configuration: { baseURL: endpointOf(choice), dangerouslyAllowBrowser: true, ...(fetchImpl ? { fetch: fetchImpl } : {}) },
+          configuration: { baseURL: endpointOf(choice), dangerouslyAllowBrowser: true, fetch: fetchFn },
         }),
       );
     }
@@ -108,7 +111,7 @@ export async function createRemoteModel(
           apiKey: key,
           maxRetries: 0,
           ...(choice.baseUrl ? { anthropicApiUrl: choice.baseUrl } : {}),
-          clientOptions: { dangerouslyAllowBrowser: true, ...(fetchImpl ? { fetch: fetchImpl } : {}) },
+          clientOptions: { dangerouslyAllowBrowser: true, fetch: fetchFn },
         }),
       );
     }

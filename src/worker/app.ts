@@ -16,6 +16,7 @@ import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { buildAgent, readerAgent } from "./agents.ts";
+import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
 import { enrichApproval } from "./approvals.ts";
 import { createFilesService } from "./files.ts";
 import type { CheckpointReader } from "./history.ts";
@@ -67,6 +68,18 @@ function promptPort(remote: PromptApiRemote): PromptApiPort {
     },
     contextWindow: () => remote.contextWindow(),
   };
+}
+
+/** Why `choice` cannot run for want of a key, or undefined (see RunDeps.missingKey). */
+async function missingKey(choice: ModelChoice, settings: ReturnType<typeof createSettingsService>): Promise<string | undefined> {
+  if (!KEY_PROVIDERS.includes(choice.provider) || (await settings.key(choice.provider))) return undefined;
+  const { label, key } = providerInfo(choice.provider);
+  if (await settings.keyNotKept(choice.provider))
+    return (
+      `The ${label} API key was for the last session only, so the reload did not keep it. Enter it again in Settings ` +
+      '(tick "Remember this key on this device" to keep it across reloads). Nothing was sent.'
+    );
+  return key === "required" ? `Add your ${label} API key in Settings.` : undefined;
 }
 
 export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { runningHere(threadId: string): boolean } {
@@ -134,6 +147,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     attach: async (threadId, list) => files.attach(await fsOf(threadId), list),
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
     ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),
+    missingKey: (choice) => missingKey(choice, settings),
     async agent(choice, onStatus) {
       const s = await settings.get();
       return buildAgent(

@@ -42,12 +42,13 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 }
 
 /** A worker with a cuttable fetch on a fresh database, the thread on the loopback server's scope. */
-async function setup(replies: ServerReply[]) {
-  const server = await startScriptedServer("openai", replies);
+async function setup(replies: ServerReply[], requireKey?: string) {
+  const server = await startScriptedServer("openai", replies, requireKey ? { requireKey } : {});
   servers.push(server);
   const line = cuttableFetch();
   const first = openWorkerApi(undefined, { fetch: line.fetch });
   await first.api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
+  if (requireKey) await first.api.setKey("openai-compatible", requireKey, false);
   const chats = () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));
   /** The page reloads: the first worker stops dead; a new one opens the same database. */
   const reload = async () => {
@@ -93,5 +94,35 @@ describe("Continue after a reload", () => {
     expect(result).toMatchObject({ status: "success", content: "Breeds: tabby, siamese." });
     expect(view.messages.filter((m) => m.role === "tool")).toHaveLength(1);
     expect(view.messages.at(-1)).toMatchObject({ role: "assistant", content: "Cats come in many breeds." });
+  });
+
+  it("with a key for the session only: Continue asks for the key instead of sending without it, and the partial answer stays", async () => {
+    const { api, chats, reload } = await setup([{ chunks: SLOW_CHILD, delayMs: 150 }, { text: "The whole answer." }], "sk-session-only");
+    const run = await start((cb) => api.startRun("t", { text: "List the breeds" }, cb));
+    await until(() => run.events.some((e) => e.type === "token"), "the answer's first tokens");
+    // The partial answer is saved about once a second while it streams.
+    await new Promise((r) => setTimeout(r, 1_500));
+
+    const second = await reload();
+    expect((await second.keyStatus()).find((k) => k.provider === "openai-compatible")).toEqual({
+      provider: "openai-compatible",
+      set: false,
+      remembered: false,
+      notKept: true,
+    });
+    const refused = await second.continueRun("t", () => undefined);
+    expect(refused).toMatchObject({ ok: false, error: { code: "key_missing" } });
+    expect(!refused.ok && refused.error.message).toMatch(/was for the last session only, so the reload did not keep it\. Enter it again/);
+    expect(chats()).toHaveLength(1);
+    // Nothing was lost: still interrupted, with its partial answer.
+    const cut = await second.getThread("t");
+    expect(cut.interrupted?.partial).toMatch(/^breed 1, /);
+    expect(await second.startRun("t", { text: "hello?" }, () => undefined)).toMatchObject({ ok: false, error: { code: "key_missing" } });
+
+    await second.setKey("openai-compatible", "sk-session-only", false);
+    const resumed = await start((cb) => second.continueRun("t", cb));
+    expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
+    expect(chats()).toHaveLength(2);
+    expect((await second.getThread("t")).messages.at(-1)).toMatchObject({ role: "assistant", content: "The whole answer." });
   });
 });

@@ -17,6 +17,9 @@ import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, 
  */
 export const STOPPED_KEY = "deeptab_stopped";
 
+/** `response_metadata` key of an AI message cut off by a failure (a dropped connection): its text is what had arrived. */
+export const CUT_OFF_KEY = "deeptab_cut_off";
+
 const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
 
 /** A JSON copy: guarantees structured-cloneable plain data. */
@@ -41,6 +44,7 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     const usage = usageOf(msg);
     if (usage) info.usage = usage;
     if (msg.response_metadata?.[STOPPED_KEY]) info.stopped = true;
+    if (msg.response_metadata?.[CUT_OFF_KEY]) info.cutOff = true;
   }
   if (ToolMessage.isInstance(msg)) {
     info.toolCallId = msg.tool_call_id;

@@ -76,6 +76,8 @@ export interface MessageInfo {
    * Tool messages: the call was stopped before it finished (`content` is what the model reads).
    */
   stopped?: boolean;
+  /** Assistant messages: a failure (a dropped connection) cut the answer off; this is the part that arrived. */
+  cutOff?: boolean;
   /** Tool messages: the call never finished (a reload cut it; the next message went on); `content` is for the model. */
   cancelled?: boolean;
   /** Tool messages: the call this answers. */
@@ -333,6 +335,8 @@ export interface KeyStatus {
   provider: ProviderId;
   set: boolean;
   remembered: boolean;
+  /** A key was set for an earlier session only (before a reload) and is gone: it has to be entered again. */
+  notKept?: boolean;
 }
 
 /** One request the worker made to a model provider (the request log). */
@@ -384,7 +388,9 @@ export type StartErrorCode =
   | "invalid_decision"
   /** The approval a decision was given for is no longer the one waiting. */
   | "approval_changed"
-  | "attachment_failed";
+  | "attachment_failed"
+  /** The model needs a key this worker does not hold (one for a past session only, or none given): ask for it. */
+  | "key_missing";
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
 /** What the user sends: text, and files attached to the message. */

@@ -6,7 +6,8 @@
  * What a run leaves behind is always consistent:
  * - Stop keeps the streamed part of the answer (an assistant message marked
  *   stopped), the results of calls that had finished, and gives the others a
- *   result marked stopped, in subagents' threads too (stop.ts).
+ *   result marked stopped, in subagents' threads too (stop.ts). A failure
+ *   (a dropped connection) keeps the streamed part too, marked cut off.
  * - While a run streams, its partial answer is saved every second, so a
  *   reload mid-run finds it; the registry's `running` mark, left set by a
  *   worker that went away, is what makes the thread "interrupted" (Continue
@@ -25,9 +26,8 @@ import { ChildActivityHandler } from "./child-activity.ts";
 import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
-import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
+import { CUT_OFF_KEY, pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
-import { keepStopped, stoppedAnswer } from "./stop.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -40,6 +40,7 @@ import {
   type ThreadEvent,
   type UserInput,
 } from "./protocol.ts";
+import { keepStopped, partialAnswer } from "./stop.ts";
 
 /** What runs need of the thread registry (threads.ts). */
 export interface RunRegistry {
@@ -59,6 +60,11 @@ export interface RunRegistry {
 export interface RunDeps {
   /** Builds the run's agent; `onStatus` hears what takes a while meanwhile (loading a model in the tab). */
   agent(choice: ModelChoice, onStatus: (status: RunStatus) => void): Promise<Result<BuiltAgent, string>>;
+  /**
+   * Why `choice` cannot run for want of a key (a key for a past session only, or a required one never
+   * given), as a message for people; undefined when it can. Checked before anything is sent or written.
+   */
+  missingKey?(choice: ModelChoice): Promise<string | undefined>;
   /** Reads and edits state (never calls a model). */
   reader: DeepAgent;
   registry: RunRegistry;
@@ -178,10 +184,10 @@ export function createRunService(deps: RunDeps): RunService {
     return !held.some((l) => l.name === threadLockName(threadId));
   }
 
-  /** Writes the partial answer into the thread as a stopped assistant message. */
-  async function keepPartial(threadId: string, text: string): Promise<void> {
+  /** Writes the partial answer into the thread as an assistant message marked stopped (or cut off). */
+  async function keepPartial(threadId: string, text: string, mark?: Parameters<typeof partialAnswer>[1]): Promise<void> {
     if (!text.trim()) return;
-    await reader.updateState(configOf(threadId), { messages: [stoppedAnswer(text)] }, "after_model");
+    await reader.updateState(configOf(threadId), { messages: [partialAnswer(text, mark)] }, "after_model");
   }
 
   function describeError(err: unknown, choice: ModelChoice): ErrorInfo {
@@ -235,6 +241,8 @@ export function createRunService(deps: RunDeps): RunService {
         await keepStopped(reader, threadId, translator).catch(() => undefined);
         terminal = { type: "done", runId, status: "cancelled" };
       } else {
+        // What was shown stays (a dropped connection's half answer), marked cut off; the error says why.
+        await keepPartial(threadId, translator.partial, CUT_OFF_KEY).catch(() => undefined);
         terminal = { type: "error", runId, error: describeError(err, choice) };
       }
     }
@@ -249,12 +257,17 @@ export function createRunService(deps: RunDeps): RunService {
       release(onEvent);
       return startError("thread_busy", "This thread already has a run in progress.");
     }
+    const choice = await registry.model(threadId);
+    const missing = await deps.missingKey?.(choice);
+    if (missing) {
+      release(onEvent);
+      return startError("key_missing", missing);
+    }
     const planned = await plan().catch((cause: unknown) => startError("not_found", toErrorInfo(cause).message));
     if ("ok" in planned) {
       release(onEvent);
       return planned;
     }
-    const choice = await registry.model(threadId);
     const runId = crypto.randomUUID();
     // Open before the agent is built: loading a model in the tab reports its progress on it.
     const sink = new EventSink(onEvent, batchMs);

@@ -5,6 +5,9 @@
  *   store under ["settings"] (memory only without IndexedDB).
  * - Keys live in this worker's memory for the session. Only when the user
  *   asks to remember one is it also written to the store under ["keys"];
+ *   a key for the session only leaves a mark there instead (no key, only
+ *   that there was one), so after a reload a run can say that the key was
+ *   not kept and ask for it, rather than send a request without it;
  *   keys never enter graph state, checkpoints, thread exports, the request
  *   log or error messages (`redact` scrubs them from any text that leaves).
  * - No call returns a key: the page learns only whether one is set.
@@ -36,6 +39,8 @@ export interface SettingsService {
   keyStatus(): Promise<KeyStatus[]>;
   /** The key for a provider (worker-internal: never sent to the page). */
   key(provider: ProviderId): Promise<string | undefined>;
+  /** True when a key for `provider` was set for an earlier session only, and this worker has none. */
+  keyNotKept(provider: ProviderId): Promise<boolean>;
   /** `text` with every known key, and anything shaped like a key (sk-…, Bearer …), replaced by "[key hidden]". */
   redact(text: string): string;
   /** Forgets every key and setting (memory and store). */
@@ -70,20 +75,29 @@ export { validChoice as sanitizeModelChoice };
 export function createSettingsService(store: BaseStore | undefined): SettingsService {
   const keys = new Map<ProviderId, string>();
   const remembered = new Set<ProviderId>();
+  /** Providers whose key was for a session only (the store's mark): gone once that worker went. */
+  const sessionOnly = new Set<ProviderId>();
   let settings: Settings | undefined;
   const loaded = (async () => {
     if (!store) return;
     for (const item of await store.search(KEYS_NS, { limit: 100 })) {
       const provider = item.key;
-      const key = (item.value as { key?: unknown }).key;
-      if (isProviderId(provider) && typeof key === "string" && key) {
+      if (!isProviderId(provider)) continue;
+      const { key, session } = item.value as { key?: unknown; session?: unknown };
+      if (typeof key === "string" && key) {
         keys.set(provider, key);
         remembered.add(provider);
-      }
+      } else if (session === true) sessionOnly.add(provider);
     }
   })().catch(() => undefined);
 
-  const status = (provider: ProviderId): KeyStatus => ({ provider, set: keys.has(provider), remembered: remembered.has(provider) });
+  const notKept = (provider: ProviderId) => sessionOnly.has(provider) && !keys.has(provider);
+  const status = (provider: ProviderId): KeyStatus => ({
+    provider,
+    set: keys.has(provider),
+    remembered: remembered.has(provider),
+    ...(notKept(provider) ? { notKept: true } : {}),
+  });
 
   async function get(): Promise<Settings> {
     if (settings) return settings;
@@ -108,9 +122,12 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       if (remember && store) {
         await store.put(KEYS_NS, provider, { key: trimmed });
         remembered.add(provider);
+        sessionOnly.delete(provider);
       } else {
         remembered.delete(provider);
-        await store?.delete(KEYS_NS, provider);
+        sessionOnly.add(provider);
+        // Only the mark that a key was set for this session: never the key.
+        await store?.put(KEYS_NS, provider, { session: true });
       }
       return status(provider);
     },
@@ -118,6 +135,7 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await loaded;
       keys.delete(provider);
       remembered.delete(provider);
+      sessionOnly.delete(provider);
       await store?.delete(KEYS_NS, provider);
       return status(provider);
     },
@@ -129,12 +147,17 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await loaded;
       return keys.get(provider);
     },
+    async keyNotKept(provider) {
+      await loaded;
+      return notKept(provider);
+    },
     redact: (text) => redactSecrets(text, keys.values()),
     async clear() {
       await loaded;
-      for (const provider of [...keys.keys()]) await store?.delete(KEYS_NS, provider);
+      for (const provider of new Set([...keys.keys(), ...sessionOnly])) await store?.delete(KEYS_NS, provider);
       keys.clear();
       remembered.clear();
+      sessionOnly.clear();
       settings = { ...DEFAULT_SETTINGS };
       await store?.delete(SETTINGS_NS, "app");
     },

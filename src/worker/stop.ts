@@ -14,7 +14,7 @@ import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
 import { pendingToolCalls } from "../core/messages.ts";
 import { cancelledToolMessage } from "../middleware/patch-tool-calls.ts";
-import { STOPPED_KEY } from "./messages.ts";
+import { STOPPED_KEY, type CUT_OFF_KEY } from "./messages.ts";
 
 /** What the stopped run had under way (from its event translator, events.ts). */
 export interface StoppedRun {
@@ -26,9 +26,9 @@ export interface StoppedRun {
   finished: readonly ToolMessage[];
 }
 
-/** An answer the user stopped: the part that had arrived. */
-export function stoppedAnswer(text: string): AIMessage {
-  return new AIMessage({ content: text, response_metadata: { [STOPPED_KEY]: true } });
+/** The part of an answer that had arrived, marked (`mark`: STOPPED_KEY by the user, CUT_OFF_KEY by a failure). */
+export function partialAnswer(text: string, mark: typeof STOPPED_KEY | typeof CUT_OFF_KEY = STOPPED_KEY): AIMessage {
+  return new AIMessage({ content: text, response_metadata: { [mark]: true } });
 }
 
 /** Writes what the stopped run had under way into `threadId` (and its subagents' threads). */
@@ -45,5 +45,5 @@ export async function keepStopped(reader: DeepAgent, threadId: string, run: Stop
     const child: StoppedRun = { partial: run.childPartial(call.id), childPartial: () => "", finished: [] };
     await keepStopped(reader, subagentThreadId(threadId, call.id), child);
   }
-  if (run.partial.trim()) await reader.updateState(config, { messages: [stoppedAnswer(run.partial)] }, "after_model");
+  if (run.partial.trim()) await reader.updateState(config, { messages: [partialAnswer(run.partial)] }, "after_model");
 }

@@ -122,6 +122,11 @@ describe("buildTimeline", () => {
     ]);
   });
 
+  it("an answer a failure cut off shows what arrived, marked", () => {
+    const items = buildTimeline([user("go"), { ...ai("The first part"), cutOff: true }]);
+    expect(items.at(-1)).toMatchObject({ kind: "assistant", text: "The first part", cutOff: true });
+  });
+
   it("nests a subagent's activity under its task card, from the view or from live events", () => {
     const call = { id: "t1", name: "task", args: { subagent_type: "general-purpose", description: "look" } };
     const done: MessageInfo[] = [

@@ -38,6 +38,8 @@ export interface AssistantItem {
   index: number;
   text: string;
   stopped?: boolean;
+  /** A failure (a dropped connection) cut it off: the text is what had arrived. */
+  cutOff?: boolean;
   /** Still streaming. */
   streaming?: boolean;
   /** The run was cut off (a reload) while this streamed. */
@@ -158,12 +160,13 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
     const m = messages[i]!;
     if (m.role === "user") items.push({ kind: "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
-    if (m.content.trim() || m.stopped)
+    if (m.content.trim() || m.stopped || m.cutOff)
       items.push({
         kind: "assistant",
         index: i,
         text: m.content,
         ...(m.stopped ? { stopped: true } : {}),
+        ...(m.cutOff ? { cutOff: true } : {}),
       });
     const calls = m.toolCalls ?? [];
     if (!calls.length) continue;

@@ -40,6 +40,8 @@ export interface SettingsFormProps {
   settings: () => SettingsState;
   /** The shown thread: the form starts from its model, and Save switches it. */
   chat: () => Chat;
+  /** The field to focus when it opens: "key" when a run asked for the key; otherwise the provider. */
+  focus?: () => "key" | undefined;
 }
 
 export class SettingsForm {
@@ -119,7 +121,10 @@ export class SettingsForm {
       // When the settings arrived after the dialog opened, the Provider select was disabled and could not take focus then.
       void tick().then(() => {
         const form = this.element;
-        if (this.#open() && form && !form.contains(document.activeElement)) form.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+        if (!this.#open() || !form) return;
+        const key = this.#props.focus?.() === "key" ? form.querySelector<HTMLElement>("[data-key-field]") : null;
+        if (key) key.focus();
+        else if (!form.contains(document.activeElement)) form.querySelector<HTMLElement>("[data-autofocus]")?.focus();
       });
     });
     $effect(() => this.#followDefaultWindow());

@@ -7,6 +7,7 @@ import {
   canList,
   choiceOf,
   fieldsOf,
+  keyHint,
   keyPlaceholder,
   modelError,
   modelHint,
@@ -66,6 +67,10 @@ describe("the model fields", () => {
     expect(baseUrlPlaceholder(info("openai-compatible"))).toBe("http://localhost:11434/v1");
     expect(keyPlaceholder(info("openai-compatible"), unset)).toBe("optional (OpenRouter and hosted servers need one)");
     expect(keyPlaceholder(info("openai"), { ...set, remembered: true })).toBe("set (remembered on this device): type to replace it");
+    expect(keyHint(info("openai"), set)).toBe("A key is set. It is never shown again. It is sent only to OpenAI.");
+    expect(keyHint(info("openai"), { ...set, set: false, notKept: true })).toBe(
+      "No key set: the one used before the reload was for that session only and was not kept. It is sent only to OpenAI.",
+    );
     const compatible = info("openai-compatible");
     expect(modelHint(compatible, { ok: true, value: ["a"] }, null, unset)).toBe("1 model listed by the server: or type any id.");
     expect(modelHint(compatible, { ok: true, value: ["a", "b"] }, "Enter a model id.", unset)).toBe(

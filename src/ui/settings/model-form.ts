@@ -92,7 +92,12 @@ export function keyPlaceholder(info: ProviderInfo, status: KeyStatus | undefined
 }
 
 export function keyHint(info: ProviderInfo, status: KeyStatus | undefined): string {
-  return `${status?.set ? "A key is set. It is never shown again." : "No key set."} It is sent only to ${info.label}.`;
+  const set = status?.set
+    ? "A key is set. It is never shown again."
+    : status?.notKept
+      ? "No key set: the one used before the reload was for that session only and was not kept."
+      : "No key set.";
+  return `${set} It is sent only to ${info.label}.`;
 }
 
 /** Whether the provider's model list can be asked for: not in the tab, and not without a key the listing needs. */
