@@ -7,7 +7,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
-import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
+import { remoteModelFor } from "../testing/remote-model.ts";
 import { startScriptedServer, type Dialect, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
 import { classifyProviderError, describeProviderFailure, providerRetryMiddleware } from "./provider-retry.ts";
 
@@ -23,15 +23,9 @@ describe("a refused key", () => {
       it(`${dialect} ${status}: an auth failure, not retried, with "check the key" as the message`, async () => {
         const server = await startScriptedServer(dialect, [{ status }]);
         servers.push(server);
-        const choice: ModelChoice =
-          dialect === "openai"
-            ? { provider: "openai", model: "gpt-4.1", baseUrl: `${server.url}/v1` }
-            : { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.url };
-        const model = await createRemoteModel(choice, "sk-no-permission");
-        if (!model.ok) throw new Error(model.error);
         const waits: number[] = [];
         const agent = createDeepAgent({
-          model: model.value,
+          model: await remoteModelFor(server, "sk-no-permission"),
           middleware: [providerRetryMiddleware({ sleep: async (ms) => void waits.push(ms) })],
         });
         const failure = await agent.invoke({ messages: [new HumanMessage("hi")] }).then(
@@ -55,15 +49,9 @@ describe("a connection that drops", () => {
     const run = async (replies: ServerReply[]) => {
       const server = await startScriptedServer(dialect, replies);
       servers.push(server);
-      const choice: ModelChoice =
-        dialect === "openai"
-          ? { provider: "openai", model: "gpt-4.1", baseUrl: `${server.url}/v1` }
-          : { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.url };
-      const model = await createRemoteModel(choice, "sk-test");
-      if (!model.ok) throw new Error(model.error);
       const waits: number[] = [];
       const agent = createDeepAgent({
-        model: model.value,
+        model: await remoteModelFor(server),
         middleware: [providerRetryMiddleware({ sleep: async (ms) => void waits.push(ms) })],
       });
       const streamed: string[] = [];

@@ -3,6 +3,7 @@
  * (fake-indexeddb, which the test imports), with tokens sent unbatched.
  * Pass `db` to open a second API on the same database (another worker), and
  * `fetch` to route its provider requests (e.g. a cuttable one, cut-fetch.ts).
+ * `collectRun` starts a run and gathers its events.
  */
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../worker/app.ts";
@@ -22,12 +23,19 @@ export function openWorkerApi(
   return { api, db };
 }
 
+/** A run started through the API: its id, its events as they come, and its terminal event. */
+export interface CollectedRun {
+  runId: string;
+  events: AgentEvent[];
+  done: Promise<TerminalEvent>;
+}
+
 /**
- * Runs a start call of the worker API (startRun, resume, …) to its terminal
- * event: its run id, every event it sent, and the terminal event to await.
- * A start the worker refuses throws, naming the code.
+ * Runs a start call of the worker API (startRun, resume, …; e.g. `(cb) => api.startRun(id, input, cb)`) to its
+ * terminal event: its run id, every event it sent, and the terminal event to await. A start the worker refuses
+ * throws, naming the code.
  */
-export async function collectRun(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
+export async function collectRun(start: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>): Promise<CollectedRun> {
   const events: AgentEvent[] = [];
   let finish!: (e: TerminalEvent) => void;
   const done = new Promise<TerminalEvent>((r) => (finish = r));
@@ -37,4 +45,13 @@ export async function collectRun(start: (cb: (e: AgentEvent) => void) => ReturnT
   });
   if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
   return { runId: started.value, events, done };
+}
+
+/** Waits until `check` holds, polling every 10 ms; fails after `ms` (a bound for a loaded machine) naming `what`. */
+export async function waitUntil(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

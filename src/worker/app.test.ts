@@ -15,10 +15,8 @@ import type { AgentWorkerApi, MessageInfo, UserInput } from "./protocol.ts";
 
 const openApi = openWorkerApi;
 
-const collect = collectRun;
-
 const send = async (api: AgentWorkerApi, threadId: string, input: UserInput | string) => {
-  const run = await collect((cb) => api.startRun(threadId, typeof input === "string" ? { text: input } : input, cb));
+  const run = await collectRun((cb) => api.startRun(threadId, typeof input === "string" ? { text: input } : input, cb));
   return { ...run, terminal: await run.done };
 };
 
@@ -49,7 +47,7 @@ describe("the worker API (demo model)", () => {
 
   it("keeps the partial answer on Stop, marked stopped, and the thread goes on", async () => {
     const { api } = openApi();
-    const run = await collect((cb) => api.startRun("s", { text: "hello" }, cb));
+    const run = await collectRun((cb) => api.startRun("s", { text: "hello" }, cb));
     // Wait for the answer to start streaming, then stop.
     for (let i = 0; i < 200 && !run.events.some((e) => e.type === "token"); i++) await new Promise((r) => setTimeout(r, 10));
     expect(await api.cancel(run.runId)).toBe(true);
@@ -68,7 +66,7 @@ describe("the worker API (demo model)", () => {
   it("shows a run cut off by a worker that went away as interrupted, with its partial text, and continues it", async () => {
     const db = `t-${crypto.randomUUID()}`;
     const first = openApi(db).api;
-    const run = await collect((cb) => first.startRun("r", { text: "hello" }, cb));
+    const run = await collectRun((cb) => first.startRun("r", { text: "hello" }, cb));
     await run.done;
     // Simulate the cut: the registry says a run started (its worker died), a partial answer was saved, the graph stopped before the answer.
     const layout = createLayout(db);
@@ -80,7 +78,7 @@ describe("the worker API (demo model)", () => {
     const view = await second.getThread("r");
     expect(view.interrupted).toEqual({ partial: "Half an ans" });
     expect((await second.listThreads())[0]).toMatchObject({ interrupted: true, messageCount: 2 });
-    const resumed = await collect((cb) => second.continueRun("r", cb));
+    const resumed = await collectRun((cb) => second.continueRun("r", cb));
     expect(await resumed.done).toMatchObject({ type: "done" });
     const after = await second.getThread("r");
     expect(after.interrupted).toBeUndefined();
@@ -94,7 +92,7 @@ describe("the worker API (demo model)", () => {
     await send(api, "e", "second");
     const before = await api.getThread("e");
     const index = before.messages.findLastIndex((m) => m.role === "user");
-    const edit = await collect((cb) => api.editAndRerun("e", index, "second, edited", cb));
+    const edit = await collectRun((cb) => api.editAndRerun("e", index, "second, edited", cb));
     await edit.done;
     const edited = await api.getThread("e");
     expect(texts(edited.messages).filter((t) => t.startsWith("user:"))).toEqual(["user:first", "user:second, edited"]);
@@ -110,7 +108,7 @@ describe("the worker API (demo model)", () => {
     expect(texts(continued.messages).filter((t) => t.startsWith("user:"))).toEqual(["user:first", "user:second", "user:third"]);
     // Retry reruns the last user message as a new branch.
     await (
-      await collect((cb) => api.retry("e", cb))
+      await collectRun((cb) => api.retry("e", cb))
     ).done;
     const retried = await api.getThread("e");
     expect(retried.branches.at(-1)).toMatchObject({ count: 2, current: 2 });
@@ -122,14 +120,14 @@ describe("the worker API (demo model)", () => {
     await send(api, "b", "colour");
     const index = (await api.getThread("b")).messages.findLastIndex((m) => m.role === "user");
     await (
-      await collect((cb) => api.editAndRerun("b", index, "fruit", cb))
+      await collectRun((cb) => api.editAndRerun("b", index, "fruit", cb))
     ).done;
     // Retry on the new (newest) branch, then an edit of the same message again.
     await (
-      await collect((cb) => api.retry("b", cb))
+      await collectRun((cb) => api.retry("b", cb))
     ).done;
     await (
-      await collect((cb) => api.editAndRerun("b", index, "animal", cb))
+      await collectRun((cb) => api.editAndRerun("b", index, "animal", cb))
     ).done;
     const view = await api.getThread("b");
     const userTexts = (v: typeof view) => texts(v.messages).filter((t) => t.startsWith("user:"));
@@ -141,7 +139,7 @@ describe("the worker API (demo model)", () => {
     // Retry on the first branch reruns its message ("colour"), not the newest branch's.
     await api.switchBranch("b", view.branches[0]!.heads[0]!);
     await (
-      await collect((cb) => api.retry("b", cb))
+      await collectRun((cb) => api.retry("b", cb))
     ).done;
     const retried = await api.getThread("b");
     expect(userTexts(retried).at(-1)).toBe("user:colour");
@@ -152,10 +150,10 @@ describe("the worker API (demo model)", () => {
     const { api } = openApi();
     await send(api, "f", "colour");
     await (
-      await collect((cb) => api.retry("f", cb))
+      await collectRun((cb) => api.retry("f", cb))
     ).done;
     await (
-      await collect((cb) => api.editAndRerun("f", 0, "fruit", cb))
+      await collectRun((cb) => api.editAndRerun("f", 0, "fruit", cb))
     ).done;
     const view = await api.getThread("f");
     expect(view.branches).toEqual([expect.objectContaining({ messageIndex: 0, count: 3, current: 3 })]);
@@ -180,7 +178,7 @@ describe("the worker API (demo model)", () => {
     expect(blocked).toMatchObject({ ok: false, error: { code: "awaiting_approval" } });
     const wrongCount = await api.resume("p", [], () => undefined);
     expect(wrongCount).toMatchObject({ ok: false, error: { code: "invalid_decision" } });
-    const rejected = await collect((cb) => api.resume("p", [{ type: "reject", message: "keep it" }], cb));
+    const rejected = await collectRun((cb) => api.resume("p", [{ type: "reject", message: "keep it" }], cb));
     expect(await rejected.done).toMatchObject({ type: "done", status: "complete" });
     expect((await api.listFiles("p")).map((f) => f.path)).toContain("/hello.md");
   });

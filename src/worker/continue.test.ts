@@ -10,36 +10,13 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cuttableFetch } from "../testing/cut-fetch.ts";
 import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
-import { openWorkerApi } from "../testing/worker-api.ts";
-import type { AgentEvent, AgentWorkerApi, TerminalEvent } from "./protocol.ts";
+import { collectRun, openWorkerApi, waitUntil } from "../testing/worker-api.ts";
 
 let servers: ScriptedServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
-
-/** Starts a run; its events as they come and its terminal event. */
-async function start(begin: (cb: (e: AgentEvent) => void) => ReturnType<AgentWorkerApi["startRun"]>) {
-  const events: AgentEvent[] = [];
-  let finish!: (e: TerminalEvent) => void;
-  const done = new Promise<TerminalEvent>((r) => (finish = r));
-  const started = await begin((e) => {
-    events.push(e);
-    if (e.type === "done" || e.type === "error") finish(e);
-  });
-  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
-  return { events, done };
-}
-
-/** Waits (bounded, for a loaded machine) until `check` holds. */
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** A worker with a cuttable fetch on a fresh database, the thread on the loopback server's scope. */
 async function setup(replies: ServerReply[], requireKey?: string) {
@@ -70,15 +47,15 @@ describe("Continue after a reload", () => {
       { when: { lastUserIncludes: "Survey the cat breeds" }, text: "Breeds: tabby, siamese." },
       { when: { lastUserIncludes: "Tell me about cats" }, text: "Cats come in many breeds." },
     ]);
-    const run = await start((cb) => api.startRun("t", { text: "Tell me about cats" }, cb));
-    await until(() => run.events.some((e) => e.type === "token" && e.taskId === "call_task"), "the child's first tokens");
+    const run = await collectRun((cb) => api.startRun("t", { text: "Tell me about cats" }, cb));
+    await waitUntil(() => run.events.some((e) => e.type === "token" && e.taskId === "call_task"), "the child's first tokens");
 
     const second = await reload();
     const cut = await second.getThread("t");
     expect(cut.interrupted).toBeDefined();
     expect(chats()).toHaveLength(2);
 
-    const resumed = await start((cb) => second.continueRun("t", cb));
+    const resumed = await collectRun((cb) => second.continueRun("t", cb));
     expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
     // The child was asked again (from its own checkpoint: its task, not the parent's thread), then the parent.
     expect(chats()).toHaveLength(4);
@@ -98,8 +75,8 @@ describe("Continue after a reload", () => {
 
   it("with a key for the session only: Continue asks for the key instead of sending without it, and the partial answer stays", async () => {
     const { api, chats, reload } = await setup([{ chunks: SLOW_CHILD, delayMs: 150 }, { text: "The whole answer." }], "sk-session-only");
-    const run = await start((cb) => api.startRun("t", { text: "List the breeds" }, cb));
-    await until(() => run.events.some((e) => e.type === "token"), "the answer's first tokens");
+    const run = await collectRun((cb) => api.startRun("t", { text: "List the breeds" }, cb));
+    await waitUntil(() => run.events.some((e) => e.type === "token"), "the answer's first tokens");
     // The partial answer is saved about once a second while it streams.
     await new Promise((r) => setTimeout(r, 1_500));
 
@@ -120,7 +97,7 @@ describe("Continue after a reload", () => {
     expect(await second.startRun("t", { text: "hello?" }, () => undefined)).toMatchObject({ ok: false, error: { code: "key_missing" } });
 
     await second.setKey("openai-compatible", "sk-session-only", false);
-    const resumed = await start((cb) => second.continueRun("t", cb));
+    const resumed = await collectRun((cb) => second.continueRun("t", cb));
     expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
     expect(chats()).toHaveLength(2);
     expect((await second.getThread("t")).messages.at(-1)).toMatchObject({ role: "assistant", content: "The whole answer." });

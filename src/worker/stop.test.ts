@@ -8,8 +8,8 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { cancelledToolCallContent } from "../middleware/patch-tool-calls.ts";
 import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
-import { openWorkerApi } from "../testing/worker-api.ts";
-import type { AgentEvent, AgentWorkerApi, TerminalEvent } from "./protocol.ts";
+import { collectRun, openWorkerApi, waitUntil } from "../testing/worker-api.ts";
+import type { AgentWorkerApi } from "./protocol.ts";
 
 let servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -26,25 +26,7 @@ async function setup(replies: ServerReply[]) {
   return { api, chats };
 }
 
-async function start(api: AgentWorkerApi, text: string) {
-  const events: AgentEvent[] = [];
-  let finish!: (e: TerminalEvent) => void;
-  const done = new Promise<TerminalEvent>((r) => (finish = r));
-  const started = await api.startRun("t", { text }, (e) => {
-    events.push(e);
-    if (e.type === "done" || e.type === "error") finish(e);
-  });
-  if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
-  return { runId: started.value, events, done };
-}
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const start = (api: AgentWorkerApi, text: string) => collectRun((cb) => api.startRun("t", { text }, cb));
 
 const SLOW_CHILD = Array.from({ length: 40 }, (_, i) => `breed ${i + 1}, `);
 
@@ -61,7 +43,10 @@ describe("Stop in the middle of a step", () => {
       { when: { lastUserIncludes: "And dogs?" }, text: "Dogs too." },
     ]);
     const run = await start(api, "Tell me about cats");
-    await until(() => run.events.some((e) => e.type === "token" && e.taskId === "call_task" && e.text.includes("breed 2")), "the child");
+    await waitUntil(
+      () => run.events.some((e) => e.type === "token" && e.taskId === "call_task" && e.text.includes("breed 2")),
+      "the child",
+    );
     expect(await api.cancel(run.runId)).toBe(true);
     expect(await run.done).toMatchObject({ type: "done", status: "cancelled" });
 

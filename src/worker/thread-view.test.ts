@@ -6,7 +6,7 @@
  */
 import { AIMessage, HumanMessage, type AIMessageChunk } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
+import { remoteModelFor } from "../testing/remote-model.ts";
 import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
 import { addUsage } from "../core/usage.ts";
 import { lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
@@ -21,14 +21,8 @@ afterEach(async () => {
 async function answer(dialect: Dialect, usage: { input: number; output: number; cacheRead?: number }): Promise<AIMessage> {
   const server = await startScriptedServer(dialect, [{ text: "Done.", usage }]);
   servers.push(server);
-  const choice: ModelChoice =
-    dialect === "openai"
-      ? { provider: "openai", model: "gpt-4.1", baseUrl: `${server.url}/v1` }
-      : { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.url };
-  const model = await createRemoteModel(choice, "sk-test");
-  if (!model.ok) throw new Error(model.error);
   let message: AIMessageChunk | undefined;
-  for await (const chunk of await model.value.stream([new HumanMessage("go")]))
+  for await (const chunk of await (await remoteModelFor(server)).stream([new HumanMessage("go")]))
     message = message ? message.concat(chunk) : (chunk as AIMessageChunk);
   return new AIMessage({ content: message!.content, ...(message!.usage_metadata ? { usage_metadata: message!.usage_metadata } : {}) });
 }
