@@ -5,12 +5,13 @@
  */
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectAgent } from "../worker/client.ts";
+import { cleanupRendered, render } from "../testing/render.svelte.ts";
+import { workerPool } from "../testing/worker-pool.ts";
 import { Chat } from "./chat.svelte.ts";
-import { cleanupRendered, render } from "./components/test-support.svelte.ts";
 import Composer from "./composer.svelte";
 import { draftKey } from "./lib/drafts.ts";
 
+const pool = workerPool();
 const cleanup: Array<() => void> = [];
 afterEach(() => {
   cleanupRendered();
@@ -29,14 +30,9 @@ const boxOf = (root: HTMLElement) => root.querySelector("textarea")!;
 
 describe("composer drafts", () => {
   it("keeps each thread's draft across thread switches and a remount, and clears it once sent", async () => {
-    const client = connectAgent(
-      new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module", name: `db:test-${crypto.randomUUID()}` }),
-    );
+    const client = pool.spawn();
     const chat = new Chat(client, "thread-a");
-    cleanup.push(() => {
-      chat.dispose();
-      client.close();
-    });
+    cleanup.push(() => chat.dispose());
     await chat.connect();
     const first = render(Composer, { chat });
     type(first, "half a thought for A");
