@@ -18,6 +18,8 @@ import type {
 export interface ChildActivity {
   messages: MessageInfo[];
   text: string;
+  /** The id of the message `text` belongs to (a retried model call streams a new one). */
+  textId?: string | undefined;
 }
 
 export interface LiveThread {
@@ -125,7 +127,8 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
     case "token": {
       if (event.taskId) {
         const c = child(v, event.taskId);
-        return { ...v, retry: null, children: { ...v.children, [event.taskId]: { ...c, text: c.text + event.text } } };
+        const text = (c.textId === event.messageId ? c.text : "") + event.text;
+        return { ...v, retry: null, children: { ...v.children, [event.taskId]: { ...c, text, textId: event.messageId } } };
       }
       const same = v.streamingId === event.messageId;
       return { ...v, retry: null, status: null, streaming: (same ? v.streaming : "") + event.text, streamingId: event.messageId };

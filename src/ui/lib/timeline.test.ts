@@ -248,8 +248,13 @@ describe("the live reducer", () => {
     let live = beginTurn(emptyLive(), "research");
     live = applyEvent(live, ev({ type: "token", text: "Look", chunks: 1, taskId: "t1" }));
     live = applyEvent(live, ev({ type: "messages", taskId: "t1", messages: [ai("Looked")] }));
-    expect(live.children.t1).toEqual({ messages: [ai("Looked")], text: "" });
+    expect(live.children.t1).toMatchObject({ messages: [ai("Looked")], text: "" });
     expect(live.streaming).toBe("");
+    // A subagent's model call retried (its connection dropped): the new stream replaces the old one's text.
+    live = applyEvent(live, ev({ type: "token", text: "Half ", chunks: 1, taskId: "t1", messageId: "a1" }));
+    live = applyEvent(live, ev({ type: "token", text: "an", chunks: 1, taskId: "t1", messageId: "a1" }));
+    live = applyEvent(live, ev({ type: "token", text: "Whole", chunks: 1, taskId: "t1", messageId: "a2" }));
+    expect(live.children.t1?.text).toBe("Whole");
     const refused = failTurn(beginTurn(emptyLive(), "x"), { name: "StartError", code: "awaiting_approval", message: "wait" }, true);
     expect(refused).toMatchObject({ messages: [], runId: null, error: { code: "awaiting_approval" } });
   });
