@@ -9,6 +9,12 @@ import { PROVIDER_TABLE } from "../src/models/catalog.ts";
 /** The providers the specs connect through Settings (their labels in the Provider select come from the table). */
 export type ProviderName = "demo" | "openai" | "anthropic" | "openai-compatible";
 
+/**
+ * The bound for the first look after a page (re)loads: the agent worker boots before the thread shows, which
+ * takes seconds on a loaded 2-core machine (the default 5 s is not enough there).
+ */
+export const AFTER_LOAD = { timeout: 30_000 } as const;
+
 /** Page errors and console errors, as they come. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -4,8 +4,8 @@
  * `no-store`, so nothing comes from the HTTP cache). Shows that the service
  * worker isolates an unused page after exactly one reload, that a page in
  * use (a run streaming, a draft typed, a key held in memory) is never
- * reloaded on its own but offered the reload once the run has ended, and
- * keeps its draft through it, that the demo agent runs
+ * reloaded on its own but offered the reload once the run has ended (here
+ * by Stop), and keeps its draft through it, that the demo agent runs
  * there, that after the first visit the app loads and answers with the
  * network off, that where the server sends the headers nothing reloads, and
  * that the Content-Security-Policy is enforced without a single violation
@@ -20,7 +20,7 @@ import { ISOLATION_HEADERS } from "../scripts/shell/isolation.ts";
 import { manifestOf, type ShellManifest } from "../scripts/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
 import { demoAnswer } from "../src/models/demo.ts";
-import { connect, idle, send } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send } from "./app.ts";
 import { providerScope } from "./control.ts";
 
 const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
@@ -138,8 +138,8 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
   const release = plain.hold(`${BASE}${wasm}`);
   const w = await watch(page);
   const scope = providerScope("openai");
-  // A slow answer: 14 chunks 500 ms apart.
-  const chunks = ["The first part ", ...Array.from({ length: 12 }, (_, i) => `part ${i + 2}, `), "THE VERY END."];
+  // A long answer (60 chunks 500 ms apart), stopped once the worker is active.
+  const chunks = ["The first part ", ...Array.from({ length: 58 }, (_, i) => `part ${i + 2}, `), "THE VERY END."];
   await scope.script([{ chunks, delayMs: 500 }]);
   try {
     await page.goto(plain.url);
@@ -152,12 +152,13 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
   } finally {
     release();
   }
-  // The worker becomes active while the run streams: nothing reloads, nothing is offered yet.
+  // The worker becomes active while the run streams: nothing reloads, nothing is offered while it runs.
   expect(await settle(page)).toBe(plain.url);
-  await expect(page.getByTestId("assistant-live")).toBeVisible();
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
   await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
+  await page.getByTestId("cancel").click();
   await idle(page);
-  await expect(page.getByTestId("assistant-message")).toContainText("THE VERY END.");
+  await expect(page.getByTestId("assistant-message")).toContainText("The first part");
   expect(w.loads).toEqual([{ isolated: false, controlled: false }]);
   expect(w.navigations).toHaveLength(1);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
@@ -170,8 +171,8 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
   await offer.getByRole("button", { name: "Reload" }).click();
   await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
   expect(w.loads[1]).toEqual({ isolated: true, controlled: true });
-  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft");
-  await expect(page.getByTestId("assistant-message")).toContainText("THE VERY END.");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft", AFTER_LOAD);
+  await expect(page.getByTestId("assistant-message")).toContainText("The first part", AFTER_LOAD);
   await settle(page);
   await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
   expect(w.navigations).toHaveLength(2);

@@ -16,7 +16,7 @@
  *   the harness's recovery cannot fix.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, idle, send, turn, watchErrors } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send, turn, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
 
 const lastAssistant = (page: Page) => page.getByTestId("assistant-message").last();
@@ -225,7 +225,7 @@ test("a connection dropped mid-answer keeps the text shown, marked cut off, and 
   await expect(page.getByText("Cut off (the connection dropped or the provider failed)")).toBeVisible();
   // Kept in the thread: after a reload it is still there, marked.
   await page.reload();
-  await expect(lastAssistant(page)).toHaveText("The first part of the answer,");
+  await expect(lastAssistant(page)).toHaveText("The first part of the answer,", AFTER_LOAD);
   await expect(page.getByText("Cut off (the connection dropped or the provider failed)")).toBeVisible();
   // Retry asks again (a new branch) and the answer completes.
   await page.getByRole("button", { name: "Retry" }).click();

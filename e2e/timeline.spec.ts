@@ -18,7 +18,7 @@
  * and dark.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, idle, send, shot, turn, watchErrors, type Connection } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send, shot, turn, watchErrors, type Connection } from "./app.ts";
 import { providerScope, type ProviderScope } from "./control.ts";
 
 /** A fresh page connected to a scope of its own on the OpenAI-compatible server. */
@@ -482,11 +482,13 @@ test("a reload while a subagent streams: Continue runs the subagent on and the p
   ]);
   await send(page, "Tell me about cats");
   const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
-  await expect(task.getByRole("group", { name: "Subagent activity" }).getByTestId("assistant-live")).toContainText("of a long answer.");
+  await expect(task.getByRole("group", { name: "Subagent activity" }).getByTestId("assistant-live")).toContainText("of a long answer.", {
+    timeout: 15_000,
+  });
 
   await page.reload();
   const banner = page.getByTestId("interrupted");
-  await expect(banner).toBeVisible();
+  await expect(banner).toBeVisible(AFTER_LOAD);
   const errors = watchErrors(page);
   await banner.getByRole("button", { name: "Continue" }).click();
   await idle(page);
@@ -517,12 +519,12 @@ test("Stop inside a subagent: its card says Stopped, keeps what it wrote, and th
   await send(page, "Tell me about cats");
   const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
   const nested = task.getByRole("group", { name: "Subagent activity" });
-  await expect(nested.getByTestId("assistant-live")).toContainText("of a long answer.");
+  await expect(nested.getByTestId("assistant-live")).toContainText("of a long answer.", { timeout: 15_000 });
   await page.getByTestId("cancel").click();
   await idle(page);
 
   const stopped = async () => {
-    await expect(task).toHaveAttribute("data-status", "stopped");
+    await expect(task).toHaveAttribute("data-status", "stopped", AFTER_LOAD);
     // Once for the card, once for the subagent's answer under it (the part it had written).
     await expect(task.getByText("Stopped", { exact: true })).toHaveCount(2);
     await expect(nested.getByText("Stopped", { exact: true })).toHaveCount(1);
@@ -552,6 +554,7 @@ test("after a reload, Continue with a key that was not remembered asks for the k
 
   await page.reload();
   const banner = page.getByTestId("interrupted");
+  await expect(banner).toBeVisible(AFTER_LOAD);
   await banner.getByRole("button", { name: "Continue" }).click();
   const error = page.getByTestId("run-error");
   await expect(error).toHaveAttribute("data-code", "key_missing");

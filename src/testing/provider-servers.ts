@@ -37,10 +37,10 @@
  *
  * Every request gets a fresh connection, because Chromium silently resends a
  * request whose reused connection drops before any response (`disconnect`
- * would become the next reply): responses say `Connection: close`, except
- * streams, which the server closes itself once they end. A stream keeps
+ * would become the next reply): responses say `Connection: close`, streams
+ * included, except a stream scripted to drop (`disconnectAfter`): it keeps
  * keep-alive framing because undici takes a `Connection: close` body cut
- * short for a complete one, and `disconnectAfter` must be seen as a failure.
+ * short for a complete one, and the drop must be seen as a failure.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -594,7 +594,11 @@ export async function startScriptedServer(
       res.writeHead(200, { ...headers, "content-type": "application/json" }).end(JSON.stringify(built));
       return;
     }
-    const { connection: _close, ...streamHeaders } = headers;
+    // Only a stream that is to be cut keeps keep-alive framing (see the header comment); any other closes its
+    // connection at its end, so the browser never sends the next request on a connection the server is closing
+    // (it would resend it silently, and the resent request would take the next scripted reply).
+    const { connection: _close, ...keepAlive } = headers;
+    const streamHeaders = reply.disconnectAfter !== undefined ? keepAlive : headers;
     res.writeHead(200, { ...streamHeaders, "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     let sent = 0;
