@@ -676,7 +676,7 @@ test("a provider that reuses tool-call id call_0 every turn: every card shows, a
     await expect(cards.nth(n)).toContainText(path);
     await expect(cards.nth(n)).toHaveAttribute("data-status", "done");
     await page.reload();
-    await expect(cards).toHaveCount(n + 1);
+    await expect(cards).toHaveCount(n + 1, AFTER_LOAD);
   }
   await expect(page.getByTestId("user-message")).toHaveText(["Write note 1", "Write note 2", "Write note 3"]);
   await expect(page.getByTestId("assistant-message")).toHaveText(paths.map((p) => `Wrote ${p}.`));
