@@ -199,7 +199,7 @@ describe("subagents", () => {
     const result = results(continued.messages);
     expect(result.map((m) => [m.tool_call_id, m.content, m.status])).toEqual([["tk", "child report", "success"]]);
     expect(continued.messages.at(-1)!.content).toBe("parent done");
-  });
+  }, 30_000);
 
   it("keeps private state and the parent's messages out of the child, and the child's private state out of the parent", async () => {
     const seenByChild: unknown[] = [];

@@ -71,7 +71,7 @@ describe("Continue after a reload", () => {
     expect(result).toMatchObject({ status: "success", content: "Breeds: tabby, siamese." });
     expect(view.messages.filter((m) => m.role === "tool")).toHaveLength(1);
     expect(view.messages.at(-1)).toMatchObject({ role: "assistant", content: "Cats come in many breeds." });
-  });
+  }, 30_000);
 
   it("with a key for the session only: Continue asks for the key instead of sending without it, and the partial answer stays", async () => {
     const { api, chats, reload } = await setup([{ chunks: SLOW_CHILD, delayMs: 150 }, { text: "The whole answer." }], "sk-session-only");
@@ -101,5 +101,5 @@ describe("Continue after a reload", () => {
     expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
     expect(chats()).toHaveLength(2);
     expect((await second.getThread("t")).messages.at(-1)).toMatchObject({ role: "assistant", content: "The whole answer." });
-  });
+  }, 30_000);
 });

@@ -74,5 +74,5 @@ describe("Stop in the middle of a step", () => {
     // The model reads deepagents' note for the stopped call, once.
     const sent = JSON.stringify(chats().at(-1)!.body.messages);
     expect(sent.split(cancelledToolCallContent("task", "call_task")).length - 1).toBe(1);
-  });
+  }, 30_000);
 });
