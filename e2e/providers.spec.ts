@@ -207,7 +207,8 @@ test("a connection dropped mid-answer keeps the text shown, marked cut off, and 
   // The server answers, streams two chunks and goes away; every retry finds it gone.
   await scope.script([
     { chunks: ["The first part ", "of the answer, ", "and never the rest."], delayMs: 300, disconnectAfter: 2 },
-    { disconnect: true },
+    // The first retry hangs 4 s before it fails, so the notice about the drop stays up long enough to be read.
+    { disconnect: true, delayMs: 4_000 },
     { disconnect: true },
     { disconnect: true },
     { text: "The whole answer, at last." },
@@ -216,7 +217,7 @@ test("a connection dropped mid-answer keeps the text shown, marked cut off, and 
   await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "any-model" });
   await send(page, "Tell me everything");
   await expect(page.getByTestId("assistant-live")).toContainText("The first part of the answer,");
-  await expect(page.getByTestId("retry-notice")).toContainText("Connection dropped");
+  await expect(page.getByTestId("retry-notice")).toContainText("Connection dropped", { timeout: 10_000 });
   await idle(page, 45_000);
   const error = page.getByTestId("run-error");
   await expect(error).toContainText("dropped in the middle of the answer, after the server had started answering");
