@@ -5,24 +5,20 @@
  * key.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { remoteModelFor } from "../testing/remote-model.ts";
-import { startScriptedServer, type Dialect, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import type { Dialect, ServerReply } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { classifyProviderError, describeProviderFailure, providerRetryMiddleware } from "./provider-retry.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 describe("a refused key", () => {
   for (const dialect of ["openai", "anthropic"] as const satisfies readonly Dialect[]) {
     for (const status of [401, 403]) {
       it(`${dialect} ${status}: an auth failure, not retried, with "check the key" as the message`, async () => {
-        const server = await startScriptedServer(dialect, [{ status }]);
-        servers.push(server);
+        const server = await serve(dialect, [{ status }]);
         const waits: number[] = [];
         const agent = createDeepAgent({
           model: await remoteModelFor(server, "sk-no-permission"),
@@ -47,8 +43,7 @@ describe("a refused key", () => {
 describe("a connection that drops", () => {
   for (const dialect of ["openai", "anthropic"] as const satisfies readonly Dialect[]) {
     const run = async (replies: ServerReply[]) => {
-      const server = await startScriptedServer(dialect, replies);
-      servers.push(server);
+      const server = await serve(dialect, replies);
       const waits: number[] = [];
       const agent = createDeepAgent({
         model: await remoteModelFor(server),

@@ -4,23 +4,15 @@
  * llama.cpp's server, LM Studio and Ollama do (src/testing/local-servers.ts),
  * each with a family maximum the probe must never take.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LocalServer } from "../testing/local-servers.ts";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import type { ScriptedServer } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { LOCAL_SERVER_WINDOW } from "./catalog.ts";
 import { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow } from "./server-window.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(local?: LocalServer): Promise<ScriptedServer> {
-  const s = await startScriptedServer("openai", [], local ? { local } : {});
-  servers.push(s);
-  return s;
-}
+const serveOne = serveScripted();
+const serve = (local?: LocalServer): Promise<ScriptedServer> => serveOne("openai", [], local ? { local } : {});
 
 const probe = (s: ScriptedServer, model: string) => probeServerWindow({ provider: "openai-compatible", baseUrl: s.baseUrl(), model });
 const paths = (s: ScriptedServer) => s.requests.map((r) => `${r.method} ${r.path}`);
@@ -115,7 +107,6 @@ describe("probeServerWindow over HTTP", () => {
     const down = await serve();
     const url = down.baseUrl();
     await down.close();
-    servers = servers.filter((x) => x !== down);
     expect(await probeServerWindow({ provider: "openai-compatible", baseUrl: url, model: "m" })).toBeUndefined();
     expect(await probeServerWindow({ provider: "openai", model: "gpt-4o" })).toBeUndefined();
   });

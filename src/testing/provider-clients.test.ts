@@ -14,30 +14,14 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { HumanMessage, type AIMessage, type AIMessageChunk } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { MemorySaver } from "@langchain/langgraph/web";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { classifyProviderError } from "../middleware/provider-retry.ts";
 import { listModels } from "../models/providers.ts";
-import {
-  DEFAULT_MODELS,
-  DEFAULT_REPLY_TEXT,
-  startScriptedServer,
-  type RecordedRequest,
-  type ScopeState,
-  type ScriptedServer,
-} from "./provider-servers.ts";
+import { DEFAULT_MODELS, DEFAULT_REPLY_TEXT, type RecordedRequest, type ScopeState, type ScriptedServer } from "./provider-servers.ts";
+import { serveScripted } from "./scripted-servers.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(...args: Parameters<typeof startScriptedServer>) {
-  const s = await startScriptedServer(...args);
-  servers.push(s);
-  return s;
-}
+const serve = serveScripted();
 
 const openai = (url: string) =>
   new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-test-openai", configuration: { baseURL: `${url}/v1` }, maxRetries: 0 });

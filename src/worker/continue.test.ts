@@ -7,21 +7,17 @@
  * registry stays with the old modules, as it goes with the old worker).
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cuttableFetch } from "../testing/cut-fetch.ts";
-import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import type { ServerReply } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { collectRun, openWorkerApi, waitUntil } from "../testing/worker-api.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 /** A worker with a cuttable fetch on a fresh database, the thread on the loopback server's scope. */
 async function setup(replies: ServerReply[], requireKey?: string) {
-  const server = await startScriptedServer("openai", replies, requireKey ? { requireKey } : {});
-  servers.push(server);
+  const server = await serve("openai", replies, requireKey ? { requireKey } : {});
   const line = cuttableFetch();
   const first = openWorkerApi(undefined, { fetch: line.fetch });
   await first.api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });

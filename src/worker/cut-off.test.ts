@@ -6,20 +6,16 @@
  * answered, without the CORS advice meant for a server never reached.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { describe, expect, it } from "vitest";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent, TerminalEvent } from "./protocol.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 describe("a connection dropped mid-answer", () => {
   it("keeps the streamed part marked cut off; the error says what happened; the next message goes on from it", async () => {
-    const server = await startScriptedServer("openai", [
+    const server = await serve("openai", [
       { chunks: ["The first part ", "of the answer, ", "and the rest ", "never comes."], delayMs: 50, disconnectAfter: 2 },
       // The server is gone for every retry.
       { disconnect: true },
@@ -27,7 +23,6 @@ describe("a connection dropped mid-answer", () => {
       { disconnect: true },
       { text: "Here it is again." },
     ]);
-    servers.push(server);
     const { api } = openWorkerApi();
     await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
     const events: AgentEvent[] = [];

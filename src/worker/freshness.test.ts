@@ -6,16 +6,13 @@
  * OpenAI-compatible server records every request the agent makes.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../testing/provider-servers.ts";
+import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent, AgentWorkerApi } from "./protocol.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 const SKILL = "---\nname: release-notes\ndescription: Write release notes from the changelog.\n---\n\nSteps.\n";
 
@@ -29,8 +26,7 @@ function systemOf(req: RecordedRequest): string {
 }
 
 async function setup() {
-  const server = await startScriptedServer("openai");
-  servers.push(server);
+  const server = await serve("openai");
   const { api } = openWorkerApi();
   await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
   const chats = async () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));

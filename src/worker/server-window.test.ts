@@ -7,18 +7,15 @@
  * the user's setting.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { describe, expect, it, vi } from "vitest";
+import type { ScriptedServer } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import type { createWorkerApi } from "./app.ts";
 import type { AgentEvent, ModelChoice } from "./protocol.ts";
 import { LOCAL_SERVER_WINDOW } from "../models/catalog.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 const openApi = () => openWorkerApi().api;
 
@@ -40,10 +37,9 @@ const toolNames = (s: ScriptedServer) =>
 
 describe("a local server's window in the worker", () => {
   it("the server's 4,096 loaded tokens win over a larger setting; a smaller setting lowers them", async () => {
-    const server = await startScriptedServer("openai", [], {
+    const server = await serve("openai", [], {
       local: { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 },
     });
-    servers.push(server);
     const api = openApi();
     const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "qwen" };
     expect(await api.defaultWindow(choice)).toBe(4_096);
@@ -62,8 +58,7 @@ describe("a local server's window in the worker", () => {
   });
 
   it("a server that cannot say takes the user's setting, else LOCAL_SERVER_WINDOW", async () => {
-    const server = await startScriptedServer("openai");
-    servers.push(server);
+    const server = await serve("openai");
     const api = openApi();
     const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "gpt-4o" };
     // No default to show (the settings say the server did not tell); the thread works in LOCAL_SERVER_WINDOW, marked assumed.
@@ -78,8 +73,7 @@ describe("a local server's window in the worker", () => {
 
   it("a later worker session takes the window the server said before, asks once in the background, then uses its answer", async () => {
     const local = { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } as const;
-    const server = await startScriptedServer("openai", [], { local });
-    servers.push(server);
+    const server = await serve("openai", [], { local });
     const props = () => server.requests.filter((r) => r.path === "/props").length;
     const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "qwen" };
     const { api, db } = openWorkerApi();

@@ -5,21 +5,17 @@
  * message after them.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cancelledToolCallContent } from "../middleware/patch-tool-calls.ts";
-import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import type { ServerReply } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { collectRun, openWorkerApi, waitUntil } from "../testing/worker-api.ts";
 import type { AgentWorkerApi } from "./protocol.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 async function setup(replies: ServerReply[]) {
-  const server = await startScriptedServer("openai", replies);
-  servers.push(server);
+  const server = await serve("openai", replies);
   const { api } = openWorkerApi();
   await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
   const chats = () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));

@@ -5,22 +5,18 @@
  * the thread's totals count every prompt token once.
  */
 import { AIMessage, HumanMessage, type AIMessageChunk } from "@langchain/core/messages";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { remoteModelFor } from "../testing/remote-model.ts";
-import { startScriptedServer, type Dialect, type ScriptedServer } from "../testing/provider-servers.ts";
+import type { Dialect } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { addUsage } from "../core/usage.ts";
 import { lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 /** One answer from the provider's real client, built as the app builds it, streamed as the app streams it. */
 async function answer(dialect: Dialect, usage: { input: number; output: number; cacheRead?: number }): Promise<AIMessage> {
-  const server = await startScriptedServer(dialect, [{ text: "Done.", usage }]);
-  servers.push(server);
+  const server = await serve(dialect, [{ text: "Done.", usage }]);
   let message: AIMessageChunk | undefined;
   for await (const chunk of await (await remoteModelFor(server)).stream([new HumanMessage("go")]))
     message = message ? message.concat(chunk) : (chunk as AIMessageChunk);

@@ -7,17 +7,14 @@
  * full texts, and the setting overrides either.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { describe, expect, it } from "vitest";
+import type { ScriptedServer } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent, ModelChoice, ToolProfileChoice } from "./protocol.ts";
 import { DEFAULT_SETTINGS, sanitizeSettings } from "./settings.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 const COMPACT_LS = "List a directory.";
 
@@ -50,10 +47,9 @@ describe("the tool descriptions setting", () => {
   });
 
   it("in a 4,096-token window: compact when automatic, full when set to full", async () => {
-    const server = await startScriptedServer("openai", [], {
+    const server = await serve("openai", [], {
       local: { kind: "llama.cpp", model: "m.gguf", nCtx: 4_096, nCtxTrain: 32_768 },
     });
-    servers.push(server);
     const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "m" };
     const auto = await toolsWith("auto", choice, server);
     expect(auto.ls).toBe(COMPACT_LS);
@@ -64,8 +60,7 @@ describe("the tool descriptions setting", () => {
   });
 
   it("in a 128,000-token window: full when automatic, compact when set to compact", async () => {
-    const server = await startScriptedServer("openai");
-    servers.push(server);
+    const server = await serve("openai");
     const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "m", contextWindow: 128_000 };
     const auto = await toolsWith("auto", choice, server);
     expect(auto.ls).not.toBe(COMPACT_LS);

@@ -7,22 +7,18 @@
  * marked assumed.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOCAL_SERVER_WINDOW } from "../models/providers.ts";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent } from "./protocol.ts";
 import { triggerFor } from "./thread-view.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 describe("usage in the thread view", () => {
   it("totals the main agent's and its subagent's calls; the meter's window is the one the agent uses", async () => {
-    const server = await startScriptedServer("openai", [
+    const server = await serve("openai", [
       {
         toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }],
         usage: { input: 1_000, output: 20 },
@@ -30,7 +26,6 @@ describe("usage in the thread view", () => {
       { when: { lastUserIncludes: "Count the files" }, text: "There are none.", usage: { input: 400, output: 10, cacheRead: 300 } },
       { text: "The subagent found no files.", usage: { input: 1_500, output: 25, cacheRead: 1_000 } },
     ]);
-    servers.push(server);
     const { api } = openWorkerApi();
     await api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
     const events: AgentEvent[] = [];
@@ -72,7 +67,7 @@ describe("usage in the thread view", () => {
     // The subagent's first answer is long (about 7,800 tokens as reported): its next request is over the trigger of an
     // 8,192-token window, so its context is summarized first, by a call of its own.
     const long = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of the long first answer, with words.`).join("\n\n");
-    const server = await startScriptedServer("openai", [
+    const server = await serve("openai", [
       {
         toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }],
         usage: { input: 1_000, output: 20 },
@@ -87,7 +82,6 @@ describe("usage in the thread view", () => {
       { text: "There are none.", usage: { input: 700, output: 10 } },
       { text: "The subagent found no files.", usage: { input: 1_500, output: 25 } },
     ]);
-    servers.push(server);
     const { api } = openWorkerApi();
     await api.setThreadModel("s", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1`, contextWindow: 8_192 });
     let ended!: (e: AgentEvent) => void;
