@@ -146,7 +146,7 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
     // A key for this session only (held in the worker's memory), a run streaming, a draft typed during it.
     await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "e2e-model", key: "sk-session-only" });
     await send(page, "Tell me a long story");
-    await expect(page.getByTestId("assistant-live")).toContainText("The first part");
+    await expect(page.getByTestId("assistant-live")).toContainText("The first part", { timeout: 15_000 });
     const box = page.getByRole("textbox", { name: "Message" });
     await box.fill("my unsent draft");
   } finally {
@@ -165,7 +165,7 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
 
   // The run has ended: the reload is offered, saying what it drops. Taking it keeps the draft and the thread.
   const offer = page.getByTestId("isolation-offer");
-  await expect(offer).toContainText("Reload to enable");
+  await expect(offer).toContainText("Reload to enable", { timeout: 15_000 });
   await expect(offer).toContainText("a key you did not ask to remember must be entered again");
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft");
   await offer.getByRole("button", { name: "Reload" }).click();

@@ -216,7 +216,7 @@ test("a connection dropped mid-answer keeps the text shown, marked cut off, and 
   await page.goto("/");
   await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "any-model" });
   await send(page, "Tell me everything");
-  await expect(page.getByTestId("assistant-live")).toContainText("The first part of the answer,");
+  await expect(page.getByTestId("assistant-live")).toContainText("The first part of the answer,", { timeout: 15_000 });
   await expect(page.getByTestId("retry-notice")).toContainText("Connection dropped", { timeout: 10_000 });
   await idle(page, 45_000);
   const error = page.getByTestId("run-error");

@@ -384,7 +384,7 @@ test(
     // A turn is refused before any request, saying the key was not kept; the message stays in the box.
     await send(page, "Still there?");
     const refusal = page.getByTestId("run-error");
-    await expect(refusal).toHaveAttribute("data-code", "key_missing");
+    await expect(refusal).toHaveAttribute("data-code", "key_missing", { timeout: 15_000 });
     await expect(refusal).toContainText("The OpenAI API key was for the last session only, so the reload did not keep it.");
     await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("Still there?");
     expect(await scope.chatRequests()).toHaveLength(1);

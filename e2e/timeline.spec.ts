@@ -452,7 +452,7 @@ test("a reload mid-stream marks the turn interrupted; Continue resumes it and th
   // 700 ms a chunk: the partial answer is saved about once a second while it streams.
   await scope.script([{ chunks: SLOW, delayMs: 700 }, { text: "Resumed: here is the whole answer." }]);
   await send(page, "Tell me a long story");
-  await expect(page.getByTestId("assistant-live")).toContainText("keep coming");
+  await expect(page.getByTestId("assistant-live")).toContainText("keep coming", { timeout: 15_000 });
 
   await page.reload();
   const banner = page.getByTestId("interrupted");
@@ -550,14 +550,14 @@ test("after a reload, Continue with a key that was not remembered asks for the k
   await scope.configure({ requireKey: "sk-only-this-session" });
   await scope.script([{ chunks: SLOW, delayMs: 700 }, { text: "Resumed with the key." }]);
   await send(page, "Tell me a long story");
-  await expect(page.getByTestId("assistant-live")).toContainText("keep coming");
+  await expect(page.getByTestId("assistant-live")).toContainText("keep coming", { timeout: 15_000 });
 
   await page.reload();
   const banner = page.getByTestId("interrupted");
   await expect(banner).toBeVisible(AFTER_LOAD);
   await banner.getByRole("button", { name: "Continue" }).click();
   const error = page.getByTestId("run-error");
-  await expect(error).toHaveAttribute("data-code", "key_missing");
+  await expect(error).toHaveAttribute("data-code", "key_missing", { timeout: 15_000 });
   await expect(error).toContainText("API key was for the last session only, so the reload did not keep it.");
   await expect(error).not.toContainText("refused");
   // Nothing was sent, and nothing lost: the interrupted answer is still shown, Continue still offered.
@@ -573,7 +573,7 @@ test("after a reload, Continue with a key that was not remembered asks for the k
   await expect(dialog.getByTestId("key-status")).toContainText("was for that session only and was not kept");
   await field.fill("sk-only-this-session");
   await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByRole("status")).toContainText("Saved.");
+  await expect(dialog.getByRole("status")).toContainText("Saved.", { timeout: 15_000 });
   await page.keyboard.press("Escape");
   await banner.getByRole("button", { name: "Continue" }).click();
   await idle(page);
