@@ -14,6 +14,7 @@ import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
 import { pendingToolCalls } from "../core/messages.ts";
 import { cancelledToolMessage } from "../middleware/patch-tool-calls.ts";
+import { TASK_TOOL } from "../middleware/subagents.ts";
 import { STOPPED_KEY, type CUT_OFF_KEY } from "./messages.ts";
 
 /** What the stopped run had under way (from its event translator, events.ts). */
@@ -41,7 +42,7 @@ export async function keepStopped(reader: DeepAgent, threadId: string, run: Stop
   const results = pending.map((call) => done.get(call.id) ?? cancelledToolMessage(call, { [STOPPED_KEY]: true }));
   if (results.length) await reader.updateState(config, { messages: results }, "tools");
   for (const call of pending) {
-    if (call.name !== "task" || done.has(call.id)) continue;
+    if (call.name !== TASK_TOOL || done.has(call.id)) continue;
     const child: StoppedRun = { partial: run.childPartial(call.id), childPartial: () => "", finished: [] };
     await keepStopped(reader, subagentThreadId(threadId, call.id), child);
   }
