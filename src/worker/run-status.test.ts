@@ -8,16 +8,12 @@
  * are tested with real llama.cpp in worker/wllama-agent.browser.test.ts.
  */
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
+import { describe, expect, it } from "vitest";
+import { serveScripted } from "../testing/scripted-servers.ts";
 import { openWorkerApi } from "../testing/worker-api.ts";
 import type { AgentEvent } from "./protocol.ts";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = serveScripted();
 
 async function run(api: ReturnType<typeof openWorkerApi>["api"], threadId: string, text: string): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
@@ -51,11 +47,10 @@ const trace = (events: readonly AgentEvent[]) =>
 
 describe("run status events", () => {
   it("a provider turn says it waits for the provider before each model call's first token, never after it", async () => {
-    const server = await startScriptedServer("openai", [
+    const server = await serve("openai", [
       { toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "a" } }] },
       { chunks: ["Wrote", " it", "."] },
     ]);
-    servers.push(server);
     const { api } = openWorkerApi();
     await api.setThreadModel("t", { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl(), contextWindow: 32_768 });
     const events = await run(api, "t", "write a");
@@ -72,12 +67,11 @@ describe("run status events", () => {
   });
 
   it("a subagent's model calls say nothing (its activity shows under its task card); the main agent's do", async () => {
-    const server = await startScriptedServer("openai", [
+    const server = await serve("openai", [
       { toolCalls: [{ name: "task", args: { description: "Count the files", subagent_type: "general-purpose" } }] },
       { when: { lastUserIncludes: "Count the files" }, chunks: ["None", "."] },
       { chunks: ["The subagent", " found none."] },
     ]);
-    servers.push(server);
     const { api } = openWorkerApi();
     await api.setThreadModel("t", { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl(), contextWindow: 32_768 });
     const steps = trace(await run(api, "t", "how many files?"));
