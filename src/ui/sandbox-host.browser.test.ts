@@ -7,6 +7,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { fakeWebContainer } from "../testing/fake-webcontainer.ts";
+import { WAIT } from "../testing/wait.ts";
 import { workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "../worker/client.ts";
 import type { AgentEvent, ContainerPort, SandboxChoice, SandboxStatus } from "../worker/protocol.ts";
@@ -87,7 +88,7 @@ describe("sandbox host", () => {
     expect(servers).toEqual([{ port: 3000, url: "https://preview.example/" }]);
 
     host.dispose();
-    await vi.waitFor(() => expect(calls.at(-1)?.[1]).toBe("unavailable"));
+    await vi.waitFor(() => expect(calls.at(-1)?.[1]).toBe("unavailable"), WAIT);
     expect(calls.at(-1)?.[0]).toBeNull();
   });
 

@@ -8,6 +8,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import type { ModelChoice, ServerProbe, ServerWindow } from "../models/providers.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
+import { WAIT } from "../testing/wait.ts";
 import { createServerProbes, SERVERS_NS } from "./server-probes.ts";
 
 const choice: ModelChoice = { provider: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "qwen" };
@@ -28,7 +29,7 @@ describe("server probes", () => {
     const { probe, answer } = heldProbe();
     const probes = createServerProbes(probe, store);
     const lookups = [probes.window(choice), probes.window(choice), probes.window({ ...choice })];
-    await vi.waitFor(() => expect(probe).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(probe).toHaveBeenCalledTimes(1), WAIT);
     answer({ window: loaded(4_096), answered: true });
     expect(await Promise.all(lookups)).toEqual([loaded(4_096), loaded(4_096), loaded(4_096)]);
     expect(await probes.window(choice)).toEqual(loaded(4_096));
@@ -36,14 +37,14 @@ describe("server probes", () => {
     expect((await store.get(SERVERS_NS, `${choice.baseUrl}|qwen`))?.value).toMatchObject({ window: loaded(4_096) });
     // Another model of the same server is another question.
     void probes.window({ ...choice, model: "llama" });
-    await vi.waitFor(() => expect(probe).toHaveBeenCalledTimes(2), { timeout: 5_000 });
+    await vi.waitFor(() => expect(probe).toHaveBeenCalledTimes(2), WAIT);
   });
 
   it("a later session answers from memory while its own probe is still out, then uses and remembers the new answer", async () => {
     const store = newStore();
     const first = heldProbe();
     const lookup = createServerProbes(first.probe, store).window(choice);
-    await vi.waitFor(() => expect(first.pending).toHaveLength(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(first.pending).toHaveLength(1), WAIT);
     first.answer({ window: loaded(4_096), answered: true });
     await lookup;
 
@@ -55,11 +56,11 @@ describe("server probes", () => {
     expect(second.pending).toHaveLength(1);
     // The server now says 2,048: the rest of the session and the next one use it.
     second.answer({ window: loaded(2_048), answered: true });
-    await vi.waitFor(async () => expect(await session.window(choice)).toEqual(loaded(2_048)), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await session.window(choice)).toEqual(loaded(2_048)), WAIT);
     expect(second.probe).toHaveBeenCalledTimes(1);
     await vi.waitFor(
       async () => expect((await store.get(SERVERS_NS, `${choice.baseUrl}|qwen`))?.value).toMatchObject({ window: loaded(2_048) }),
-      { timeout: 5_000 },
+      WAIT,
     );
     const third = heldProbe();
     expect(await createServerProbes(third.probe, store).window(choice)).toEqual(loaded(2_048));
@@ -75,12 +76,12 @@ describe("server probes", () => {
     const session = createServerProbes(told, store);
     // "Does not tell" was remembered: no wait; the background probe then finds 8,192.
     expect(await session.window(choice)).toBeUndefined();
-    await vi.waitFor(async () => expect(await session.window(choice)).toEqual(loaded(8_192)), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await session.window(choice)).toEqual(loaded(8_192)), WAIT);
 
     const down = vi.fn(async (): Promise<ServerProbe> => ({ window: undefined, answered: false }));
     const offline = createServerProbes(down, store);
     expect(await offline.window(choice)).toEqual(loaded(8_192));
-    await vi.waitFor(() => expect(down).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(down).toHaveBeenCalledTimes(1), WAIT);
     expect(await offline.window(choice)).toEqual(loaded(8_192));
     expect((await store.get(SERVERS_NS, `${choice.baseUrl}|qwen`))?.value).toMatchObject({ window: loaded(8_192) });
 
