@@ -79,8 +79,24 @@ describe("settings dialog", () => {
     expect(document.body.textContent).toContain("tokens");
 
     await userEvent.selectOptions(provider, "openai-compatible");
-    await expect.element(field("Base URL")).toHaveValue("http://localhost:11434/v1");
+    // The example server is only a placeholder: the field holds what the person types.
+    await expect.element(field("Base URL")).toHaveValue("");
+    await expect.element(field("Base URL")).toHaveAttribute("placeholder", "http://localhost:11434/v1");
     await expect.element(field("API key")).toBeVisible();
+  });
+
+  it("asks no server the person did not type: the example base URL is never requested", async () => {
+    const { client } = await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider", exact: true }), "openai-compatible");
+    // Longer than the form's debounces (300 ms for the window, 400 ms for the model list): a pre-filled example
+    // would have been asked by now. (A wait for nothing to happen can only be a grace period.)
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const server = inject("modelServer");
+    await userEvent.fill(field("Base URL"), `${server}/v1`);
+    // The typed server is asked for its models (after the form's debounce), so the log is known to be live...
+    await expect.poll(async () => (await client.requestLog()).map((e) => e.host)).toContain(new URL(server).host);
+    // ...and the example's host, shown before anything was typed, was never contacted.
+    expect((await client.requestLog()).map((e) => e.host)).not.toContain("localhost:11434");
   });
 
   it("shows inline errors for a bad base URL or window and keeps Save disabled until they are fixed", async () => {

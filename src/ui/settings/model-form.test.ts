@@ -24,20 +24,20 @@ const unset = undefined;
 const set = { provider: "openai" as const, set: true, remembered: false };
 
 describe("the model fields", () => {
-  it("start from a choice, with a required base URL's default", () => {
+  it("start from a choice; a required base URL it lacks stays empty (the example is only the placeholder)", () => {
     expect(fieldsOf({ provider: "openai-compatible", model: "qwen" })).toEqual({
       provider: "openai-compatible",
-      baseUrl: "http://localhost:11434/v1",
+      baseUrl: "",
       model: "qwen",
       windowText: "",
     });
     expect(fieldsOf({ provider: "openai", model: "gpt-4o", contextWindow: 32_768 }).windowText).toBe("32768");
   });
 
-  it("switch providers: its default model, a required base URL kept, an optional one emptied, the window reset", () => {
+  it("switch providers: its default model, a required base URL kept (never the example), an optional one emptied, the window reset", () => {
     const local = { provider: "openai-compatible" as const, baseUrl: "http://127.0.0.1:8080/v1", model: "qwen", windowText: "4096" };
     expect(switchProvider(local, "openai", [])).toEqual({ provider: "openai", baseUrl: "", model: "gpt-4.1-mini", windowText: "" });
-    expect(switchProvider({ ...local, provider: "demo", baseUrl: "" }, "openai-compatible", []).baseUrl).toBe("http://localhost:11434/v1");
+    expect(switchProvider({ ...local, provider: "demo", baseUrl: "" }, "openai-compatible", []).baseUrl).toBe("");
     expect(switchProvider(local, "openai-compatible", []).baseUrl).toBe("http://127.0.0.1:8080/v1");
     // In the tab: the first model on this device, or none.
     expect(switchProvider(local, "wllama", ["a.gguf-1", "b.gguf-2"]).model).toBe("a.gguf-1");

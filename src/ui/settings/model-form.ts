@@ -27,11 +27,15 @@ export interface ModelFields {
   windowText: string;
 }
 
-/** The fields for a choice: a provider's default base URL when the choice has none. */
+/**
+ * The fields for a choice. A base URL is only ever one the person typed or saved: a required one the choice lacks
+ * stays empty, with the example (`defaultBaseUrl`) as its placeholder, because the form asks the base URL for its
+ * models and window as soon as it is valid, and a pre-filled example would contact a host nobody chose.
+ */
 export function fieldsOf(choice: ModelChoice): ModelFields {
   return {
     provider: choice.provider,
-    baseUrl: choice.baseUrl ?? providerInfo(choice.provider).defaultBaseUrl ?? "",
+    baseUrl: choice.baseUrl ?? "",
     model: choice.model,
     windowText: choice.contextWindow ? String(choice.contextWindow) : "",
   };
@@ -39,16 +43,16 @@ export function fieldsOf(choice: ModelChoice): ModelFields {
 
 /**
  * The fields after switching to `next`: its default model (in the tab: the
- * first model on this device), a required base URL kept (else the
- * provider's default), an optional one emptied, the window back to the
- * model's default.
+ * first model on this device), a required base URL kept (else empty, the
+ * example only its placeholder: see {@link fieldsOf}), an optional one
+ * emptied, the window back to the model's default.
  */
 export function switchProvider(fields: ModelFields, next: ProviderId, localModelIds: readonly string[]): ModelFields {
   const info = providerInfo(next);
   return {
     provider: next,
     model: info.runsIn === "tab" ? (localModelIds[0] ?? "") : info.defaultModel,
-    baseUrl: info.baseUrl === "required" ? fields.baseUrl || (info.defaultBaseUrl ?? "") : "",
+    baseUrl: info.baseUrl === "required" ? fields.baseUrl : "",
     windowText: "",
   };
 }
