@@ -3,12 +3,14 @@ import { describe, expect, it } from "vitest";
 import { PROVIDERS, providerInfo } from "../../worker/catalog.ts";
 import {
   baseUrlError,
+  baseUrlHint,
   baseUrlPlaceholder,
   canList,
   choiceOf,
   fieldsOf,
   keyHint,
   keyPlaceholder,
+  localNetworkNote,
   modelError,
   modelHint,
   providerOptions,
@@ -105,5 +107,23 @@ describe("the model fields", () => {
     expect(Object.keys(SANDBOXES)).toEqual(["shell", "webcontainer", "auto", "none"]);
     expect(Object.keys(TOOL_PROFILES)).toEqual(["auto", "default", "compact"]);
     expect(TOOL_PROFILES.auto.label).toBe("Automatic (compact below 16,384 tokens)");
+  });
+
+  it("warn about Local Network Access when a page on the web is pointed at this device or the local network", () => {
+    const page = "someone.github.io";
+    for (const url of ["http://localhost:11434/v1", "http://127.0.0.1:8080/v1", "http://192.168.1.20:1234/v1", "http://[::1]:8080/v1"]) {
+      expect(localNetworkNote(url, page), url).toContain("Local Network Access");
+    }
+    expect(localNetworkNote("http://10.0.0.5:8000/v1", page)).toMatch(/^10\.0\.0\.5 is on this device or your local network/);
+    // A public server, a page that is itself local, or text that is no URL yet: nothing to say.
+    expect(localNetworkNote("https://openrouter.ai/api/v1", page)).toBeNull();
+    expect(localNetworkNote("http://localhost:11434/v1", "localhost")).toBeNull();
+    expect(localNetworkNote("http://localhost:11434/v1", "127.0.0.1")).toBeNull();
+    expect(localNetworkNote("localhost:11434", page)).toBeNull();
+    const local = info("openai-compatible");
+    expect(baseUrlHint(local, "http://localhost:11434/v1", page)).toBe(
+      `${local.baseUrlExamples} ${localNetworkNote("http://localhost:11434/v1", page)}`,
+    );
+    expect(baseUrlHint(local, "https://openrouter.ai/api/v1", page)).toBe(local.baseUrlExamples);
   });
 });

@@ -86,8 +86,35 @@ export function baseUrlPlaceholder(info: ProviderInfo): string {
   return info.defaultBaseUrl ?? (info.officialUrl ? `${info.officialUrl} (default)` : "");
 }
 
-export function baseUrlHint(info: ProviderInfo): string {
-  return info.baseUrlExamples ?? "Optional: leave empty for the official API, or give a proxy or compatible endpoint.";
+/** Host names of this device and of private networks (RFC 1918, link-local, IPv6 ULA): what Local Network Access guards. */
+const LOCAL_NAME = /^(localhost|.*\.localhost|.*\.local|\[::1\]|\[f[cd][0-9a-f:]*\])$/i;
+const LOCAL_IPV4 = /^(127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+)$/;
+const isLocalHost = (host: string): boolean => LOCAL_NAME.test(host) || LOCAL_IPV4.test(host);
+
+/**
+ * What to say when a page served from the web is pointed at a server on this device or the local network: from
+ * Chrome 142, Local Network Access makes the browser ask the person first, and a refusal looks like a network failure.
+ * Null when the base URL is not local or the page itself is (a page on localhost asks nothing).
+ */
+export function localNetworkNote(baseUrl: string, pageHostname: string): string | null {
+  let host: string;
+  try {
+    host = new URL(baseUrl.trim()).hostname;
+  } catch {
+    return null;
+  }
+  if (!isLocalHost(host) || isLocalHost(pageHostname)) return null;
+  return (
+    `${host} is on this device or your local network: Chrome 142 and later first ask whether this site may reach it ` +
+    "(Local Network Access). Choose Allow, or every request to it fails as if the server were down."
+  );
+}
+
+/** The base URL's hint: the provider's examples (or what an optional one means), and the local-network note. */
+export function baseUrlHint(info: ProviderInfo, baseUrl = "", pageHostname = ""): string {
+  const hint = info.baseUrlExamples ?? "Optional: leave empty for the official API, or give a proxy or compatible endpoint.";
+  const note = localNetworkNote(baseUrl, pageHostname);
+  return note ? `${hint} ${note}` : hint;
 }
 
 export function keyPlaceholder(info: ProviderInfo, status: KeyStatus | undefined): string {
