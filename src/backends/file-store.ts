@@ -8,7 +8,10 @@
  * - `get` and `snapshot` never see a mutation half-applied.
  * - `mutate` runs `body` as one atomic unit: every `put`/`delete` it made is
  *   applied, or (when `body` or the store fails) none is. Reads through the
- *   `FileTx` see the unit's own earlier writes.
+ *   `FileTx` see the unit's own earlier writes, and units of one store are
+ *   isolated from each other: two units changing one file (parallel
+ *   subagents editing it) run one after the other, each seeing the other's
+ *   result, never both from the same old version (a lost update).
  * - Stores throw only for an unavailable medium (e.g. IndexedDB refusing to
  *   open or out of quota); expected failures are decided by FileBackend.
  */
@@ -94,4 +97,29 @@ export async function stagedMutation<T>(
   const result = await body(tx);
   if (staged.size) await commit(staged);
   return result;
+}
+
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `body` once every earlier `exclusive` call with the same `owner` and
+ * `key` has settled: a lock for stores whose medium has no transactions of
+ * its own (a Map, a LangGraph BaseStore), so a unit's reads and its commit
+ * are not interleaved with another unit's. With `lockName` and Web Locks
+ * (browsers, workers), the lock is `navigator.locks`' and spans every tab and
+ * worker of the origin.
+ */
+export function exclusive<T>(owner: object, key: string, body: () => Promise<T>, lockName?: string): Promise<T> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  if (lockName && locks) return locks.request(lockName, body);
+  let byKey = queues.get(owner);
+  if (!byKey) queues.set(owner, (byKey = new Map()));
+  const previous = byKey.get(key) ?? Promise.resolve();
+  const run = previous.then(body, body);
+  const tail = run.catch(() => undefined);
+  byKey.set(key, tail);
+  void tail.then(() => {
+    if (byKey.get(key) === tail) byKey.delete(key);
+  });
+  return run;
 }

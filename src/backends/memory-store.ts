@@ -4,7 +4,7 @@
  * staged and applied together, so a failing one changes nothing.
  */
 import { byteLength } from "./file-ops.ts";
-import { mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
+import { exclusive, mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 
 export class MemoryFileStore implements FileStore {
@@ -23,6 +23,11 @@ export class MemoryFileStore implements FileStore {
   }
 
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
+    // One unit at a time: a unit awaits between its reads and its commit.
+    return exclusive(this, "", () => this.#mutate(body));
+  }
+
+  #mutate<T>(body: (tx: FileTx) => Promise<T>): Promise<T> {
     const snapshot = mapSnapshot(this.#files);
     return stagedMutation(
       { get: async (path) => this.#files.get(path)?.data, isDir: async (dir) => snapshot.isDir(dir) },

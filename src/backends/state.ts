@@ -10,6 +10,7 @@ import { FileBackend } from "./file-backend.ts";
 import { mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
 import type { FileData, FilesUpdate } from "./protocol.ts";
 import type { BackendRuntime } from "./runtime.ts";
+import { callLabel } from "./step-file-notes.ts";
 
 const sizes = new WeakMap<FileData, number>();
 
@@ -51,11 +52,13 @@ class StateFileStore implements FileStore {
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
     const step = this.#rt.stepFiles;
     const base = { get: async (path: string) => step.get(path), isDir: async (dir: string) => step.isDir(dir) };
+    const call = (this.#rt.config as { toolCall?: { name: string; id?: string } }).toolCall;
+    const by = call && callLabel(call);
     return step.exclusive(() =>
       stagedMutation(base, body, (changes) => {
         for (const [path, data] of changes) {
           this.#rt.pendingFiles[path] = data;
-          step.set(path, data);
+          step.set(path, data, by);
         }
       }),
     );

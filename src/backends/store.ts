@@ -7,7 +7,7 @@
 import { AsyncBatchedStore, type BaseStore, type Operation } from "@langchain/langgraph/web";
 import { byteLength } from "./file-ops.ts";
 import { FileBackend } from "./file-backend.ts";
-import { mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
+import { exclusive, mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 
 const PAGE = 1_000;
@@ -55,7 +55,22 @@ class StoreFileStore implements FileStore {
     }
   }
 
+  /**
+   * A BaseStore has no transaction spanning a read and a batch, so units of
+   * one namespace take a lock: within this realm per underlying store, and
+   * across tabs and workers (a Web Lock) for a store with a database name
+   * (IndexedDBStore).
+   */
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
+    // Each graph run wraps the store in its own AsyncBatchedStore: the lock belongs to the store inside (a protected field).
+    const store = this.#store instanceof AsyncBatchedStore ? (this.#store as unknown as { store: BaseStore }).store : this.#store;
+    const dbName = (store as { dbName?: unknown }).dbName;
+    const ns = this.#ns.join(":");
+    const lockName = typeof dbName === "string" ? `deeptab-store-files:${dbName}:${ns}` : undefined;
+    return exclusive(store, ns, () => this.#mutate(body), lockName);
+  }
+
+  #mutate<T>(body: (tx: FileTx) => Promise<T>): Promise<T> {
     return stagedMutation(
       { get: (path) => this.#data(path), isDir: async (dir) => (await this.snapshot()).isDir(dir) },
       body,

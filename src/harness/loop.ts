@@ -31,8 +31,9 @@ import {
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import type { BackendOption } from "../backends/runtime.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
-import { StepFiles } from "../backends/step-files.ts";
 import { filesReducer } from "../backends/state.ts";
+import { callLabel, stepFileNoteText } from "../backends/step-file-notes.ts";
+import { StepFiles } from "../backends/step-files.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
@@ -137,6 +138,15 @@ function withDuration(result: ToolCallResult, ms: number): ToolCallResult {
   return result;
 }
 
+/** The result with `notes` appended to what the model reads (a text block when the content is a list). */
+function withNotes(message: ToolMessage, notes: readonly string[]): ToolMessage {
+  if (notes.length === 0) return message;
+  const text = notes.join("\n");
+  const content = message.content;
+  message.content = typeof content === "string" ? (content ? `${content}\n\n${text}` : text) : [...content, { type: "text", text }];
+  return message;
+}
+
 /** Node results: a state update, or several Commands (LangGraph merges them in order). */
 type NodeResult = StateUpdate | Command[];
 
@@ -188,26 +198,19 @@ async function settleInSlices<T, R>(
 }
 
 /**
- * The update of a tools step: every result message and every file change in
- * one write each (in call order: a later change of a path wins, a `null`
- * deletes), so a message with thousands of calls runs each reducer once,
- * not once per call; other fields a result updates follow as Commands, in
- * call order.
+ * The update of a tools step: every result message in one write, and the
+ * step's file changes (see step-files.ts) in one, so a message with
+ * thousands of calls runs each reducer once, not once per call; other fields
+ * a result updates follow as Commands, in call order.
  */
-function stepUpdate(results: readonly ToolCallResult[]): Command[] {
-  const files: FilesUpdate = {};
-  let changedFiles = false;
+function stepUpdate(results: readonly ToolCallResult[], files: FilesUpdate | undefined): Command[] {
   const others: Command[] = [];
   for (const r of results) {
-    const { messages: _replaced, files: changes, ...rest } = r.update ?? {};
-    if (changes) {
-      Object.assign(files, changes as FilesUpdate);
-      changedFiles = true;
-    }
+    const { messages: _replaced, files: _merged, ...rest } = r.update ?? {};
     if (Object.keys(rest).length) others.push(new Command({ update: rest }));
   }
   const update: StateUpdate = { messages: results.map((r) => r.message) };
-  if (changedFiles) update.files = files;
+  if (files) update.files = files;
   return [new Command({ update }), ...others];
 }
 
@@ -269,7 +272,8 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   async function toolsNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const calls = pendingToolCalls(state.messages);
-    // One view of the state's files for the whole step: each call's writes are seen by the calls after it.
+    // One view of the state's files for the whole step: each call's writes are seen by the calls after it, and
+    // changes a call made on its own copy (a subagent's) are merged into it as the call finishes.
     const stepFiles = new StepFiles(state.files);
     // allSettled: when one call pauses or fails, its siblings finish first, so no
     // work keeps running detached from the step (a resume reruns the step).
@@ -281,15 +285,20 @@ export function buildAgentLoop(spec: LoopSpec) {
         const backend = resolveBackend(spec.backend, backendRuntime);
         const runtime = { toolCall: call, state, config: callConfig, backend, backendRuntime };
         const started = performance.now();
-        const result = withDuration(
+        let result = withDuration(
           await callTool({ toolCall: call, tool: toolsByName.get(call.name), runtime, siblings: calls, toolNames }),
           performance.now() - started,
         );
+        if (result.update && "files" in result.update) {
+          const { files, ...rest } = result.update;
+          // Changes made through the step's view are in it already; the rest were made against the step's start.
+          const pending = backendRuntime.pendingFiles;
+          const own = Object.entries((files as FilesUpdate | undefined) ?? {}).filter(([path, data]) => pending[path] !== data);
+          const notes = own.length ? await stepFiles.add(callLabel(call), Object.fromEntries(own)) : [];
+          result = { message: withNotes(result.message, notes.map(stepFileNoteText)), update: rest };
+        }
         config.writer?.({ type: TOOL_RESULT_EVENT, threadId: config.configurable?.thread_id, message: result.message });
-        const pending = backendRuntime.pendingFiles;
-        if (Object.keys(pending).length === 0) return result;
-        const files = { ...pending, ...((result.update?.files as FilesUpdate | undefined) ?? {}) };
-        return { ...result, update: { ...(result.update ?? {}), files } };
+        return result;
       },
       config.signal,
     );
@@ -300,7 +309,10 @@ export function buildAgentLoop(spec: LoopSpec) {
       // Every call that paused (parallel subagents each asking for approval) is surfaced, in call order.
       throw new GraphInterrupt(failures.flatMap((e) => (e as GraphInterrupt).interrupts));
     }
-    return stepUpdate(settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value));
+    return stepUpdate(
+      settled.map((r) => (r as PromiseFulfilledResult<ToolCallResult>).value),
+      await stepFiles.update(),
+    );
   }
 
   /** Runs the afterModel hooks in order (each may pause the run for approval). */
