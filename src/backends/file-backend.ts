@@ -11,7 +11,10 @@
  * - every mutation is one atomic unit of the store;
  * - `write` and `edit` never make a file over `MAX_FILE_WRITE_BYTES` (file-ops.ts;
  *   `file_too_large`, nothing written); `uploadFiles` (the user's uploads,
- *   imports) is not held to it.
+ *   imports) is not held to it;
+ * - write, edit and delete are each their tool call's effect (`once`): run
+ *   again by the same call, they answer what they answered the first time
+ *   on a store that records it (see FileStore).
  */
 import {
   alreadyExists,
@@ -60,6 +63,9 @@ async function missingInTx(tx: FileTx, path: string): Promise<BackendError> {
   return (await tx.isDir(path)) ? isDirectoryError(path) : notFound(path);
 }
 
+/** Mutations made for a tool call: a re-run of the call returns the first run's result (see FileStore's contract). */
+const ONCE = { once: true } as const;
+
 export class FileBackend implements BackendProtocol {
   /** The storage under this backend (a shell runs its commands over the same store). */
   readonly store: FileStore;
@@ -95,36 +101,48 @@ export class FileBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     const tooLarge = checkedNewContent(path, content);
     if (tooLarge) return tooLarge;
-    return this.#store.mutate(`write ${path}`, async (tx): Promise<Outcome<{ path: string }>> => {
-      if (await tx.get(path)) return alreadyExists(path);
-      const refused = await placementError(tx, path);
-      if (refused) return refused;
-      await tx.put(path, newFileData(content, this.#now()));
-      return { path };
-    });
+    return this.#store.mutate(
+      `write ${path}`,
+      async (tx): Promise<Outcome<{ path: string }>> => {
+        if (await tx.get(path)) return alreadyExists(path);
+        const refused = await placementError(tx, path);
+        if (refused) return refused;
+        await tx.put(path, newFileData(content, this.#now()));
+        return { path };
+      },
+      ONCE,
+    );
   }
 
   async edit(raw: string, oldString: string, newString: string, replaceAll = false): Promise<Outcome<EditOutcome>> {
     const path = normalizePath(raw);
     if (isBackendError(path)) return path;
-    return this.#store.mutate(`edit ${path}`, async (tx): Promise<Outcome<EditOutcome>> => {
-      const data = await tx.get(path);
-      if (!data) return missingInTx(tx, path);
-      const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
-      if (isBackendError(edited)) return edited;
-      await tx.put(path, edited.data);
-      return { path, occurrences: edited.occurrences };
-    });
+    return this.#store.mutate(
+      `edit ${path}`,
+      async (tx): Promise<Outcome<EditOutcome>> => {
+        const data = await tx.get(path);
+        if (!data) return missingInTx(tx, path);
+        const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
+        if (isBackendError(edited)) return edited;
+        await tx.put(path, edited.data);
+        return { path, occurrences: edited.occurrences };
+      },
+      ONCE,
+    );
   }
 
   async delete(raw: string): Promise<Outcome<{ path: string }>> {
     const path = normalizePath(raw);
     if (isBackendError(path)) return path;
-    return this.#store.mutate(`delete ${path}`, async (tx): Promise<Outcome<{ path: string }>> => {
-      if (!(await tx.get(path))) return missingInTx(tx, path);
-      await tx.delete(path);
-      return { path };
-    });
+    return this.#store.mutate(
+      `delete ${path}`,
+      async (tx): Promise<Outcome<{ path: string }>> => {
+        if (!(await tx.get(path))) return missingInTx(tx, path);
+        await tx.delete(path);
+        return { path };
+      },
+      ONCE,
+    );
   }
 
   async grep(pattern: string, raw = "/", glob?: string): Promise<Outcome<GrepMatch[]>> {

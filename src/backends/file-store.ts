@@ -14,6 +14,14 @@
  *   result, never both from the same old version (a lost update).
  * - Stores throw only for an unavailable medium (e.g. IndexedDB refusing to
  *   open or out of quota); expected failures are decided by FileBackend.
+ * - A unit marked `once` is one tool call's effect. A store whose files live
+ *   apart from the checkpoint (IndexedDB) and that knows the call
+ *   ({@link CallIdentity}) records the unit's result in the unit itself, and
+ *   when the same call runs the unit again (its step re-run after a fault:
+ *   a sibling's quota error, a checkpoint that failed to save) returns that
+ *   result without running `body`. So a call's effect and its result agree
+ *   whether or not the step's checkpoint was saved. Stores whose files live
+ *   in the checkpoint (graph state) or only in memory ignore it.
  */
 import type { FileData } from "./protocol.ts";
 
@@ -45,8 +53,13 @@ export interface FileStore {
   get(path: string): Promise<StoredFile | undefined>;
   /** Every file, for listing and searching. */
   snapshot(): Promise<FileSnapshot>;
-  /** One atomic mutation (see the module contract). `what` names it in storage errors. */
-  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T>;
+  /** One atomic mutation (see the module contract). `what` names it in storage errors (and, with `once`, in the call's record). */
+  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>, options?: MutateOptions): Promise<T>;
+}
+
+export interface MutateOptions {
+  /** The unit is the effect of the tool call the store serves: done once per call (see the module contract). */
+  readonly once?: boolean;
 }
 
 /** A snapshot over a map of files (the stores that keep or load everything). */

@@ -15,15 +15,27 @@
  * that reads what it checks (existence, implied directories) from the
  * database and writes in the same transaction, so check + put is atomic even
  * across tabs.
+ *
+ * Effect records (version 2, object store `effects`, keyed by
+ * `[scope, thread, step, call, what]`): a mutation made for a tool call
+ * (FileStore's `once`) stores its result in its own transaction, and a re-run
+ * of the same call (its step run again after a fault) gets that result back
+ * without changing anything. Files and checkpoints live in different
+ * databases and LangGraph saves the checkpoint after the step, so one
+ * transaction cannot hold both; the record makes the re-run agree with what
+ * the first run did instead. A thread keeps only the records of its latest
+ * step that wrote (the step before it was saved, or it would have been
+ * re-run), and deleting a scope deletes its records.
  */
 import type { DBSchema, IDBPObjectStore } from "idb";
 import { LazyConnection, runTransaction, uniqueIndexKeys } from "../storage/idb.ts";
 import { byteLength } from "./file-ops.ts";
 import type { FileTx, StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
+import type { CallIdentity } from "./runtime.ts";
 
 export const DEFAULT_FILES_DB = "deeptab-files";
-const VERSION = 1;
+const VERSION = 2;
 
 interface FileRecord {
   scope: string;
@@ -32,8 +44,16 @@ interface FileRecord {
   size: number;
 }
 
+/** A tool call's completed mutation: its result, as the call got it. */
+interface EffectRecord {
+  result: unknown;
+}
+
+type EffectKey = [scope: string, thread: string, step: string, call: string, what: string];
+
 interface FilesDB extends DBSchema {
   files: { key: [string, string]; value: FileRecord; indexes: { by_scope: string } };
+  effects: { key: EffectKey; value: EffectRecord };
 }
 
 /** A scope's files, path → file. Read-only to callers. */
@@ -74,6 +94,7 @@ export class IndexedDBFiles {
       VERSION,
       (db, oldVersion) => {
         if (oldVersion < 1) db.createObjectStore("files", { keyPath: ["scope", "path"] }).createIndex("by_scope", "scope");
+        if (oldVersion < 2) db.createObjectStore("effects");
       },
       () => this.#indexes.clear(),
     );
@@ -116,13 +137,22 @@ export class IndexedDBFiles {
   /**
    * Runs `body` in one readwrite transaction over the scope's files. Its
    * changes reach the index after the transaction commits; if it fails,
-   * nothing was written.
+   * nothing was written. With `effect` (the tool call it is made for), a
+   * mutation that changed something records its result in the same
+   * transaction, and one this call already made returns that result without
+   * running `body` (see the module's effect records).
    */
-  async mutate<T>(scope: string, what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
+  async mutate<T>(scope: string, what: string, body: (tx: FileTx) => Promise<T>, effect?: CallIdentity): Promise<T> {
     const changes: Array<[string, StoredFile | null]> = [];
-    const result = await runTransaction(this.#conn, ["files"], "readwrite", what, (tx) => {
+    const stores: Array<"files" | "effects"> = effect ? ["files", "effects"] : ["files"];
+    const result = await runTransaction(this.#conn, stores, "readwrite", what, async (tx) => {
       const store: Store = tx.objectStore("files");
-      return body({
+      const key: EffectKey | undefined = effect && [scope, effect.thread, effect.step, effect.call, what];
+      if (key) {
+        const done = await tx.objectStore("effects").get(key);
+        if (done) return done.result as T;
+      }
+      const out = await body({
         get: async (path) => (await store.get([scope, path]))?.data,
         isDir: async (dir) =>
           dir === "/" || (await store.getKey(IDBKeyRange.bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
@@ -136,6 +166,15 @@ export class IndexedDBFiles {
           changes.push([path, null]);
         },
       });
+      if (key && changes.length > 0) {
+        const effects = tx.objectStore("effects");
+        const [, thread, step] = key;
+        // The thread's records of other steps go: those steps were saved, or this one would not run.
+        await effects.delete(IDBKeyRange.bound([scope, thread], [scope, thread, step], false, true));
+        await effects.delete(IDBKeyRange.bound([scope, thread, step, []], [scope, thread, []], true, true));
+        await effects.put({ result: out }, key);
+      }
+      return out;
     });
     if (changes.length > 0) {
       await this.#apply(scope, changes);
@@ -159,10 +198,11 @@ export class IndexedDBFiles {
   /** Deletes every file of `scope` (one transaction); returns how many there were. */
   async deleteScope(scope: string): Promise<number> {
     const range = IDBKeyRange.bound([scope], [scope, []]);
-    const count = await runTransaction(this.#conn, ["files"], "readwrite", `delete scope "${scope}"`, async (tx) => {
+    const count = await runTransaction(this.#conn, ["files", "effects"], "readwrite", `delete scope "${scope}"`, async (tx) => {
       const store = tx.objectStore("files");
       const n = await store.count(range);
       await store.delete(range);
+      await tx.objectStore("effects").delete(IDBKeyRange.bound([scope], [scope, []]));
       return n;
     });
     this.#indexes.delete(scope);

@@ -6,19 +6,21 @@
  * {@link IndexedDBFiles}.
  */
 import { FileBackend } from "./file-backend.ts";
-import { mapSnapshot, type FileStore, type FileTx } from "./file-store.ts";
+import { mapSnapshot, type FileStore, type FileTx, type MutateOptions } from "./file-store.ts";
 import { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
-import { rootThreadId, type BackendFactory, type BackendRuntime } from "./runtime.ts";
+import { callIdentity, rootThreadId, type BackendFactory, type BackendRuntime, type CallIdentity } from "./runtime.ts";
 
 export { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
 
 class ScopeFileStore implements FileStore {
   readonly #files: IndexedDBFiles;
   readonly #scope: string;
+  readonly #call: CallIdentity | undefined;
 
-  constructor(files: IndexedDBFiles, scope: string) {
+  constructor(files: IndexedDBFiles, scope: string, call: CallIdentity | undefined) {
     this.#files = files;
     this.#scope = scope;
+    this.#call = call;
   }
 
   async get(path: string) {
@@ -29,8 +31,8 @@ class ScopeFileStore implements FileStore {
     return mapSnapshot(await this.#files.index(this.#scope));
   }
 
-  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
-    return this.#files.mutate(this.#scope, what, body);
+  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>, options?: MutateOptions): Promise<T> {
+    return this.#files.mutate(this.#scope, what, body, options?.once ? this.#call : undefined);
   }
 }
 
@@ -38,6 +40,9 @@ class ScopeFileStore implements FileStore {
  * Files of one scope in IndexedDB. Expected failures are BackendError values,
  * as for every backend. Each mutation (write, edit, delete, a whole
  * `uploadFiles` call) is one readwrite transaction: all of it or nothing.
+ * Built for a tool call (`call`), its write, edit and delete are recorded
+ * with their result, so the call re-run after a fault answers as it did and
+ * changes nothing twice (see IndexedDBFiles' effect records).
  *
  * @throws {StorageError} only for an unavailable medium: `unavailable` when
  *   IndexedDB is missing or refuses to open; `quota_exceeded` when a mutation
@@ -49,8 +54,8 @@ export class IndexedDBBackend extends FileBackend {
   readonly scope: string;
   readonly files: IndexedDBFiles;
 
-  constructor(files: IndexedDBFiles, scope = "default", now: () => string = () => new Date().toISOString()) {
-    super(new ScopeFileStore(files, scope), now);
+  constructor(files: IndexedDBFiles, scope = "default", now: () => string = () => new Date().toISOString(), call?: CallIdentity) {
+    super(new ScopeFileStore(files, scope, call), now);
     this.files = files;
     this.scope = scope;
   }
@@ -85,7 +90,7 @@ export function threadScope(rt: BackendRuntime): string {
 export function indexedDBBackend(options: IndexedDBBackendOptions = {}): IndexedDBBackendFactory {
   const files = new IndexedDBFiles(options);
   const scopeOf = options.scope ?? threadScope;
-  const factory = (rt: BackendRuntime) => new IndexedDBBackend(files, scopeOf(rt), rt.now);
+  const factory = (rt: BackendRuntime) => new IndexedDBBackend(files, scopeOf(rt), rt.now, callIdentity(rt.config));
   return Object.assign(factory, {
     files,
     deleteScope: (scope: string) => files.deleteScope(scope),

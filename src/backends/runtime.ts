@@ -58,3 +58,25 @@ export function rootThreadId(threadId: string): string {
   const cut = threadId.indexOf(SUBAGENT_THREAD_SEPARATOR);
   return cut === -1 ? threadId : threadId.slice(0, cut);
 }
+
+/**
+ * One tool call of one step of one thread, the same when that step runs
+ * again (after a fault, or on resuming from an approval) and different on any
+ * other step, a fork included: `step` is the id LangGraph gives the step's
+ * task, derived from the checkpoint the step runs from.
+ */
+export interface CallIdentity {
+  readonly thread: string;
+  readonly step: string;
+  readonly call: string;
+}
+
+/** The identity of the tool call `config` belongs to; undefined outside a tool call of a graph step. */
+export function callIdentity(config: LangGraphRunnableConfig): CallIdentity | undefined {
+  const call = (config as { toolCall?: { id?: unknown } }).toolCall?.id;
+  // LangGraph's CONFIG_KEY_TASK_ID; a test holds it to the installed version.
+  const step: unknown = config.configurable?.__pregel_task_id;
+  if (typeof call !== "string" || !call || typeof step !== "string" || !step) return undefined;
+  const thread: unknown = config.configurable?.thread_id;
+  return { thread: typeof thread === "string" || typeof thread === "number" ? String(thread) : "", step, call };
+}

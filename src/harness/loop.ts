@@ -372,5 +372,8 @@ export function buildAgentLoop(spec: LoopSpec) {
         .addConditionalEdges("after_model", routeState, ["tools", "model", END])
         .compile(options)
     : builder.addConditionalEdges("model", routeState, ["tools", "model", END]).compile(options);
-  return compiled.withConfig({ recursionLimit: 10_000 });
+  // Durability "sync": a step starts only once the step before it is saved, so tools never run for an AI message that a
+  // storage fault could still lose, and a tools step re-run after a fault runs from the same checkpoint (the same
+  // task id, which file stores use to recognize a call's completed effects: backends/runtime.ts, callIdentity).
+  return compiled.withConfig({ recursionLimit: 10_000, durability: "sync" });
 }

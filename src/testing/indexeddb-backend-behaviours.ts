@@ -90,6 +90,31 @@ export function indexedDBBackendBehaviours(name: string): void {
       await b.files.close();
     });
 
+    it("a tool call's write, edit and delete run once: the same call again answers as before, another step writes afresh", async () => {
+      const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}` });
+      const inCall = (step: string, call: string) =>
+        factory(createBackendRuntime({}, { configurable: { thread_id: "t", __pregel_task_id: step }, toolCall: { id: call } } as never));
+      ok(await inCall("s1", "w").write("/a.md", "a"));
+      expect(await inCall("s1", "w").write("/a.md", "a")).toEqual({ path: "/a.md" });
+      expect(await inCall("s1", "e").edit("/a.md", "a", "aa", true)).toEqual({ path: "/a.md", occurrences: 1 });
+      expect(await inCall("s1", "e").edit("/a.md", "a", "aa", true)).toEqual({ path: "/a.md", occurrences: 1 });
+      expect(ok(await inCall("s1", "r").read("/a.md")).lines).toEqual(["aa"]);
+      // A new step of the thread is another call, even with the same call id; its records replace the older step's.
+      expect(await inCall("s2", "w").write("/a.md", "a")).toMatchObject({ error: "already_exists" });
+      ok(await inCall("s2", "d").delete("/a.md"));
+      expect(await inCall("s2", "d").delete("/a.md")).toEqual({ path: "/a.md" });
+      ok(await inCall("s3", "w").write("/a.md", "new"));
+      const plain = () => factory(createBackendRuntime({}, { configurable: { thread_id: "t" } }));
+      // Step s1's records went when s2 wrote: its edit runs afresh.
+      ok(await inCall("s1", "e").edit("/a.md", "new", "x"));
+      expect(ok(await plain().read("/a.md")).lines).toEqual(["x"]);
+      // Deleting the scope deletes the records with the files: s3's write runs afresh too.
+      await factory.deleteScope("t");
+      ok(await inCall("s3", "w").write("/a.md", "again"));
+      expect(ok(await plain().read("/a.md")).lines).toEqual(["again"]);
+      await factory.close();
+    });
+
     it("keeps createdAt across edits and re-uploads; a directory blocks writes and uploads", async () => {
       let now = "2026-01-01T00:00:00.000Z";
       const b = new IndexedDBBackend(fresh(), "t", () => now);

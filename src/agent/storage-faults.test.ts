@@ -1,0 +1,108 @@
+/**
+ * Storage faults never leave files without a matching history (issue 21 #7):
+ * after a quota error on a sibling's write, or a checkpoint that failed to
+ * save after the tools ran, Continue (from a fresh agent over the same
+ * databases, as after a reload) re-runs the step and every call that had
+ * finished recognizes its own completed effect: it answers as it did and
+ * changes nothing twice. Runs in Node (fake-indexeddb) and, through
+ * storage-faults.browser.test.ts, in Chromium.
+ */
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { describe, expect, it, vi } from "vitest";
+import { indexedDBBackend } from "../backends/indexeddb.ts";
+import { createBackendRuntime } from "../backends/runtime.ts";
+import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { injectQuotaErrors, isSaverStore } from "../testing/storage-faults.ts";
+import { createDeepAgent } from "./create-deep-agent.ts";
+
+// Node has no IndexedDB; Chromium has the real one.
+const FAKE_INDEXEDDB = "fake-indexeddb/auto";
+if (typeof indexedDB === "undefined") await import(/* @vite-ignore */ FAKE_INDEXEDDB);
+
+const config = { configurable: { thread_id: "faults" } };
+
+/** Three calls in one message: two writes and an edit that is not idempotent (replace_all c → cc). */
+function script(ctx: ScriptContext): ScriptedTurn {
+  if (ctx.messages.some((m) => ToolMessage.isInstance(m))) return { text: "done" };
+  return {
+    toolCalls: [
+      { name: "write_file", args: { file_path: "/a.md", content: "a" }, id: "write_a" },
+      { name: "edit_file", args: { file_path: "/c.md", old_string: "c", new_string: "cc", replace_all: true }, id: "edit_c" },
+      { name: "write_file", args: { file_path: "/b.md", content: "b" }, id: "write_b" },
+    ],
+  };
+}
+
+/** The thread's databases; `agent()` is a fresh agent over them each time (a reload between runs). */
+async function setup() {
+  const names = { files: `faults-files-${crypto.randomUUID()}`, saver: `faults-saver-${crypto.randomUUID()}` };
+  const agent = () => {
+    const backend = indexedDBBackend({ dbName: names.files });
+    return {
+      backend,
+      agent: createDeepAgent({ model: new ScriptedChatModel({ script }), checkpointer: new IndexedDBSaver(names.saver), backend }),
+    };
+  };
+  const first = agent();
+  await first.backend(createBackendRuntime({}, config)).write("/c.md", "c");
+  const files = async () => {
+    const index = await indexedDBBackend({ dbName: names.files }).files.index("faults");
+    return Object.fromEntries([...index].map(([path, f]) => [path, f.data.content]));
+  };
+  return { first, agent, files };
+}
+
+const results = (messages: readonly BaseMessage[]) =>
+  messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.tool_call_id, m.content]);
+
+const AS_FIRST_RUN = [
+  ["write_a", "Updated file /a.md"],
+  ["edit_c", "Successfully replaced 1 instance(s) of the string in '/c.md'"],
+  ["write_b", "Updated file /b.md"],
+];
+
+describe("storage faults: tool effects and the history agree", () => {
+  it("a quota error on a sibling's write ends the run; Continue finds the finished calls done, not 'already exists'", async () => {
+    const { first, agent, files } = await setup();
+    let failed = false;
+    injectQuotaErrors((store, value) => {
+      if (failed || store !== "files" || (value as { path?: unknown }).path !== "/b.md") return false;
+      return (failed = true);
+    });
+    await expect(first.agent.invoke({ messages: [new HumanMessage("go")] }, config)).rejects.toMatchObject({
+      name: "StorageError",
+      code: "quota_exceeded",
+    });
+    expect(await files()).toEqual({ "/a.md": "a", "/c.md": "cc" });
+
+    const out = await agent().agent.invoke(null, config);
+    expect(results(out.messages)).toEqual(AS_FIRST_RUN);
+    expect(await files()).toEqual({ "/a.md": "a", "/b.md": "b", "/c.md": "cc" });
+    expect(out.messages.at(-1)!.text).toBe("done");
+  });
+
+  it("a checkpoint that fails to save after the tools ran: Continue answers every call as it ran, changing nothing twice", async () => {
+    const { first, agent, files } = await setup();
+    let writes = 0;
+    let failures = 0;
+    // Once the three calls wrote, every save of the saver fails: the step's writes (putWrites), then its checkpoint (put).
+    const restore = injectQuotaErrors((store) => {
+      if (store === "files") writes++;
+      const fail = writes >= 3 && isSaverStore(store);
+      if (fail) failures++;
+      return fail;
+    });
+    await expect(first.agent.invoke({ messages: [new HumanMessage("go")] }, config)).rejects.toMatchObject({ code: "quota_exceeded" });
+    // The step's checkpoint is put after the run already failed on its writes: wait for that second failure.
+    await vi.waitFor(() => expect(failures).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    restore();
+    expect(await files()).toEqual({ "/a.md": "a", "/b.md": "b", "/c.md": "cc" });
+    const saved = (await agent().agent.getState(config)).values as { messages: BaseMessage[] };
+    expect(results(saved.messages)).toEqual([]);
+
+    const out = await agent().agent.invoke(null, config);
+    expect(results(out.messages)).toEqual(AS_FIRST_RUN);
+    expect(await files()).toEqual({ "/a.md": "a", "/b.md": "b", "/c.md": "cc" });
+  });
+});
