@@ -390,7 +390,10 @@ export type StartErrorCode =
   | "approval_changed"
   | "attachment_failed"
   /** The model needs a key this worker does not hold (one for a past session only, or none given): ask for it. */
-  | "key_missing";
+  | "key_missing"
+
+  /** The thread's stored history cannot be read as messages (a crafted import, a damaged record). */
+  | "broken_thread";
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
 /** What the user sends: text, and files attached to the message. */

@@ -28,6 +28,7 @@ import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
 import { CUT_OFF_KEY, pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
+import { brokenThread, messagesProblem } from "./stored-state.ts";
 import {
   threadLockName,
   type ApprovalDecision,
@@ -129,8 +130,12 @@ export function createRunService(deps: RunDeps): RunService {
 
   const runningHere = (threadId: string) => [...runs.values()].some((r) => r.threadId === threadId);
 
+  /** The thread's state; a history that cannot be read as messages is a `corrupt_record` error, not a TypeError later. */
   async function stateOf(threadId: string, checkpointId?: string) {
-    return reader.getState(configOf(threadId, checkpointId));
+    const snapshot = await reader.getState(configOf(threadId, checkpointId));
+    const broken = messagesProblem((snapshot.values as { messages?: unknown }).messages);
+    if (broken) throw brokenThread(threadId, broken);
+    return snapshot;
   }
 
   type Snapshot = Awaited<ReturnType<typeof stateOf>>;
@@ -263,7 +268,10 @@ export function createRunService(deps: RunDeps): RunService {
       release(onEvent);
       return startError("key_missing", missing);
     }
-    const planned = await plan().catch((cause: unknown) => startError("not_found", toErrorInfo(cause).message));
+    const planned = await plan().catch((cause: unknown) => {
+      const info = toErrorInfo(cause);
+      return startError(info.code === "corrupt_record" ? "broken_thread" : "not_found", info.message);
+    });
     if ("ok" in planned) {
       release(onEvent);
       return planned;

@@ -11,6 +11,7 @@ import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
 import { plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
+import { brokenThread, messagesProblem } from "./stored-state.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
 import { addUsage } from "../core/usage.ts";
@@ -104,7 +105,8 @@ async function withChildren(
       for (const call of info.toolCalls) {
         if (call.name !== "task" || !call.id) continue;
         const child = await deps.childThread(subagentThreadId(threadId, call.id)).catch(() => undefined);
-        if (!child) continue;
+        // A subagent thread whose history is broken shows no activity rather than breaking the parent's view.
+        if (!child || messagesProblem(child.messages)) continue;
         call.children = child.messages.filter((c) => c.getType() !== "human").map(toMessageInfo);
         childUsage = addUsage(childUsage, threadUsage(child.messages, NO_USAGE, child.event));
       }
@@ -118,6 +120,8 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
   const head = await deps.registry.head(threadId);
   const snapshot = await deps.reader.getState({ configurable: { thread_id: threadId, ...(head ? { checkpoint_id: head } : {}) } });
   const values = snapshot.values as { messages?: BaseMessage[]; todos?: Todo[]; [EVENT_KEY]?: SummarizationEvent };
+  const broken = messagesProblem(values.messages);
+  if (broken) throw brokenThread(threadId, broken);
   const messages = values.messages ?? [];
   const event = values[EVENT_KEY];
   const model = await deps.registry.model(threadId);

@@ -1,9 +1,11 @@
 /**
  * Thread management in the real agent worker (Chromium, real IndexedDB):
- * the registry, delete (checkpoints and files gone), export → import, and the
- * per-thread Web Lock across two workers on one database.
+ * the registry, delete (checkpoints and files gone), export → import (crafted
+ * imports with broken messages refused), and the per-thread Web Lock across
+ * two workers on one database.
  */
 import { describe, expect, it } from "vitest";
+import { CRAFTED_EXPORTS, craftExport } from "../testing/crafted-exports.ts";
 import { filesOf, messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "./client.ts";
 import { THREADS_CHANNEL, type ThreadEvent, type ThreadExport } from "./protocol.ts";
@@ -131,6 +133,20 @@ describe("threads in the worker", () => {
     const broken = { ...good.value, checkpoints: good.value.checkpoints.map((c, i) => (i === 1 ? { ...c, data: "bm90IGpzb24=" } : c)) };
     expect(await client.importThread(broken)).toMatchObject({ ok: false, error: { code: "invalid_export" } });
     expect((await client.listThreads()).length).toBe(before.length + 1);
+  });
+
+  it("refuses crafted imports with broken messages (tool calls, ids, arguments, content), naming the problem; stores nothing", async () => {
+    const client = spawn();
+    await turn(client, "t-craft", "hello");
+    const good = await client.exportThread("t-craft");
+    if (!good.ok) throw new Error(good.error.message);
+    const before = await client.listThreads();
+    for (const crafted of CRAFTED_EXPORTS) {
+      const out = await client.importThread(craftExport(good.value, crafted.craft));
+      expect(out, crafted.name).toMatchObject({ ok: false, error: { code: "invalid_export" } });
+      expect(out.ok ? "" : out.error.message, crafted.name).toMatch(crafted.problem);
+    }
+    expect(await client.listThreads()).toEqual(before);
   });
 
   it("two workers on one thread: the second gets thread_busy while the first runs, and sees the broadcast", async () => {

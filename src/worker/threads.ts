@@ -23,6 +23,7 @@ import {
   type ThreadInfo,
   type ThreadResult,
 } from "./protocol.ts";
+import { checkpointProblem } from "./stored-state.ts";
 import { ownedThreadIds, parseThreadExport, sortThreads, threadSuffix, threadTitle } from "./thread-export.ts";
 
 const NS = ["threads"];
@@ -246,6 +247,9 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       for (const cp of parsed.checkpoints) {
         const value = await decode(cp);
         if (!value) return fail("invalid_export", `Checkpoint ${cp.checkpointId} of the export cannot be read.`);
+        const problem = checkpointProblem(value);
+        if (problem)
+          return fail("invalid_export", `This file is not a valid deeptab thread export (checkpoint ${cp.checkpointId}: ${problem}).`);
         decoded.push(value);
       }
       const id = crypto.randomUUID();
