@@ -2,13 +2,15 @@
  * Parallel subagents editing one file never lose an edit silently (issue 21
  * #6): over every file backend, two `task` calls in one message whose
  * children edit the same file either both land, or the one that could not is
- * told so. Runs in Node and, through parallel-edits.browser.test.ts, in
- * Chromium on real IndexedDB.
+ * told so; a seeded fuzz holds it for random edits of 2 to 4 children. Runs
+ * in Node and, through parallel-edits.browser.test.ts, in Chromium on real
+ * IndexedDB.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../models/scripted.ts";
+import { pick, seededRandom } from "../testing/random.ts";
 import { EDIT_SETUPS, editTask, editingChild, taskResults } from "../testing/parallel-edits.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
@@ -16,17 +18,18 @@ import { createDeepAgent } from "./create-deep-agent.ts";
 const FAKE_INDEXEDDB = "fake-indexeddb/auto";
 if (typeof indexedDB === "undefined") await import(/* @vite-ignore */ FAKE_INDEXEDDB);
 
-async function twoEdits(setupIndex: number, content: string, first: [string, string], second: [string, string]) {
+/** Runs one `task` call per edit in one message (call ids from `ids`), each child making its edit after its delay. */
+async function parallelEdits(setupIndex: number, content: string, edits: Array<[string, string, number]>, ids: string[]) {
   const setup = EDIT_SETUPS[setupIndex]!;
   const made = await setup.make(content);
   const parent = new ScriptedChatModel({
     script: [
       {
-        toolCalls: [
-          { name: "task", args: { description: editTask(setup.path, ...first), subagent_type: "general-purpose" }, id: "first" },
-          // The second child answers later, so it is the one whose change meets the first's.
-          { name: "task", args: { description: editTask(setup.path, ...second, 60), subagent_type: "general-purpose" }, id: "second" },
-        ],
+        toolCalls: edits.map(([from, to, delayMs], i) => ({
+          name: "task",
+          args: { description: editTask(setup.path, from, to, delayMs), subagent_type: "general-purpose" },
+          id: ids[i]!,
+        })),
       },
       { text: "done" },
     ],
@@ -39,11 +42,23 @@ async function twoEdits(setupIndex: number, content: string, first: [string, str
     ...(made.store ? { store: made.store } : {}),
   });
   const out = await agent.invoke(
-    { messages: [new HumanMessage("edit it twice")], ...(made.files ? { files: made.files } : {}) },
+    { messages: [new HumanMessage("edit it")], ...(made.files ? { files: made.files } : {}) },
     { configurable: { thread_id: "edits" } },
   );
   return { content: await made.read(out), results: taskResults(out.messages) };
 }
+
+// The second child answers later, so it is the one whose change meets the first's.
+const twoEdits = (setupIndex: number, content: string, first: [string, string], second: [string, string]) =>
+  parallelEdits(
+    setupIndex,
+    content,
+    [
+      [...first, 0],
+      [...second, 60],
+    ],
+    ["first", "second"],
+  );
 
 describe("parallel subagents editing one file", () => {
   EDIT_SETUPS.forEach((setup, i) => {
@@ -115,5 +130,35 @@ describe("parallel subagents editing one file", () => {
       "Conflict: this call deleted /notes.md, but task call edit, which ran beside it, changed the file first, " +
         "so it was kept with those changes.",
     );
+  });
+});
+
+const FUZZ_RUNS = 12;
+const BASE_SEED = Number((typeof process === "undefined" ? undefined : process.env.FUZZ_SEED) ?? 20_261_204);
+const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
+
+describe(`fuzz: ${FUZZ_RUNS} runs of 2 to 4 children editing random words of one file, per backend (base seed ${BASE_SEED})`, () => {
+  EDIT_SETUPS.forEach((setup, i) => {
+    it(`${setup.name}: every change is in the file, or its task result says it was not applied`, async () => {
+      for (let run = 0; run < FUZZ_RUNS; run++) {
+        const seed = BASE_SEED + run;
+        const random = seededRandom(seed);
+        // Two words a line, some lines sharing words' neighbours: children hit one line, one word, or different lines.
+        const content = `${WORDS.slice(0, 4).join(" ")}\n${WORDS.slice(4).join(" ")}\n`;
+        const edits = Array.from({ length: 2 + Math.floor(random() * 3) }, (_, c): [string, string, number] => [
+          pick(random, WORDS.slice(0, 6)),
+          `NEW${c}`,
+          Math.floor(random() * 40),
+        ]);
+        const ids = edits.map((_, c) => `c${c}`);
+        const { content: after, results } = await parallelEdits(i, content, edits, ids);
+        edits.forEach(([from, to], c) => {
+          const result = results[ids[c]!]!;
+          const told = /Conflict: this call's changes|Error: String not found/.test(result);
+          // Each word of the file appears once, so a change is in the file exactly when its new word is.
+          expect(after!.includes(to), `seed ${seed}: ${from} -> ${to}; result: ${result}; file: ${after}`).toBe(!told);
+        });
+      }
+    });
   });
 });

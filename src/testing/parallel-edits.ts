@@ -2,7 +2,7 @@
  * Parallel subagents changing one file, over every kind of file backend: the
  * setups (graph state, a LangGraph store as deeptab's /memories/, IndexedDB
  * files, an in-memory store) and a scripted child that makes one edit_file
- * call and answers. Shared by the Node and Chromium tests and the fuzz test.
+ * call and answers. Shared by the Node and Chromium tests and their seeded fuzz.
  */
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore, type BaseStore } from "@langchain/langgraph/web";
