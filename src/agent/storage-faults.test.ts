@@ -9,10 +9,13 @@
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it, vi } from "vitest";
+import { compositeBackend } from "../backends/composite.ts";
 import { indexedDBBackend } from "../backends/indexeddb.ts";
-import { createBackendRuntime } from "../backends/runtime.ts";
+import { callIdentity, createBackendRuntime, type BackendRuntime } from "../backends/runtime.ts";
+import { deleteStoreEffects, StoreBackend } from "../backends/store.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { injectQuotaErrors, isSaverStore } from "../testing/storage-faults.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
@@ -22,17 +25,20 @@ if (typeof indexedDB === "undefined") await import(/* @vite-ignore */ FAKE_INDEX
 
 const config = { configurable: { thread_id: "faults" } };
 
-/** Three calls in one message: two writes and an edit that is not idempotent (replace_all c → cc). */
-function script(ctx: ScriptContext): ScriptedTurn {
-  if (ctx.messages.some((m) => ToolMessage.isInstance(m))) return { text: "done" };
-  return {
-    toolCalls: [
-      { name: "write_file", args: { file_path: "/a.md", content: "a" }, id: "write_a" },
-      { name: "edit_file", args: { file_path: "/c.md", old_string: "c", new_string: "cc", replace_all: true }, id: "edit_c" },
-      { name: "write_file", args: { file_path: "/b.md", content: "b" }, id: "write_b" },
-    ],
+/** Three calls in one message: two writes and an edit that is not idempotent (replace_all c → cc), `/a.md` and `/c.md` under `dir`. */
+const scriptIn =
+  (dir: string) =>
+  (ctx: ScriptContext): ScriptedTurn => {
+    if (ctx.messages.some((m) => ToolMessage.isInstance(m))) return { text: "done" };
+    return {
+      toolCalls: [
+        { name: "write_file", args: { file_path: `${dir}/a.md`, content: "a" }, id: "write_a" },
+        { name: "edit_file", args: { file_path: `${dir}/c.md`, old_string: "c", new_string: "cc", replace_all: true }, id: "edit_c" },
+        { name: "write_file", args: { file_path: "/b.md", content: "b" }, id: "write_b" },
+      ],
+    };
   };
-}
+const script = scriptIn("");
 
 /** The thread's databases; `agent()` is a fresh agent over them each time (a reload between runs). */
 async function setup() {
@@ -80,6 +86,39 @@ describe("storage faults: tool effects and the history agree", () => {
     expect(results(out.messages)).toEqual(AS_FIRST_RUN);
     expect(await files()).toEqual({ "/a.md": "a", "/b.md": "b", "/c.md": "cc" });
     expect(out.messages.at(-1)!.text).toBe("done");
+  });
+
+  it("the same over a store route (/memories/ in IndexedDBStore): Continue finds its finished calls done", async () => {
+    const names = { files: `faults-files-${crypto.randomUUID()}`, saver: `faults-saver-${crypto.randomUUID()}` };
+    const store = new IndexedDBStore({ dbName: `faults-store-${crypto.randomUUID()}` });
+    const memories = (rt: BackendRuntime) => new StoreBackend(store, ["memories"], rt.now, callIdentity(rt.config));
+    const agent = () =>
+      createDeepAgent({
+        model: new ScriptedChatModel({ script: scriptIn("/memories") }),
+        checkpointer: new IndexedDBSaver(names.saver),
+        backend: compositeBackend(indexedDBBackend({ dbName: names.files }), { "/memories/": memories }),
+      });
+    await new StoreBackend(store, ["memories"]).write("/c.md", "c");
+    const memoryFiles = async () => Object.fromEntries((await store.search(["memories"])).map((i) => [i.key, i.value.content]));
+    let failed = false;
+    injectQuotaErrors((name, value) => {
+      if (failed || name !== "files" || (value as { path?: unknown }).path !== "/b.md") return false;
+      return (failed = true);
+    });
+    await expect(agent().invoke({ messages: [new HumanMessage("go")] }, config)).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(await memoryFiles()).toEqual({ "/a.md": "a", "/c.md": "cc" });
+
+    const out = await agent().invoke(null, config);
+    expect(results(out.messages)).toEqual([
+      ["write_a", "Updated file /memories/a.md"],
+      ["edit_c", "Successfully replaced 1 instance(s) of the string in '/memories/c.md'"],
+      ["write_b", "Updated file /b.md"],
+    ]);
+    expect(await memoryFiles()).toEqual({ "/a.md": "a", "/c.md": "cc" });
+    // The thread's one record of its latest step goes with the thread (the app's delete).
+    expect((await store.search(["deeptab_effects", "memories"])).map((i) => i.key)).toEqual(["faults"]);
+    await deleteStoreEffects(store, ["memories"], (id) => id === "faults");
+    expect(await store.search(["deeptab_effects"])).toEqual([]);
   });
 
   it("a checkpoint that fails to save after the tools ran: Continue answers every call as it ran, changing nothing twice", async () => {

@@ -15,8 +15,15 @@ import { compositeBackend } from "../backends/composite.ts";
 import { fileDataToBytes } from "../backends/file-ops.ts";
 import { indexedDBBackend, type IndexedDBBackendFactory } from "../backends/indexeddb.ts";
 import type { FileData } from "../backends/protocol.ts";
-import { createBackendRuntime, resolveBackend, type BackendFactory } from "../backends/runtime.ts";
-import { StoreBackend } from "../backends/store.ts";
+import {
+  callIdentity,
+  createBackendRuntime,
+  resolveBackend,
+  rootThreadId,
+  type BackendFactory,
+  type BackendRuntime,
+} from "../backends/runtime.ts";
+import { deleteStoreEffects, StoreBackend } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./files.ts";
 
@@ -30,7 +37,7 @@ export interface Layout {
   backend(workspaceRoute: BackendFactory): BackendFactory;
   /** Every file a thread sees (workspace and shared routes), by path. */
   files(threadId: string): Promise<Record<string, FileData>>;
-  /** Removes a thread's workspace files (memories and skills stay). */
+  /** Removes a thread's workspace files and its records of shared-file effects (memories and skills stay). */
   deleteThreadFiles(threadId: string): Promise<number>;
   /** Writes files into a thread's workspace, keeping each file's `modifiedAt` (one transaction per timestamp). */
   uploadThreadFiles(threadId: string, files: Record<string, FileData>): Promise<void>;
@@ -40,8 +47,9 @@ export function createLayout(prefix = "deeptab"): Layout {
   const workspace = indexedDBBackend({ dbName: `${prefix}-files` });
   const store = new IndexedDBStore({ dbName: `${prefix}-store` });
   const routes = {
-    "/memories/": () => new StoreBackend(store, ["memories"]),
-    "/skills/": () => new StoreBackend(store, ["skills"]),
+    // Built per tool call (its identity), so a call re-run after a storage fault changes nothing twice.
+    "/memories/": (rt: BackendRuntime) => new StoreBackend(store, ["memories"], rt.now, callIdentity(rt.config)),
+    "/skills/": (rt: BackendRuntime) => new StoreBackend(store, ["skills"], rt.now, callIdentity(rt.config)),
   };
   const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
   const plain = backend(workspace);
@@ -50,7 +58,11 @@ export function createLayout(prefix = "deeptab"): Layout {
     store,
     backend,
     files: (threadId) => readAllFiles(resolveBackend(plain, createBackendRuntime({}, { configurable: { thread_id: threadId } }))),
-    deleteThreadFiles: (threadId) => workspace.deleteScope(threadId),
+    async deleteThreadFiles(threadId) {
+      const own = (id: string) => rootThreadId(id) === threadId;
+      for (const ns of ["memories", "skills"]) await deleteStoreEffects(store, [ns], own);
+      return workspace.deleteScope(threadId);
+    },
     async uploadThreadFiles(threadId, files) {
       const byTime = new Map<string, Array<{ path: string; content: Uint8Array }>>();
       for (const [path, data] of Object.entries(files)) {
