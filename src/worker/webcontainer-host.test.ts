@@ -20,6 +20,12 @@ function ok<T>(value: Outcome<T>): T {
 
 const text = (s: string) => new TextEncoder().encode(s);
 
+/**
+ * 180,000 lines through the offline shell (just-bash) take ≈ 10 s on an idle 2-core machine and 40 s beside another
+ * CPU-heavy job: the command's own timeout and the test's bound leave room for that, so only a real hang fails.
+ */
+const SLOW_SHELL_MS = 180_000;
+
 describe("terminal output", () => {
   it("drops escape codes, turns CRLF into LF and keeps the last state of a redrawn line", () => {
     expect(plainTerminalText("\u001b[32mgreen\u001b[0m\r\nnext\r\n")).toBe("green\nnext\n");
@@ -77,26 +83,34 @@ describe("the container host (page side)", () => {
     expect(big.output.length).toBeLessThanOrEqual(100);
   });
 
-  it("streams to the page no more than the output cap (1 MB of output at a 10 KB cap), cut on a character", async () => {
-    const host = createContainerHost(await fakeWebContainer());
-    await host.mount("t", []);
-    const utf8 = (text: string) => new TextEncoder().encode(text).length;
-    const chunks: string[] = [];
-    const run = await host.run("seq 1 90000; seq 1 90000", { timeoutMs: 60_000, maxOutputBytes: 10_000, onOutput: (c) => chunks.push(c) });
-    expect(run.truncated).toBe(true);
-    expect(utf8(chunks.join(""))).toBeLessThanOrEqual(10_000);
-    expect(chunks.join("")).toBe(run.output);
-    expect(run.output.startsWith("1\n2\n3\n")).toBe(true);
-    // Two-byte characters at an odd cap: the cut falls between characters, in the result and in what streamed.
-    const wide: string[] = [];
-    const accented = await host.run("printf 'é%.0s' $(seq 1 6000)", {
-      timeoutMs: 60_000,
-      maxOutputBytes: 10_001,
-      onOutput: (c) => wide.push(c),
-    });
-    expect(accented).toMatchObject({ truncated: true, output: "é".repeat(5_000) });
-    expect(wide.join("")).toBe(accented.output);
-  }, 60_000);
+  it(
+    "streams to the page no more than the output cap (1 MB of output at a 10 KB cap), cut on a character",
+    async () => {
+      const host = createContainerHost(await fakeWebContainer());
+      await host.mount("t", []);
+      const utf8 = (text: string) => new TextEncoder().encode(text).length;
+      const chunks: string[] = [];
+      const run = await host.run("seq 1 90000; seq 1 90000", {
+        timeoutMs: SLOW_SHELL_MS,
+        maxOutputBytes: 10_000,
+        onOutput: (c) => chunks.push(c),
+      });
+      expect(run.truncated).toBe(true);
+      expect(utf8(chunks.join(""))).toBeLessThanOrEqual(10_000);
+      expect(chunks.join("")).toBe(run.output);
+      expect(run.output.startsWith("1\n2\n3\n")).toBe(true);
+      // Two-byte characters at an odd cap: the cut falls between characters, in the result and in what streamed.
+      const wide: string[] = [];
+      const accented = await host.run("printf 'é%.0s' $(seq 1 6000)", {
+        timeoutMs: SLOW_SHELL_MS,
+        maxOutputBytes: 10_001,
+        onOutput: (c) => wide.push(c),
+      });
+      expect(accented).toMatchObject({ truncated: true, output: "é".repeat(5_000) });
+      expect(wide.join("")).toBe(accented.output);
+    },
+    SLOW_SHELL_MS + 10_000,
+  );
 
   it("reports servers the agent starts", async () => {
     const container = await fakeWebContainer();
