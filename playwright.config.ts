@@ -9,6 +9,9 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: "*.spec.ts",
   timeout: 60_000,
+  // The built app's worker, IndexedDB and loopback servers on a loaded 2-core CI machine: a state the page reaches in
+  // under a second when idle took over 5 s (Playwright's default) beside another CPU-heavy job.
+  expect: { timeout: 15_000 },
   retries: 0,
   reporter: process.env.CI ? "line" : "list",
   // Scripted OpenAI and Anthropic servers on fixed loopback ports (e2e/servers.ts), for the whole run.
