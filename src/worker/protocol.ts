@@ -17,6 +17,9 @@
  * - API keys go in through `setKey` and never come back out: no call
  *   returns a key, and no event, log or error message holds one.
  */
+import type { AgentManifest, ModelRef } from "../agent-folders/definition.ts";
+import type { AgentHost } from "../agent-folders/hosts.ts";
+import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import type { ErrorInfo } from "../core/errors.ts";
@@ -272,6 +275,8 @@ export interface ThreadView {
   /** The last run did not finish (a reload or a crash): it can be continued. */
   interrupted?: InterruptedRun;
   model: ModelChoice;
+  /** The thread's agent; `changed`: the agent with this id is gone or no longer has the hash the thread ran with. */
+  agent: { id: string; name: string; hash?: string; changed?: boolean };
   /** Totals of provider usage over the thread: every model call of the main agent and of its subagents. */
   usage: UsageInfo;
   /** Tokens of the latest request (provider-reported, else estimated). */
@@ -415,6 +420,8 @@ export interface ThreadInfo {
   /** A run started and did not end (a reload or a crash mid-run): it can be continued. */
   interrupted?: boolean;
   model?: ModelChoice;
+  /** The thread's agent (unset: the general agent) and the hash it ran with. */
+  agent?: { id: string; name: string; hash?: string };
 }
 
 /**
@@ -475,8 +482,134 @@ export interface ThreadApi {
   getThreadStatus(threadId: string): Promise<{ busy: boolean }>;
 }
 
+/**
+ * Where an agent comes from:
+ * - `builtin`: deeptab's general agent (always there; id {@link GENERAL_AGENT_ID}, no files, no hash);
+ * - `site`: a folder under `agents/` bundled with the site by `npm run build` (`site:<folder>`);
+ * - `link`: loaded from `?agent=<url>` after the person chose **Use this agent** (`url` is set);
+ * - `local`: dropped or picked (a folder, a zip or a JSON bundle), or a local edit of any agent.
+ */
+export type AgentOrigin = "builtin" | "site" | "link" | "local";
+
+/** The id of deeptab's own general agent. */
+export const GENERAL_AGENT_ID = "general";
+
+/** An agent as the gallery, the header's picker and a thread show it. */
+export interface AgentSummary {
+  /**
+   * Stable for as long as the agent is kept: {@link GENERAL_AGENT_ID}, `site:<folder>`, or `agent:<hash>` for one
+   * stored in this browser (a link's or a local one; a new version gets a new id and the old one stays for the
+   * threads that used it).
+   */
+  id: string;
+  origin: AgentOrigin;
+  /** agent.yaml's `name`, else the folder's name. */
+  name: string;
+  description: string;
+  /** Starter prompts, shown as chips. */
+  suggestions: string[];
+  /** The content hash of its files (agent-folders/hash.ts); none for the general agent. */
+  hash?: string;
+  /** `link`: the URL it was loaded from (a changed agent at this URL is asked about again). */
+  url?: string;
+  /** The model the agent suggests (never a key): the person's own choice still decides. */
+  model?: ModelRef;
+  /** Where its commands run when it says (agent.yaml `sandbox`); otherwise the setting's. */
+  sandbox?: AgentManifest["sandbox"];
+  /** When it was stored in this browser (ISO); none for built-in and site agents. */
+  addedAt?: string;
+}
+
+/**
+ * Everything an agent brings, for the screen a person sees before using an agent from a link, a drop or a picker:
+ * shown as text, never rendered as HTML.
+ */
+export interface AgentReview {
+  summary: AgentSummary;
+  /** AGENTS.md. */
+  instructions: string;
+  subagents: Array<{ name: string; description: string; tools?: string[]; model?: ModelRef; file: string }>;
+  skills: Array<{ name: string; description: string; file: string }>;
+  /** Starter files a new thread gets: workspace path and size in bytes. */
+  files: Array<{ path: string; size: number }>;
+  /** Which built-in tools are on (agent.yaml `tools`); unset: all. */
+  tools?: AgentManifest["tools"];
+  /** Approval rules the agent adds (the app's own always hold: an agent cannot switch approval for `execute` off). */
+  interruptOn: AgentManifest["interruptOn"];
+  permissions: AgentManifest["permissions"];
+  /** Every host the agent would contact besides the person's own provider. */
+  hosts: AgentHost[];
+  /** Every file of the folder with its size (what "Share" exports and the hash covers). */
+  allFiles: Array<{ path: string; size: number }>;
+  /**
+   * `link`: this URL was used before with other content (the hash the person accepted then): the review says the agent
+   * changed and asks again.
+   */
+  changedFrom?: string;
+  /** This exact agent (same hash) is already stored: using it does not store a second copy. */
+  stored?: boolean;
+}
+
+/**
+ * Why an agent call failed:
+ * - `invalid_agent`: the files are not a valid agent; `problems` lists every one, each naming its file and field;
+ * - `fetch_failed`: the link could not be fetched (the message says why: no CORS headers on the host, which must
+ *   allow this page's origin; a 404; the network);
+ * - `too_large`: the download is larger than an agent may be (agent-folders/limits.ts);
+ * - `not_found`: no agent (or no pending review) with that id;
+ * - `in_use`: a stored agent that threads still use cannot be removed;
+ * - `storage_failed`: IndexedDB refused the write (quota); nothing was stored.
+ */
+export type AgentErrorCode = "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed";
+export type AgentError = ErrorInfo & { code: AgentErrorCode; problems?: AgentProblem[] };
+export type AgentResult<T> = Result<T, AgentError>;
+
+/** What a person drops or picks: a folder's files (paths relative to the folder), a zip, or a JSON bundle. */
+export type AgentUpload = { files: Array<{ path: string; content: Uint8Array }> } | { zip: Uint8Array } | { bundle: Uint8Array };
+
+/** An agent shared as files: a zip of its folder and the single-file JSON bundle (agent-folders/bundle.ts). */
+export interface AgentExport {
+  /** The folder's name (agent.yaml `name`, slugged), for file names. */
+  slug: string;
+  zip: Uint8Array;
+  bundle: string;
+  /** The link it came from, when it came from one (copied by "Share agent"). */
+  url?: string;
+}
+
+/**
+ * The agent calls. A review comes first (nothing is stored by a preview); `useAgent` stores the reviewed agent,
+ * pinned by the hash the person saw. Validation is all or nothing: an agent with a problem is refused whole.
+ */
+export interface AgentLibraryApi {
+  /** The general agent, the site's agents (agents/ bundled by the build), then the stored ones, newest first. */
+  listAgents(): Promise<AgentSummary[]>;
+  /** The site's default agent (`DEEPTAB_DEFAULT_AGENT`, or the only bundled one), if any: the page opens on it. */
+  defaultAgent(): Promise<string | undefined>;
+  /** Fetches and validates an agent from a link (a zip of its folder or a JSON bundle); nothing is stored. */
+  previewAgentUrl(url: string): Promise<AgentResult<AgentReview>>;
+  /** Validates a dropped or picked agent; nothing is stored. */
+  previewAgentUpload(upload: AgentUpload): Promise<AgentResult<AgentReview>>;
+  /** The review of an agent already listed (the picker's "About", the site's agents). */
+  reviewAgent(agentId: string): Promise<AgentResult<AgentReview>>;
+  /**
+   * Stores the agent last previewed with this hash (from `previewAgentUrl`/`previewAgentUpload`) and returns it;
+   * `not_found` when no such preview is pending (the page must preview again).
+   */
+  useAgent(hash: string): Promise<AgentResult<AgentSummary>>;
+  /** Forgets a stored agent (`in_use` while a thread uses it). Built-in and site agents cannot be removed. */
+  removeAgent(agentId: string): Promise<AgentResult<null>>;
+  /** The agent's folder as a zip and a JSON bundle (the general agent included). */
+  exportAgent(agentId: string): Promise<AgentResult<AgentExport>>;
+  /**
+   * The agent of a thread that has no messages yet (a thread's agent is fixed by its first message): its starter
+   * files and skills are written to the thread's workspace then.
+   */
+  setThreadAgent(threadId: string, agentId: string): Promise<AgentResult<null>>;
+}
+
 /** The API the worker exposes with `Comlink.expose`. */
-export interface AgentWorkerApi extends ThreadApi {
+export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
   ping(): Promise<WorkerInfo>;
 
   // Settings, keys, models.
