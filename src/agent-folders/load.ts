@@ -41,8 +41,11 @@ export type AgentSource = { files: AgentFileInput } | { zip: Uint8Array } | { bu
 export const SUBAGENTS_DIR = "agents/";
 export const SKILLS_FOLDER = "skills/";
 export const STARTER_DIR = "files/";
-/** Where a thread gets the folder's skills (the app's skills folder): `skills/report/SKILL.md` → `/skills/report/SKILL.md`. */
-export const AGENT_SKILLS_DIR = `/${SKILLS_FOLDER}`;
+/**
+ * Where a thread gets the folder's skills: `skills/report/SKILL.md` → `/agent-skills/report/SKILL.md`, in that
+ * thread's own workspace (the app's `/skills/` is shared by every thread, and an agent's skills are its threads' only).
+ */
+export const AGENT_SKILLS_DIR = "/agent-skills/";
 
 /** Names an author may have meant for agent.yaml or AGENTS.md. */
 const MISNAMED: Record<string, string> = {

@@ -66,8 +66,12 @@ describe("agent folders as createDeepAgent options", () => {
     },
   );
 
-  it("seeds starter files at their workspace paths and skills under /skills/", () => {
-    expect([...agentSeedFiles(agent()).keys()]).toEqual(["/notes/a.md", "/skills/report/SKILL.md", "/skills/report/template.md"]);
+  it("seeds starter files at their workspace paths and skills under /agent-skills/", () => {
+    expect([...agentSeedFiles(agent()).keys()]).toEqual([
+      "/notes/a.md",
+      "/agent-skills/report/SKILL.md",
+      "/agent-skills/report/template.md",
+    ]);
   });
 
   it("runs it: instructions as the system prompt, its skill listed, its subagent in task with its own tools and model", async () => {
@@ -130,8 +134,10 @@ describe("agent folders as createDeepAgent options", () => {
   });
 
   it("refuses a starter file that would land in a skill's folder", () => {
-    const result = loadAgent({ files: { ...folder, "files/skills/report/SKILL.md": "x" } });
-    expect(!result.ok && result.error.problems.map((p) => [p.code, p.file])).toEqual([["name_clash", "files/skills/report/SKILL.md"]]);
+    const result = loadAgent({ files: { ...folder, "files/agent-skills/report/SKILL.md": "x" } });
+    expect(!result.ok && result.error.problems.map((p) => [p.code, p.file])).toEqual([
+      ["name_clash", "files/agent-skills/report/SKILL.md"],
+    ]);
   });
 
   it("lists every host the agent would contact, by origin, with what names it", () => {

@@ -72,7 +72,7 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
 
 /**
  * The files a new thread of this agent starts with, workspace path → bytes: its starter files (`files/data/a.csv` →
- * `/data/a.csv`) and its skills' folders (`skills/report/SKILL.md` → `/skills/report/SKILL.md`).
+ * `/data/a.csv`) and its skills' folders (`skills/report/SKILL.md` → `/agent-skills/report/SKILL.md`, in the thread's own workspace).
  */
 export function agentSeedFiles(agent: AgentDefinition): Map<string, Uint8Array> {
   const seed = new Map<string, Uint8Array>();

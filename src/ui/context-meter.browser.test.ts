@@ -20,6 +20,7 @@ const base: ThreadView = {
   model: { provider: "openai-compatible", model: "m", baseUrl: "http://127.0.0.1:9/v1" },
   usage: { input: 0, output: 0 },
   branches: [],
+  agent: { id: "general", name: "deeptab" },
 };
 
 const text = (el: HTMLElement, id: string) => el.querySelector(`[data-testid="${id}"]`)?.textContent?.replace(/\s+/g, " ").trim();

@@ -10,8 +10,10 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph/web";
-import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
+import type { AgentDefinition } from "../agent-folders/definition.ts";
+import { createDeepAgent, type CreateDeepAgentOptions, type DeepAgent } from "../agent/create-deep-agent.ts";
 import type { BackendFactory } from "../backends/runtime.ts";
+import { toErrorInfo } from "../core/errors.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
@@ -19,6 +21,7 @@ import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
+import { folderOptions } from "./agent-run.ts";
 import type { LocalModels } from "./local-models.ts";
 import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
@@ -48,6 +51,8 @@ export interface AgentSpec {
   approveWrites?: boolean;
   /** Tool descriptions; `auto` (or missing): by the window. */
   toolProfile?: ToolProfileChoice;
+  /** The thread's agent folder; none: deeptab's general agent. */
+  agent?: AgentDefinition | undefined;
 }
 
 export interface BuiltAgent {
@@ -58,7 +63,8 @@ export interface BuiltAgent {
   phase?: RunPhase;
 }
 
-function systemPrompt(sandbox: SandboxKind): string {
+/** deeptab's own system prompt for a sandbox: the general agent's, and the start of every agent folder's. */
+export function basePrompt(sandbox: SandboxKind): string {
   const shell =
     sandbox === "webcontainer"
       ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python."
@@ -113,12 +119,12 @@ export async function buildAgent(
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
   if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
-  const agent = createDeepAgent({
+  const base: CreateDeepAgentOptions = {
     model: built.value.model,
     checkpointer: deps.checkpointer,
     store: deps.store,
     backend: deps.backend(spec.sandbox),
-    systemPrompt: systemPrompt(spec.sandbox),
+    systemPrompt: basePrompt(spec.sandbox),
     interruptOn,
     todos: true,
     memory: [MEMORY_FILE],
@@ -126,8 +132,14 @@ export async function buildAgent(
     middleware: [providerRetryMiddleware()],
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
-  });
-  return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
+  };
+  const options = spec.agent ? await folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps }) : base;
+  try {
+    const agent = createDeepAgent(options);
+    return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
+  } catch (cause) {
+    return err(`This agent cannot run: ${toErrorInfo(cause).message}`);
+  }
 }
 
 /** An agent over the same checkpointer for reading and editing state (its model is never called). */

@@ -15,7 +15,9 @@ import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
-import { buildAgent, readerAgent } from "./agents.ts";
+import { createAgentLibrary } from "./agent-library.ts";
+import { AGENT_LINKS_NS, AGENTS_NS, memoryAgents, storeAgents } from "./agent-store.ts";
+import { basePrompt, buildAgent, readerAgent } from "./agents.ts";
 import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
 import { enrichApproval } from "./approvals.ts";
 import { createFilesService } from "./files.ts";
@@ -28,8 +30,10 @@ import { createRunService, type RunRegistry } from "./runs.ts";
 import { createSandboxService } from "./sandbox.ts";
 import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
+import { siteAgents, siteBaseUrl } from "./site-agents.ts";
+import { threadAgent, threadAgentSetter, threadAgentView } from "./thread-agents.ts";
 import { threadView } from "./thread-view.ts";
-import { createThreadService, memoryRegistry, unavailableThreads, type ThreadModels } from "./threads.ts";
+import { createThreadService, memoryRegistry, unavailableThreads, type ThreadAgents, type ThreadModels } from "./threads.ts";
 import { modelWindow } from "./windows.ts";
 
 export interface WorkerAppOptions {
@@ -40,6 +44,19 @@ export interface WorkerAppOptions {
   fetch?: typeof fetch;
   local?: LocalModels;
   tokenBatchMs?: number;
+  /**
+   * The site's base URL (ending in `/`), where its agents are (`agents/index.json`); default: from Vite's BASE_URL
+   * and this script's location (site-agents.ts). None: the site has no agents (Node).
+   */
+  siteBase?: string | undefined;
+}
+
+/** The site's base URL where the worker runs in a browser; undefined elsewhere (Node). */
+function defaultSiteBase(): string | undefined {
+  const location = globalThis.location as Location | undefined;
+  if (!location?.href.startsWith("http")) return undefined;
+  const inWorker = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
+  return siteBaseUrl(import.meta.env?.BASE_URL ?? "/", location.href, inWorker);
 }
 
 /** The Prompt API as ChatChromeAI wants it, over the page's remote (the reply stream is cancelled on abort). */
@@ -108,7 +125,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const messagesOf = async (id: string) =>
     ((await reader.getState({ configurable: { thread_id: id } })).values as { messages?: BaseMessage[] }).messages ?? [];
 
-  const threads: ThreadApi & RunRegistry & ThreadModels = storage
+  const threads: ThreadApi & RunRegistry & ThreadModels & ThreadAgents = storage
     ? createThreadService({
         saver: storage.saver,
         layout: storage.layout,
@@ -137,6 +154,16 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return resolveBackend(backendFor(kind), createBackendRuntime({}, { configurable: { thread_id: threadId } }));
   }
 
+  const library = createAgentLibrary({
+    store: storage ? storeAgents(storage.layout.store) : memoryAgents(),
+    site: siteAgents(options.siteBase === undefined ? defaultSiteBase() : options.siteBase, (input, init) => globalThis.fetch(input, init)),
+    fetch: log.fetch,
+    origin: globalThis.location?.origin ?? "this page",
+    threadsUsing: (agentId) => threads.threadsUsing(agentId),
+    generalInstructions: async () => basePrompt(sandbox.active((await settings.get()).sandbox)),
+  });
+  const agentDeps = { library, threads };
+
   const runs = createRunService({
     reader,
     registry: threads,
@@ -148,12 +175,17 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
     ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),
     missingKey: (choice) => missingKey(choice, settings),
-    async agent(choice, onStatus) {
+    async agent(choice, onStatus, threadId) {
       const s = await settings.get();
+      const folder = threadId === undefined ? { ok: true as const, agent: undefined } : await threadAgent(threadId, agentDeps);
+      if (!folder.ok) return err(folder.message);
+      // The agent's sandbox when it names one (a WebContainer the page has not booted: the offline shell).
+      const wanted = folder.agent?.manifest.sandbox;
       return buildAgent(
         {
           choice,
-          sandbox: sandbox.active(s.sandbox),
+          agent: folder.agent,
+          sandbox: sandbox.active(wanted === undefined ? s.sandbox : wanted === "webcontainer" ? "auto" : wanted),
           approveExecute: s.approveExecute,
           approveWrites: s.approveWrites,
           toolProfile: s.toolProfile,
@@ -174,8 +206,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   });
   bound.runs = runs;
 
-  const view = (threadId: string) =>
-    threadView(threadId, {
+  const view = async (threadId: string) => ({
+    ...(await threadView(threadId, {
       reader,
       registry: threads,
       runs,
@@ -188,7 +220,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         if (!Array.isArray(values?.messages)) return undefined;
         return { messages: values.messages as BaseMessage[], event: values[EVENT_KEY] as SummarizationEvent | undefined };
       },
-    });
+    })),
+    agent: await threadAgentView(threadId, agentDeps),
+  });
 
   return {
     runningHere,
@@ -225,7 +259,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       if (!storage) return;
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
-      for (const ns of [["threads"], ["partials"], ["memories"], ["skills"]]) {
+      for (const ns of [["threads"], ["partials"], ["memories"], ["skills"], AGENTS_NS, AGENT_LINKS_NS]) {
         const items = await storage.layout.store.search(ns, { limit: 100_000 });
         if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
       }
@@ -281,5 +315,22 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     exportThread: (id) => threads.exportThread(id),
     importThread: (data) => threads.importThread(data),
     getThreadStatus: (id) => threads.getThreadStatus(id),
+
+    listAgents: () => library.listAgents(),
+    defaultAgent: () => library.defaultAgent(),
+    previewAgentUrl: (url) => library.previewAgentUrl(url),
+    previewAgentUpload: (upload) => library.previewAgentUpload(upload),
+    reviewAgent: (agentId) => library.reviewAgent(agentId),
+    useAgent: (hash) => library.useAgent(hash),
+    removeAgent: (agentId) => library.removeAgent(agentId),
+    exportAgent: (agentId) => library.exportAgent(agentId),
+    setThreadAgent: threadAgentSetter({
+      library,
+      threads,
+      messageCount: async (id) => (await messagesOf(id)).length,
+      runningHere,
+      workspace: fsOf,
+      notify: (threadId) => options.notify({ type: "thread_updated", threadId, running: runningHere(threadId) }),
+    }),
   };
 }

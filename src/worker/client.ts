@@ -111,6 +111,15 @@ export const PLAIN_CALLS = {
   exportThread: true,
   importThread: true,
   getThreadStatus: true,
+  listAgents: true,
+  defaultAgent: true,
+  previewAgentUrl: true,
+  previewAgentUpload: true,
+  reviewAgent: true,
+  useAgent: true,
+  removeAgent: true,
+  exportAgent: true,
+  setThreadAgent: true,
 } as const satisfies Record<keyof PlainCalls, true>;
 
 const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];

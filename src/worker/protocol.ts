@@ -558,9 +558,10 @@ export interface AgentReview {
  * - `too_large`: the download is larger than an agent may be (agent-folders/limits.ts);
  * - `not_found`: no agent (or no pending review) with that id;
  * - `in_use`: a stored agent that threads still use cannot be removed;
- * - `storage_failed`: IndexedDB refused the write (quota); nothing was stored.
+ * - `storage_failed`: IndexedDB refused the write (quota); nothing was stored;
+ * - `thread_started`: `setThreadAgent` on a thread that has messages (its agent is fixed by its first message).
  */
-export type AgentErrorCode = "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed";
+export type AgentErrorCode = "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed" | "thread_started";
 export type AgentError = ErrorInfo & { code: AgentErrorCode; problems?: AgentProblem[] };
 export type AgentResult<T> = Result<T, AgentError>;
 

@@ -59,8 +59,11 @@ export interface RunRegistry {
 }
 
 export interface RunDeps {
-  /** Builds the run's agent; `onStatus` hears what takes a while meanwhile (loading a model in the tab). */
-  agent(choice: ModelChoice, onStatus: (status: RunStatus) => void): Promise<Result<BuiltAgent, string>>;
+  /**
+   * Builds the run's agent for the thread (its agent folder, when it has one); `onStatus` hears what takes a while
+   * meanwhile (loading a model in the tab).
+   */
+  agent(choice: ModelChoice, onStatus: (status: RunStatus) => void, threadId?: string): Promise<Result<BuiltAgent, string>>;
   /**
    * Why `choice` cannot run for want of a key (a key for a past session only, or a required one never
    * given), as a message for people; undefined when it can. Checked before anything is sent or written.
@@ -279,7 +282,7 @@ export function createRunService(deps: RunDeps): RunService {
     const runId = crypto.randomUUID();
     // Open before the agent is built: loading a model in the tab reports its progress on it.
     const sink = new EventSink(onEvent, batchMs);
-    const built = await deps.agent(choice, (status) => sink.push({ type: "status", runId, ...status }));
+    const built = await deps.agent(choice, (status) => sink.push({ type: "status", runId, ...status }), threadId);
     if (!built.ok) {
       await sink.close();
       release(onEvent);

@@ -116,7 +116,8 @@ async function withChildren(
   return { messages: out, childUsage };
 }
 
-export async function threadView(threadId: string, deps: ViewDeps): Promise<ThreadView> {
+/** The view of a thread, less its agent (thread-agents.ts adds it). */
+export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit<ThreadView, "agent">> {
   const head = await deps.registry.head(threadId);
   const snapshot = await deps.reader.getState({ configurable: { thread_id: threadId, ...(head ? { checkpoint_id: head } : {}) } });
   const values = snapshot.values as { messages?: BaseMessage[]; todos?: Todo[]; [EVENT_KEY]?: SummarizationEvent };
@@ -131,7 +132,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Thre
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const shown = await withChildren(threadId, messages, deps);
-  const view: ThreadView = {
+  const view: Omit<ThreadView, "agent"> = {
     threadId,
     messages: shown.messages,
     todos: plain(values.todos ?? []),

@@ -54,6 +54,15 @@ export interface ThreadModels {
   setModel(threadId: string, model: ModelChoice): Promise<void>;
 }
 
+/** Per-thread agent (unset: the general agent). */
+export interface ThreadAgents {
+  agentOf(threadId: string): Promise<ThreadInfo["agent"]>;
+  /** Sets (or, with undefined, clears) the thread's agent; the thread's entry is created when missing. */
+  setAgent(threadId: string, agent: ThreadInfo["agent"]): Promise<void>;
+  /** The ids of the threads whose agent is `agentId`. */
+  threadsUsing(agentId: string): Promise<string[]>;
+}
+
 function publicInfo(entry: Entry): ThreadInfo {
   const { wasRunning: _r, head: _h, ...info } = entry;
   return { ...info };
@@ -89,7 +98,7 @@ export async function lockHeld(threadId: string): Promise<boolean> {
   return held.some((l) => l.name === threadLockName(threadId));
 }
 
-export function createThreadService(options: ThreadServiceOptions): ThreadApi & RunRegistry & ThreadModels {
+export function createThreadService(options: ThreadServiceOptions): ThreadApi & RunRegistry & ThreadModels & ThreadAgents {
   const { saver, layout, notify } = options;
   const store = layout.store;
   const serde = saver.serde;
@@ -178,6 +187,13 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
     async setModel(threadId, model) {
       await patch(threadId, { model });
       notify({ type: "thread_updated", threadId, running: options.runningHere(threadId) });
+    },
+
+    agentOf: async (threadId) => (await entry(threadId))?.agent,
+    setAgent: async (threadId, agent) => void (await patch(threadId, { agent })),
+    async threadsUsing(agentId) {
+      const items = await store.search(NS, { limit: 10_000 });
+      return items.map((i) => i.value as Entry).flatMap((e) => (e.agent?.id === agentId ? [e.id] : []));
     },
 
     async listThreads() {
@@ -300,8 +316,11 @@ export const unavailableThreads: ThreadApi = {
 };
 
 /** The run registry when storage is memory only: the same calls, kept for the session. */
-export function memoryRegistry(defaultModel: () => Promise<ModelChoice>): RunRegistry & ThreadModels {
-  const entries = new Map<string, { model?: ModelChoice; head?: string; wasRunning?: boolean; partial?: string }>();
+export function memoryRegistry(defaultModel: () => Promise<ModelChoice>): RunRegistry & ThreadModels & ThreadAgents {
+  const entries = new Map<
+    string,
+    { model?: ModelChoice; head?: string; wasRunning?: boolean; partial?: string; agent?: ThreadInfo["agent"] }
+  >();
   const get = (id: string) => {
     let e = entries.get(id);
     if (!e) entries.set(id, (e = {}));
@@ -317,5 +336,8 @@ export function memoryRegistry(defaultModel: () => Promise<ModelChoice>): RunReg
     wasRunning: async (id) => get(id).wasRunning === true,
     model: async (id) => get(id).model ?? (await defaultModel()),
     setModel: async (id, model) => void (get(id).model = model),
+    agentOf: async (id) => entries.get(id)?.agent,
+    setAgent: async (id, agent) => void (get(id).agent = agent),
+    threadsUsing: async (agentId) => [...entries].flatMap(([id, e]) => (e.agent?.id === agentId ? [id] : [])),
   };
 }

@@ -1,0 +1,269 @@
+/**
+ * The agent library (AgentLibraryApi less `setThreadAgent`, which thread-agents.ts does): the general agent, the
+ * site's agents (site-agents.ts) and the ones stored in this browser (agent-store.ts); previews of a link or an
+ * upload, which store nothing; `useAgent`, which stores exactly the agent the person reviewed (by its hash); removal,
+ * export, and the definition a run or a thread needs.
+ */
+import { agentBundle } from "../agent-folders/bundle.ts";
+import type { AgentDefinition } from "../agent-folders/definition.ts";
+import { hashAgentFiles } from "../agent-folders/hash.ts";
+import { loadAgent, type AgentSource } from "../agent-folders/load.ts";
+import { zipAgent } from "../agent-folders/zip.ts";
+import { toErrorInfo } from "../core/errors.ts";
+import { ok } from "../core/result.ts";
+import { fetchAgentLink, linkName, sniffAgent } from "./agent-links.ts";
+import {
+  agentFail,
+  agentReview,
+  agentSummary,
+  GENERAL_AGENT,
+  invalidAgent,
+  parseAgentId,
+  siteAgentId,
+  storedAgentId,
+  type AgentPlace,
+} from "./agent-review.ts";
+import type { AgentStore, StoredAgent } from "./agent-store.ts";
+import type { AgentLibraryApi, AgentResult, AgentReview, AgentSummary } from "./protocol.ts";
+import type { SiteAgentSource } from "./site-agents.ts";
+
+/** What the library needs. */
+export interface AgentLibraryDeps {
+  store: AgentStore;
+  site: SiteAgentSource;
+  /** The request log's fetch: a link's download shows in the request log. */
+  fetch: typeof fetch;
+  /** The page's origin, named when a host does not allow it to read an agent (CORS). */
+  origin: string;
+  /** The thread ids whose agent is `agentId` (a stored agent they use cannot be removed). */
+  threadsUsing(agentId: string): Promise<string[]>;
+  /** deeptab's own system prompt (the general agent's AGENTS.md when it is exported). */
+  generalInstructions(): Promise<string>;
+}
+
+/** An agent the library resolved: its summary and, except for the general agent, its folder. */
+export interface ResolvedAgent {
+  summary: AgentSummary;
+  agent?: AgentDefinition;
+}
+
+/** The library: the protocol's calls, and what threads and runs ask of it. */
+export type AgentLibrary = Omit<AgentLibraryApi, "setThreadAgent"> & {
+  /** The agent with this id (its folder loaded), or `not_found`. */
+  resolve(agentId: string): Promise<AgentResult<ResolvedAgent>>;
+};
+
+/** Previews kept for `useAgent` (the newest few; an older one must be previewed again). */
+const MAX_PENDING = 8;
+
+interface Pending {
+  agent: AgentDefinition;
+  hash: string;
+  origin: "link" | "local";
+  url?: string;
+  fallbackName: string;
+}
+
+/** The general agent as a folder: its AGENTS.md is deeptab's own prompt. */
+export function generalAgentFolder(instructions: string): Map<string, string> {
+  return new Map([
+    ["agent.yaml", `name: ${GENERAL_AGENT.name}\ndescription: ${JSON.stringify(GENERAL_AGENT.description)}\n`],
+    ["AGENTS.md", `${instructions}\n`],
+  ]);
+}
+
+/** A file-name-safe slug of an agent's name. */
+export function agentSlug(name: string): string {
+  return (
+    name
+      .normalize("NFKD")
+      .replace(/[^\w-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .toLowerCase()
+      .slice(0, 64) || "agent"
+  );
+}
+
+export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
+  const pending = new Map<string, Pending>();
+  const storedDefs = new Map<string, AgentDefinition>();
+
+  function storedAgent(record: StoredAgent): AgentResult<ResolvedAgent> {
+    let agent = storedDefs.get(record.hash);
+    if (!agent) {
+      const loaded = loadAgent({ bundle: record.bundle });
+      if (!loaded.ok) return invalidAgent(loaded.error);
+      agent = loaded.value;
+      storedDefs.set(record.hash, agent);
+    }
+    const place: AgentPlace = {
+      id: storedAgentId(record.hash),
+      origin: record.origin,
+      hash: record.hash,
+      fallbackName: record.fallbackName,
+      addedAt: record.addedAt,
+      ...(record.url ? { url: record.url } : {}),
+    };
+    return ok({ summary: agentSummary(agent, place), agent });
+  }
+
+  async function general(): Promise<AgentDefinition> {
+    const loaded = loadAgent({ files: generalAgentFolder(await deps.generalInstructions()) });
+    if (!loaded.ok) throw new Error(`deeptab's own agent folder is invalid: ${loaded.error.message}`);
+    return loaded.value;
+  }
+
+  async function resolve(agentId: string): Promise<AgentResult<ResolvedAgent>> {
+    const id = parseAgentId(agentId);
+    if (id?.kind === "general") return ok({ summary: GENERAL_AGENT });
+    if (id?.kind === "site") {
+      const found = await deps.site.agent(id.folder);
+      if (!found.ok) return agentFail("not_found", `No agent ${agentId} on this site (${found.error.message}).`);
+      const { entry, agent } = found.value;
+      const summary = agentSummary(agent, { id: agentId, origin: "site", hash: entry.hash, fallbackName: entry.folder });
+      return ok({ summary, agent });
+    }
+    if (id?.kind === "stored") {
+      const record = await deps.store.get(id.hash);
+      if (record) return storedAgent(record);
+    }
+    return agentFail("not_found", `No agent ${agentId}.`);
+  }
+
+  async function preview(source: AgentSource, from: Omit<Pending, "agent" | "hash">): Promise<AgentResult<AgentReview>> {
+    const loaded = loadAgent(source);
+    if (!loaded.ok) return invalidAgent(loaded.error);
+    const agent = loaded.value;
+    const hash = await hashAgentFiles(agent.files);
+    const [stored, pinned] = await Promise.all([deps.store.get(hash), from.url ? deps.store.pinned(from.url) : undefined]);
+    pending.delete(hash);
+    pending.set(hash, { agent, hash, ...from });
+    while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
+    const summary = agentSummary(agent, {
+      id: storedAgentId(hash),
+      origin: from.origin,
+      hash,
+      fallbackName: from.fallbackName,
+      ...(from.url ? { url: from.url } : {}),
+      ...(stored ? { addedAt: stored.addedAt } : {}),
+    });
+    return ok(agentReview(agent, summary, { ...(pinned && pinned !== hash ? { changedFrom: pinned } : {}), stored: !!stored }));
+  }
+
+  return {
+    resolve,
+
+    async listAgents() {
+      const index = await deps.site.index();
+      const site = index.agents.map((e): AgentSummary => ({
+        id: siteAgentId(e.folder),
+        origin: "site",
+        name: e.name,
+        description: e.description,
+        suggestions: [...e.suggestions],
+        hash: e.hash,
+        ...(e.model ? { model: { ...e.model } } : {}),
+        ...(e.sandbox ? { sandbox: e.sandbox } : {}),
+      }));
+      const stored = (await deps.store.list()).flatMap((record) => {
+        const found = storedAgent(record);
+        return found.ok ? [found.value.summary] : [];
+      });
+      return [GENERAL_AGENT, ...site, ...stored];
+    },
+
+    async defaultAgent() {
+      const chosen = (await deps.site.index()).default;
+      return chosen === undefined ? undefined : siteAgentId(chosen);
+    },
+
+    async previewAgentUrl(url) {
+      const fetched = await fetchAgentLink(url, deps.fetch, deps.origin);
+      if (!fetched.ok) return fetched;
+      const source = sniffAgent(fetched.value);
+      if (!source) {
+        return invalidAgent({
+          message: `This agent cannot be opened: ${url} is neither a zip of an agent folder nor a deeptab JSON bundle.`,
+          problems: [
+            { code: "invalid_bundle", message: "neither a zip (it does not start with PK) nor a JSON bundle (it does not start with {)" },
+          ],
+        });
+      }
+      const href = new URL(url).href;
+      return preview(source, { origin: "link", url: href, fallbackName: linkName(href) });
+    },
+
+    async previewAgentUpload(upload) {
+      const source: AgentSource =
+        "files" in upload
+          ? { files: upload.files.map((f) => [f.path, f.content] as const) }
+          : "zip" in upload
+            ? upload
+            : { bundle: upload.bundle };
+      return preview(source, { origin: "local", fallbackName: "agent" });
+    },
+
+    async reviewAgent(agentId) {
+      if (agentId === GENERAL_AGENT.id) return ok(agentReview(await general(), GENERAL_AGENT));
+      const found = await resolve(agentId);
+      if (!found.ok) return found;
+      const { summary, agent } = found.value;
+      return ok(agentReview(agent!, summary, { stored: summary.origin === "link" || summary.origin === "local" }));
+    },
+
+    async useAgent(hash) {
+      const chosen = pending.get(hash);
+      if (!chosen) return agentFail("not_found", "This agent is no longer waiting to be used: open its link or file again.");
+      const existing = await deps.store.get(hash);
+      const record: StoredAgent = {
+        hash,
+        origin: chosen.origin,
+        addedAt: existing?.addedAt ?? new Date().toISOString(),
+        fallbackName: chosen.fallbackName,
+        bundle: existing?.bundle ?? agentBundle(chosen.agent.files, chosen.fallbackName),
+        ...((chosen.url ?? existing?.url) ? { url: chosen.url ?? existing!.url! } : {}),
+      };
+      try {
+        await deps.store.put(record);
+      } catch (cause) {
+        const info = toErrorInfo(cause);
+        return agentFail("storage_failed", `The agent could not be stored (${info.message}); nothing was stored.`);
+      }
+      pending.delete(hash);
+      storedDefs.set(hash, chosen.agent);
+      const found = storedAgent(record);
+      return found.ok ? ok(found.value.summary) : found;
+    },
+
+    async removeAgent(agentId) {
+      const id = parseAgentId(agentId);
+      if (id?.kind !== "stored") {
+        return id
+          ? agentFail("not_found", `${agentId} is part of the site and cannot be removed.`)
+          : agentFail("not_found", `No agent ${agentId}.`);
+      }
+      if (!(await deps.store.get(id.hash))) return agentFail("not_found", `No agent ${agentId}.`);
+      const using = await deps.threadsUsing(agentId);
+      if (using.length) {
+        const n = using.length;
+        return agentFail("in_use", `${n} thread${n === 1 ? " uses" : "s use"} this agent; delete ${n === 1 ? "it" : "them"} first.`);
+      }
+      await deps.store.remove(id.hash);
+      storedDefs.delete(id.hash);
+      return ok(null);
+    },
+
+    async exportAgent(agentId) {
+      const found = agentId === GENERAL_AGENT.id ? ok({ summary: GENERAL_AGENT, agent: await general() }) : await resolve(agentId);
+      if (!found.ok) return found;
+      const { summary, agent } = found.value;
+      const slug = agentSlug(summary.name);
+      return ok({
+        slug,
+        zip: zipAgent(agent!.files, slug),
+        bundle: agentBundle(agent!.files, summary.name),
+        ...(summary.url ? { url: summary.url } : {}),
+      });
+    },
+  };
+}

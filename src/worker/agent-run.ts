@@ -1,0 +1,82 @@
+/**
+ * A run of an agent folder: deeptab's own options (model, storage, memory, the app's approval rules, retries) with
+ * the folder's added by agent-folders/options.ts. The system prompt is deeptab's base prompt followed by the folder's
+ * AGENTS.md; each subagent's `model` is built with the person's key for its provider, or the subagent runs on the
+ * main model and its description says why (a run never fails for it); approval rules are merged so the app's are
+ * never loosened; the folder's skills come from the thread's own skills folder beside the shared one.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AgentDefinition, ModelRef } from "../agent-folders/definition.ts";
+import { agentOptions } from "../agent-folders/options.ts";
+import type { CreateDeepAgentOptions } from "../agent/create-deep-agent.ts";
+import { err, type Result } from "../core/result.ts";
+import { providerInfo } from "../models/catalog.ts";
+import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
+import { approvedCommands } from "./agent-permissions.ts";
+import type { SandboxKind } from "./protocol.ts";
+
+/** What a folder's run needs of the worker besides deeptab's options. */
+export interface FolderRunContext {
+  /** The person's model choice for the thread (the main agent's). */
+  choice: ModelChoice;
+  sandbox: SandboxKind;
+  key(provider: ModelChoice["provider"]): Promise<string | undefined>;
+  /** The request log's fetch. */
+  fetch: typeof fetch;
+}
+
+/** The model a subagent names, built over the person's choice with their key for that provider. */
+export async function subagentModel(ref: ModelRef, context: FolderRunContext): Promise<Result<BaseChatModel, string>> {
+  const { choice } = context;
+  const provider = ref.provider ?? choice.provider;
+  const same = provider === choice.provider;
+  const info = providerInfo(provider);
+  if (info.runsIn === "tab" || info.runsIn === "browser")
+    return err(`${info.label} runs in the tab and cannot serve a subagent beside the main model`);
+  const baseUrl = ref.baseUrl ?? (same ? choice.baseUrl : undefined);
+  if (info.baseUrl === "required" && !baseUrl) return err(`${info.label} needs a base URL the agent does not give`);
+  const key = await context.key(provider);
+  if (info.key === "required" && !key) return err(`no ${info.label} API key is set`);
+  const model = ref.model ?? (same ? choice.model : info.defaultModel);
+  return createRemoteModel({ provider, model, ...(baseUrl ? { baseUrl } : {}) }, key, context.fetch);
+}
+
+/** deeptab's options for a run, with the agent folder's added. */
+export async function folderOptions(
+  agent: AgentDefinition,
+  base: CreateDeepAgentOptions,
+  context: FolderRunContext,
+): Promise<CreateDeepAgentOptions> {
+  const models = new Map<string, BaseChatModel>();
+  const fallbacks = new Map<string, string>();
+  for (const sub of agent.subagents) {
+    if (!sub.model) continue;
+    const built = await subagentModel(sub.model, context).catch((cause: unknown) => err(String(cause)));
+    if (built.ok) models.set(sub.name, built.value);
+    else fallbacks.set(sub.name, built.error);
+  }
+  const appRules = { ...(base.interruptOn ?? {}) };
+  const permissions = agent.manifest.permissions;
+  // Path rules beside a shell: every command waits for approval (agent-permissions.ts).
+  const guarded = permissions.length > 0 && context.sandbox !== "none";
+  if (guarded && typeof appRules.execute !== "object") appRules.execute = true;
+  const folder = agentOptions(agent, { model: base.model, resolveModel: (_ref, sub) => models.get(sub.name), interruptOn: appRules });
+  for (const [name, why] of fallbacks) {
+    const sub = folder.subagents.find((s) => s.name === name);
+    if (!sub) continue;
+    sub.description = `${sub.description} (It runs on the main agent's model here: ${why}.)`;
+    console.warn(`deeptab: subagent '${name}' runs on the main model: ${why}`);
+  }
+  const instructions = agent.instructions ? `${base.systemPrompt ?? ""}\n\n${agent.instructions}` : (base.systemPrompt ?? "");
+  return {
+    ...base,
+    ...(guarded && base.backend ? { backend: approvedCommands(base.backend) } : {}),
+    systemPrompt: instructions,
+    subagents: folder.subagents,
+    interruptOn: folder.interruptOn,
+    permissions: folder.permissions,
+    skills: [...(base.skills ?? []), ...folder.skills],
+    ...(folder.allowedTools ? { allowedTools: folder.allowedTools } : {}),
+    ...(folder.disallowedTools ? { disallowedTools: folder.disallowedTools } : {}),
+  };
+}
