@@ -2,6 +2,7 @@ import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
+import { siteAgentsPlugin } from "./scripts/agents/plugin.ts";
 import { appShell } from "./scripts/shell/plugin.ts";
 
 /** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
@@ -42,8 +43,9 @@ const base = process.env.DEEPTAB_BASE || "./";
 
 export default defineConfig({
   base,
-  // appShell (build only): CSP meta, service worker (isolation without server headers, offline shell).
-  plugins: [svelte(), appShell()],
+  // siteAgents: agents/ bundled as JSON under the base (served in dev and tests); appShell (build only): CSP meta,
+  // service worker (isolation without server headers, offline shell).
+  plugins: [svelte(), siteAgentsPlugin(), appShell()],
   // The offline shell's worker is spawned from the agent worker on the first command; transforming it ahead keeps
   // that first command (and the first browser test that runs one) from waiting seconds for the dev server.
   server: { headers: isolation, warmup: { clientFiles: ["./src/backends/sandbox/shell.worker.ts"] } },

@@ -3,6 +3,7 @@
  * servers browser tests talk to, their URLs handed over with `provide`.
  */
 import type { TestProject } from "vitest/node";
+import { startAgentLinkServer, type AgentLinkServer } from "./agent-link-server.ts";
 import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
@@ -14,12 +15,15 @@ declare module "vitest" {
     llamaServer: string;
     /** A plain OpenAI-dialect server: tests script their own scope of it (server-scope.ts). */
     providerServer: string;
+    /** A host for agent links, with or without CORS (agent-link-server.ts). */
+    agentLinkServer: string;
   }
 }
 
 let server: ModelServer | undefined;
 let llama: ScriptedServer | undefined;
 let provider: ScriptedServer | undefined;
+let links: AgentLinkServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -41,10 +45,13 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("llamaServer", llama.url);
   provider = await startScriptedServer("openai", []);
   project.provide("providerServer", provider.url);
+  links = await startAgentLinkServer();
+  project.provide("agentLinkServer", links.url);
 }
 
 export async function teardown(): Promise<void> {
   await server?.close();
   await llama?.close();
   await provider?.close();
+  await links?.close();
 }
