@@ -12,7 +12,7 @@ import type { CreateDeepAgentOptions } from "../agent/create-deep-agent.ts";
 import { err, type Result } from "../core/result.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
-import { approvedCommands } from "./agent-permissions.ts";
+import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
 import type { SandboxKind } from "./protocol.ts";
 
 /** What a folder's run needs of the worker besides deeptab's options. */
@@ -68,13 +68,16 @@ export async function folderOptions(
     console.warn(`deeptab: subagent '${name}' runs on the main model: ${why}`);
   }
   const instructions = agent.instructions ? `${base.systemPrompt ?? ""}\n\n${agent.instructions}` : (base.systemPrompt ?? "");
+  // Beside a shell the worker applies the path rules itself (agent-permissions.ts); otherwise createDeepAgent does.
+  const rules =
+    guarded && base.backend
+      ? { backend: rulesBesideCommands(base.backend, permissions), interruptOn: withPathApprovals(folder.interruptOn, permissions) }
+      : { interruptOn: folder.interruptOn, permissions: folder.permissions };
   return {
     ...base,
-    ...(guarded && base.backend ? { backend: approvedCommands(base.backend) } : {}),
+    ...rules,
     systemPrompt: instructions,
     subagents: folder.subagents,
-    interruptOn: folder.interruptOn,
-    permissions: folder.permissions,
     skills: [...(base.skills ?? []), ...folder.skills],
     ...(folder.allowedTools ? { allowedTools: folder.allowedTools } : {}),
     ...(folder.disallowedTools ? { disallowedTools: folder.disallowedTools } : {}),
