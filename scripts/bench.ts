@@ -4,6 +4,7 @@
  * headless Chromium (skipped when it is missing); the app section needs
  * `npm run build` first.
  */
+import { benchAgents } from "./bench-agents.ts";
 import { benchApp } from "./bench-app.ts";
 import { benchBrowser } from "./bench-browser.ts";
 import { benchCheckpoints } from "./bench-checkpoint.ts";
@@ -26,6 +27,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchPrompt,
   benchShell,
   benchRunaway,
+  benchAgents,
   benchBrowser,
   benchApp,
 ];
