@@ -19,9 +19,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * The most gzip bytes the agent worker may load at startup (its entry chunk and static imports); the bundle check
  * fails the build above it. A ratchet a little above today's 344 KiB (717 KiB before just-bash, yaml, fflate, the
  * in-tab models, the provider clients and the shell's filesystem were loaded on demand; the approval, permission,
- * key-redaction and harness-index work added about 10 KiB since): lower it when the startup JS shrinks.
+ * key-redaction and harness-index work added about 10 KiB since; the agent calls' glue 0.8 KiB, their loader, YAML and
+ * zip loading with the first agent call): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 348 * 1024;
+export const WORKER_STARTUP_BUDGET = 349 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

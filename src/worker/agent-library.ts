@@ -16,7 +16,6 @@ import {
   agentFail,
   agentReview,
   agentSummary,
-  GENERAL_AGENT,
   invalidAgent,
   parseAgentId,
   siteAgentId,
@@ -24,6 +23,7 @@ import {
   type AgentPlace,
 } from "./agent-review.ts";
 import type { AgentStore, StoredAgent } from "./agent-store.ts";
+import { GENERAL_AGENT } from "./general-agent.ts";
 import type { AgentLibraryApi, AgentResult, AgentReview, AgentSummary } from "./protocol.ts";
 import type { SiteAgentSource } from "./site-agents.ts";
 

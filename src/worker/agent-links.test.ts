@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { putAgentFile } from "../testing/agent-link-files.ts";
 import { startAgentLinkServer, type AgentLinkServer } from "../testing/agent-link-server.ts";
 import { fetchAgentLink, linkName, sniffAgent } from "./agent-links.ts";
-import { siteBaseUrl } from "./site-agents.ts";
+import { siteBaseUrl } from "./site-base.ts";
 
 let server: AgentLinkServer;
 beforeAll(async () => {

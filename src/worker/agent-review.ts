@@ -24,15 +24,6 @@ export function parseAgentId(
   return undefined;
 }
 
-/** The summary of deeptab's own general agent. */
-export const GENERAL_AGENT: AgentSummary = {
-  id: GENERAL_AGENT_ID,
-  origin: "builtin",
-  name: "deeptab",
-  description: "The general agent: files, a shell, todos, memory, skills and subagents.",
-  suggestions: [],
-};
-
 /** Where an agent came from, for its summary. */
 export interface AgentPlace {
   id: string;

@@ -11,9 +11,7 @@
  * IndexedDB the same calls keep them in memory for the session.
  */
 import type { BaseStore } from "@langchain/langgraph/web";
-
-export const AGENTS_NS = ["agents"];
-export const AGENT_LINKS_NS = ["agent-links"];
+import { AGENT_LINKS_NS, AGENTS_NS } from "./agent-namespaces.ts";
 
 /** An agent as stored. */
 export interface StoredAgent {

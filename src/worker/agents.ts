@@ -21,7 +21,6 @@ import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
-import { folderOptions } from "./agent-run.ts";
 import type { LocalModels } from "./local-models.ts";
 import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
@@ -133,7 +132,10 @@ export async function buildAgent(
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   };
-  const options = spec.agent ? await folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps }) : base;
+  // An agent folder's options (and the loader's code behind them) load only for a thread that has one.
+  const options = spec.agent
+    ? await (await import("./agent-run.ts")).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps })
+    : base;
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });

@@ -15,8 +15,10 @@ import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
-import { createAgentLibrary } from "./agent-library.ts";
-import { AGENT_LINKS_NS, AGENTS_NS, memoryAgents, storeAgents } from "./agent-store.ts";
+import { GENERAL_AGENT } from "./general-agent.ts";
+import { AGENT_CALLS } from "./agent-calls.ts";
+import type { AgentService } from "./agent-service.ts";
+import { AGENT_LINKS_NS, AGENTS_NS } from "./agent-namespaces.ts";
 import { basePrompt, buildAgent, readerAgent } from "./agents.ts";
 import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
 import { enrichApproval } from "./approvals.ts";
@@ -24,14 +26,12 @@ import { createFilesService } from "./files.ts";
 import type { CheckpointReader } from "./history.ts";
 import type { Layout } from "./layout.ts";
 import { createLocalModels, type LocalModels } from "./local-models.ts";
-import type { AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
+import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
 import { createSandboxService } from "./sandbox.ts";
 import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
-import { siteAgents, siteBaseUrl } from "./site-agents.ts";
-import { threadAgent, threadAgentSetter, threadAgentView } from "./thread-agents.ts";
 import { threadView } from "./thread-view.ts";
 import { createThreadService, memoryRegistry, unavailableThreads, type ThreadAgents, type ThreadModels } from "./threads.ts";
 import { modelWindow } from "./windows.ts";
@@ -51,12 +51,12 @@ export interface WorkerAppOptions {
   siteBase?: string | undefined;
 }
 
-/** The site's base URL where the worker runs in a browser; undefined elsewhere (Node). */
-function defaultSiteBase(): string | undefined {
-  const location = globalThis.location as Location | undefined;
-  if (!location?.href.startsWith("http")) return undefined;
-  const inWorker = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
-  return siteBaseUrl(import.meta.env?.BASE_URL ?? "/", location.href, inWorker);
+/** The agent calls, each loading the agents' code on first use. */
+function lazyAgentCalls(service: () => Promise<AgentService>): AgentLibraryApi {
+  const names = Object.keys(AGENT_CALLS) as Array<keyof AgentLibraryApi>;
+  return Object.fromEntries(
+    names.map((name) => [name, async (...args: unknown[]) => ((await service()).api[name] as (...a: unknown[]) => unknown)(...args)]),
+  ) as unknown as AgentLibraryApi;
 }
 
 /** The Prompt API as ChatChromeAI wants it, over the page's remote (the reply stream is cancelled on abort). */
@@ -154,15 +154,26 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return resolveBackend(backendFor(kind), createBackendRuntime({}, { configurable: { thread_id: threadId } }));
   }
 
-  const library = createAgentLibrary({
-    store: storage ? storeAgents(storage.layout.store) : memoryAgents(),
-    site: siteAgents(options.siteBase === undefined ? defaultSiteBase() : options.siteBase, (input, init) => globalThis.fetch(input, init)),
-    fetch: log.fetch,
-    origin: globalThis.location?.origin ?? "this page",
-    threadsUsing: (agentId) => threads.threadsUsing(agentId),
-    generalInstructions: async () => basePrompt(sandbox.active((await settings.get()).sandbox)),
-  });
-  const agentDeps = { library, threads };
+  // The agents' code (the folder loader: YAML, zip, schemas) loads with the first agent call or agent thread.
+  let service: Promise<AgentService> | undefined;
+  const agents = () =>
+    (service ??= import("./agent-service.ts").then(({ createAgentService }) =>
+      createAgentService({
+        store: storage?.layout.store,
+        siteBase: options.siteBase,
+        fetch: log.fetch,
+        threadsUsing: (agentId) => threads.threadsUsing(agentId),
+        generalInstructions: async () => basePrompt(sandbox.active((await settings.get()).sandbox)),
+        threads,
+        messageCount: async (id) => (await messagesOf(id)).length,
+        runningHere,
+        workspace: fsOf,
+        notify: (threadId) => options.notify({ type: "thread_updated", threadId, running: runningHere(threadId) }),
+      }),
+    ));
+  /** The thread's agent as its view shows it; a thread of the general agent needs none of the agents' code. */
+  const agentView = async (threadId: string) =>
+    (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
   const runs = createRunService({
     reader,
@@ -177,7 +188,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     missingKey: (choice) => missingKey(choice, settings),
     async agent(choice, onStatus, threadId) {
       const s = await settings.get();
-      const folder = threadId === undefined ? { ok: true as const, agent: undefined } : await threadAgent(threadId, agentDeps);
+      const own = threadId !== undefined && (await threads.agentOf(threadId));
+      const folder = own ? await (await agents()).folderOf(threadId) : { ok: true as const, agent: undefined };
       if (!folder.ok) return err(folder.message);
       // The agent's sandbox when it names one (a WebContainer the page has not booted: the offline shell).
       const wanted = folder.agent?.manifest.sandbox;
@@ -221,7 +233,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         return { messages: values.messages as BaseMessage[], event: values[EVENT_KEY] as SummarizationEvent | undefined };
       },
     })),
-    agent: await threadAgentView(threadId, agentDeps),
+    agent: await agentView(threadId),
   });
 
   return {
@@ -316,21 +328,6 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     importThread: (data) => threads.importThread(data),
     getThreadStatus: (id) => threads.getThreadStatus(id),
 
-    listAgents: () => library.listAgents(),
-    defaultAgent: () => library.defaultAgent(),
-    previewAgentUrl: (url) => library.previewAgentUrl(url),
-    previewAgentUpload: (upload) => library.previewAgentUpload(upload),
-    reviewAgent: (agentId) => library.reviewAgent(agentId),
-    useAgent: (hash) => library.useAgent(hash),
-    removeAgent: (agentId) => library.removeAgent(agentId),
-    exportAgent: (agentId) => library.exportAgent(agentId),
-    setThreadAgent: threadAgentSetter({
-      library,
-      threads,
-      messageCount: async (id) => (await messagesOf(id)).length,
-      runningHere,
-      workspace: fsOf,
-      notify: (threadId) => options.notify({ type: "thread_updated", threadId, running: runningHere(threadId) }),
-    }),
+    ...lazyAgentCalls(agents),
   };
 }

@@ -8,6 +8,7 @@
 import { proxy, releaseProxy, transfer, wrap, type Remote } from "comlink";
 import type { ErrorInfo } from "../core/errors.ts";
 import { ok, type Result } from "../core/result.ts";
+import { AGENT_CALLS } from "./agent-calls.ts";
 import {
   THREADS_CHANNEL,
   isTerminal,
@@ -111,15 +112,7 @@ export const PLAIN_CALLS = {
   exportThread: true,
   importThread: true,
   getThreadStatus: true,
-  listAgents: true,
-  defaultAgent: true,
-  previewAgentUrl: true,
-  previewAgentUpload: true,
-  reviewAgent: true,
-  useAgent: true,
-  removeAgent: true,
-  exportAgent: true,
-  setThreadAgent: true,
+  ...AGENT_CALLS,
 } as const satisfies Record<keyof PlainCalls, true>;
 
 const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];

@@ -21,17 +21,6 @@ export interface SiteAgentSource {
 
 const EMPTY: SiteAgentIndex = { format: "deeptab-site-agents", version: 1, agents: [] };
 
-/**
- * The site's base URL as the worker sees it. `base` is Vite's `BASE_URL`: absolute (`/deeptab/`) it is taken at the
- * script's origin; relative (`./`, a build for any folder) it is the folder above the script when the script is a
- * built worker in `assets/`, else the script's own folder (a page).
- */
-export function siteBaseUrl(base: string, scriptUrl: string, inWorker: boolean): string {
-  if (base.startsWith("/")) return new URL(base, scriptUrl).href;
-  if (/^[a-z]+:/i.test(base)) return base;
-  return new URL(inWorker && new URL(scriptUrl).pathname.includes("/assets/") ? "../" : "./", scriptUrl).href;
-}
-
 /** The site's agents under `base` (a URL ending in `/`), fetched with `fetchImpl`. */
 export function siteAgents(base: string | undefined, fetchImpl: typeof fetch): SiteAgentSource {
   let index: Promise<SiteAgentIndex> | undefined;
