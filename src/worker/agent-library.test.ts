@@ -135,6 +135,58 @@ describe("the agent library (worker API, Node)", () => {
   });
 });
 
+describe("a thread's agent", () => {
+  it("switching agents before the first message removes the previous agent's seed files, except the ones edited", async () => {
+    const { api } = openWorkerApi();
+    const ids: string[] = [];
+    for (const name of ["data", "research"]) {
+      const preview = await api.previewAgentUpload(asUpload(example(name)));
+      if (!preview.ok) throw new Error(preview.error.message);
+      const used = await api.useAgent(preview.value.summary.hash!);
+      if (!used.ok) throw new Error(used.error.message);
+      ids.push(used.value.id);
+    }
+    expect(await api.setThreadAgent("t", ids[0]!)).toEqual({ ok: true, value: null });
+    const seeded = (await api.listFiles("t")).map((f) => f.path);
+    expect(seeded).toEqual(expect.arrayContaining(["/data/sales.csv", "/agent-skills/csv-cleaning/SKILL.md"]));
+    // Skills are the thread's own: the shared /skills/ route holds none of them.
+    expect(seeded.some((p) => p.startsWith("/skills/"))).toBe(false);
+    await api.writeFile("t", "/agent-skills/csv-cleaning/SKILL.md", "my own edit");
+    expect(await api.setThreadAgent("t", ids[1]!)).toEqual({ ok: true, value: null });
+    const after = (await api.listFiles("t")).map((f) => f.path);
+    expect(after).not.toContain("/data/sales.csv");
+    expect(after).toContain("/agent-skills/csv-cleaning/SKILL.md");
+    expect(after).toEqual(expect.arrayContaining(["/notes/README.md", "/agent-skills/report/SKILL.md"]));
+    expect(await api.setThreadAgent("t", "general")).toEqual({ ok: true, value: null });
+    expect((await api.getThread("t")).agent).toEqual({ id: "general", name: "deeptab" });
+    expect((await api.listFiles("t")).map((f) => f.path)).toEqual(["/agent-skills/csv-cleaning/SKILL.md"]);
+  });
+
+  it("says when the agent a thread ran with is gone or no longer has its hash", async () => {
+    const { threadAgentView } = await import("./thread-agents.ts");
+    const info = { id: "site:x", name: "X", hash: "a".repeat(64) };
+    const threads = { agentOf: async () => info, setAgent: async () => undefined, threadsUsing: async () => [] };
+    const summary = (hash: string) => ({ id: "site:x", origin: "site" as const, name: "X", description: "", suggestions: [], hash });
+    const same = { resolve: async () => ({ ok: true as const, value: { summary: summary(info.hash) } }) };
+    const edited = { resolve: async () => ({ ok: true as const, value: { summary: summary("b".repeat(64)) } }) };
+    const gone = {
+      resolve: async () => ({ ok: false as const, error: { name: "AgentError", code: "not_found" as const, message: "gone" } }),
+    };
+    expect(await threadAgentView("t", { threads, library: same })).toEqual(info);
+    expect(await threadAgentView("t", { threads, library: edited })).toEqual({ ...info, changed: true });
+    expect(await threadAgentView("t", { threads, library: gone })).toEqual({ ...info, changed: true });
+  });
+
+  it("forgets stored agents and link pins with everything else", async () => {
+    const { api } = openWorkerApi();
+    const preview = await api.previewAgentUpload(asUpload(example("data")));
+    if (!preview.ok) throw new Error(preview.error.message);
+    await api.useAgent(preview.value.summary.hash!);
+    await api.forgetEverything();
+    expect((await api.listAgents()).map((a) => a.id)).toEqual(["general"]);
+  });
+});
+
 describe("runs of agent folders (Node, loopback provider)", () => {
   async function runOf(name: string, settings: Parameters<ReturnType<typeof openWorkerApi>["api"]["updateSettings"]>[0] = {}) {
     const server = await serve("openai", []);
