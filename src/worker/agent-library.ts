@@ -53,8 +53,8 @@ export type AgentLibrary = Omit<AgentLibraryApi, "setThreadAgent"> & {
   resolve(agentId: string): Promise<AgentResult<ResolvedAgent>>;
 };
 
-/** Previews kept for `useAgent` (the newest few; an older one must be previewed again). */
-const MAX_PENDING = 8;
+/** Previews kept for `useAgent` (the newest few, each up to an agent's size; an older one must be previewed again). */
+const MAX_PENDING = 4;
 
 interface Pending {
   agent: AgentDefinition;
