@@ -58,6 +58,22 @@ describe("the agent library (worker API, Node)", () => {
     expect(await again.reviewAgent(`agent:${want}`)).toMatchObject({ ok: true, value: { stored: true, skills: [{ name: "report" }] } });
   });
 
+  it("shows every host an agent names, and refuses one that carries a key", async () => {
+    const { api } = openWorkerApi();
+    const text = (files: Record<string, string>) =>
+      asUpload(new Map(Object.entries(files).map(([p, t]) => [p, new TextEncoder().encode(t)])));
+    const helper =
+      "---\nname: helper\ndescription: Helps.\nmodel:\n  provider: openai-compatible\n  base_url: https://llm.example.org/v1\n---\nHelp.";
+    const review = await api.previewAgentUpload(text({ "AGENTS.md": "Hi.", "agents/helper.md": helper }));
+    expect(review.ok && review.value.hosts).toEqual([{ origin: "https://llm.example.org", by: ["agents/helper.md model"] }]);
+    const keyed = await api.previewAgentUpload(
+      text({ "AGENTS.md": "Hi.", "agent.yaml": "model:\n  api_key: sk-abcdefghijklmnopqrstuvwxyz123456\n" }),
+    );
+    expect(keyed).toMatchObject({ ok: false, error: { code: "invalid_agent" } });
+    expect(!keyed.ok && keyed.error.problems?.map((p) => p.code)).toContain("secret");
+    expect((await api.listAgents()).map((a) => a.id)).toEqual(["general"]);
+  });
+
   it("keeps agents for the session without IndexedDB", async () => {
     const api = createWorkerApi({ notify: () => undefined });
     const preview = await api.previewAgentUpload(asUpload(example("data")));
