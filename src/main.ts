@@ -7,6 +7,7 @@
  */
 import { agentWorker } from "./worker/boot.ts";
 import { mount } from "svelte";
+import { AgentsState } from "./ui/agents/state.svelte.ts";
 import App from "./ui/app.svelte";
 import { Chat } from "./ui/chat.svelte.ts";
 import { appContext } from "./ui/context.ts";
@@ -31,6 +32,7 @@ const chat = new Chat(client, threadId);
 const threads = new Threads(client, chat, (id) => localStorage.setItem(THREAD_KEY, id));
 const settings = new SettingsState(client);
 const files = new FilesState(client, chat);
+const agents = new AgentsState(client, chat, threads);
 const servers = new Servers();
 const sandbox = startSandboxHost(
   client,
@@ -48,7 +50,7 @@ void attachPromptApi(client);
 // thread is free, and mounting holds it for a while.
 await new Promise((resolve) => setTimeout(resolve, 0));
 performance.mark("deeptab:mount");
-mount(App, { target, context: appContext({ chat, threads, settings, files, servers }) });
+mount(App, { target, context: appContext({ chat, threads, settings, files, servers, agents }) });
 addEventListener("pagehide", (event: PageTransitionEvent) => {
   if (event.persisted) return;
   sandbox.dispose();

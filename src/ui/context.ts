@@ -1,5 +1,6 @@
 /** Typed access to the app's state objects shared through Svelte context. */
 import { getContext } from "svelte";
+import type { AgentsState } from "./agents/state.svelte.ts";
 import type { Chat } from "./chat.svelte.ts";
 import type { FilesState } from "./files.svelte.ts";
 import type { Servers } from "./servers.svelte.ts";
@@ -14,6 +15,8 @@ export interface AppState {
   threads: Threads;
   settings: SettingsState;
   files: FilesState;
+  /** The agents: gallery, reviews, the header's picker. */
+  agents: AgentsState;
   /** Servers a WebContainer started (the preview pane). */
   servers: Servers;
 }

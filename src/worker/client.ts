@@ -13,6 +13,7 @@ import {
   THREADS_CHANNEL,
   isTerminal,
   type AgentEvent,
+  type AgentUpload,
   type AgentWorkerApi,
   type ApprovalDecision,
   type ContainerPort,
@@ -36,7 +37,8 @@ export type RunStart = Result<RunHandle, Extract<StartResult, { ok: false }>["er
 type OnEvent = (event: AgentEvent) => void;
 
 type RunCalls = "startRun" | "resume" | "continueRun" | "editAndRerun" | "retry";
-type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi";
+/** Calls the client wraps: runs and callbacks (proxied), uploads (their bytes transferred, not copied). */
+type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi" | "previewAgentUpload";
 
 /** The worker calls that take no callback, as they are. */
 export type PlainCalls = Omit<AgentWorkerApi, CallbackCalls>;
@@ -57,6 +59,8 @@ export interface AgentClient extends PlainCalls {
   /** Hands the page's WebContainer to the worker (null: none). */
   attachContainer(port: ContainerPort | null, status: SandboxStatus["webcontainer"], reason: string): Promise<SandboxStatus>;
   attachPromptApi(remote: PromptApiRemote | null): Promise<void>;
+  /** Validates a dropped or picked agent; its bytes are transferred to the worker (the page's copy is emptied). */
+  previewAgentUpload: AgentWorkerApi["previewAgentUpload"];
   /** Listens to every tab's thread updates (one BroadcastChannel per client, closed by `close`). Returns the unsubscribe. */
   onThreadEvent(listener: (event: ThreadEvent) => void): () => void;
   /** Resolves with the worker's first fatal error; never rejects. */
@@ -79,6 +83,9 @@ function failureInfo(event: Event): ErrorInfo {
  * Every plain call, once. Typed against the API, so a worker call that is missing here (or one named here that is
  * not a plain call) does not compile; `connectAgent` forwards exactly these.
  */
+/** The agent calls but the upload, whose bytes the client transfers (`previewAgentUpload` below). */
+const { previewAgentUpload: _transferred, ...PLAIN_AGENT_CALLS } = AGENT_CALLS;
+
 export const PLAIN_CALLS = {
   ping: true,
   getSettings: true,
@@ -112,7 +119,7 @@ export const PLAIN_CALLS = {
   exportThread: true,
   importThread: true,
   getThreadStatus: true,
-  ...AGENT_CALLS,
+  ...PLAIN_AGENT_CALLS,
 } as const satisfies Record<keyof PlainCalls, true>;
 
 const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];
@@ -126,6 +133,12 @@ function promptRemote(remote: PromptApiRemote): PromptApiRemote {
     },
     contextWindow: () => remote.contextWindow(),
   };
+}
+
+/** The buffers of an upload's bytes (each once: two views may share one). */
+function uploadBuffers(upload: AgentUpload): Transferable[] {
+  const views = "files" in upload ? upload.files.map((f) => f.content) : ["zip" in upload ? upload.zip : upload.bundle];
+  return [...new Set(views.map((v) => v.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }
 
 export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
@@ -174,6 +187,7 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     retry: (threadId, onEvent) => start((cb) => api.retry(threadId, cb), onEvent),
     downloadModel: (source, onProgress) => guard(api.downloadModel(source, proxy(onProgress))),
     attachContainer: (port, status, reason) => guard(api.attachContainer(port ? proxy(port) : null, status, reason)),
+    previewAgentUpload: (upload) => guard(api.previewAgentUpload(transfer(upload, uploadBuffers(upload)))),
     attachPromptApi: (remoteApi) => guard(api.attachPromptApi(remoteApi ? proxy(promptRemote(remoteApi)) : null)),
     onThreadEvent(listener) {
       if (!channel && typeof BroadcastChannel !== "undefined" && !closed) {

@@ -18,6 +18,7 @@
  *   returns a key, and no event, log or error message holds one.
  */
 import type { AgentManifest, ModelRef } from "../agent-folders/definition.ts";
+import { MAX_AGENT_ARCHIVE_BYTES, MAX_AGENT_BYTES, MAX_AGENT_FILES } from "../agent-folders/limits.ts";
 import type { AgentHost } from "../agent-folders/hosts.ts";
 import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
@@ -493,6 +494,13 @@ export type AgentOrigin = "builtin" | "site" | "link" | "local";
 
 /** The id of deeptab's own general agent. */
 export const GENERAL_AGENT_ID = "general";
+
+/**
+ * What the page may hand the worker as an {@link AgentUpload} (agent-folders/limits.ts): a zip or JSON bundle of at
+ * most `archiveBytes`, a folder of at most `files` files and `folderBytes` bytes. The page refuses a larger drop
+ * from the files' sizes, before reading a byte of them (a 200 MB file is never read into memory).
+ */
+export const AGENT_UPLOAD_LIMITS = { archiveBytes: MAX_AGENT_ARCHIVE_BYTES, folderBytes: MAX_AGENT_BYTES, files: MAX_AGENT_FILES } as const;
 
 /** An agent as the gallery, the header's picker and a thread show it. */
 export interface AgentSummary {

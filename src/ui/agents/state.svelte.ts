@@ -1,0 +1,273 @@
+/**
+ * The agents' reactive state: the gallery's list (the general agent, the site's, the stored ones), the review of an
+ * agent from a link (`?agent=<url>`), a drop or a picker before it is used, and what a person does with an agent:
+ * use it (a thread with it), remove it, share it (its zip and JSON bundle, its link). Components read it through
+ * context (context.ts) and call its methods; the worker validates and stores (worker/protocol.ts AgentLibraryApi).
+ *
+ * A link's agent already stored with the same content opens without a second review; a changed one (same URL, new
+ * hash) is reviewed again. Leaving a review stores nothing and takes `?agent=` out of the address.
+ */
+import { toErrorInfo } from "../../core/errors.ts";
+import type { AgentClient } from "../../worker/client.ts";
+import {
+  GENERAL_AGENT_ID,
+  type AgentError,
+  type AgentResult,
+  type AgentReview,
+  type AgentSummary,
+  type ErrorInfo,
+} from "../../worker/protocol.ts";
+import type { Chat } from "../chat.svelte.ts";
+import { saveBlob } from "../files.svelte.ts";
+import { copyText } from "../lib/clipboard.ts";
+import type { Threads } from "../threads.svelte.ts";
+import { checkSize, pickFrom, readPick } from "./upload.ts";
+
+/** The address's parameter that names an agent's link. */
+export const AGENT_PARAM = "agent";
+
+/** Where a reviewed agent comes from. */
+export type ReviewSource = { kind: "link"; url: string } | { kind: "upload"; name: string } | { kind: "listed" };
+
+/** What the review dialog shows: an agent to use, or why it cannot be opened. */
+export type ReviewShown = { source: ReviewSource; review: AgentReview } | { source: ReviewSource; error: AgentError | ErrorInfo };
+
+/** The page's address and how to change it (a test passes its own). */
+export interface AddressBar {
+  get(): URL;
+  replace(url: URL): void;
+}
+
+const windowAddress: AddressBar = {
+  get: () => new URL(location.href),
+  replace: (url) => history.replaceState(history.state, "", url),
+};
+
+export class AgentsState {
+  readonly #client: AgentClient;
+  readonly #chat: Chat;
+  readonly #threads: Threads;
+  readonly #address: AddressBar;
+  #list: AgentSummary[] = $state.raw([]);
+  #loaded = $state.raw(false);
+  #shown: ReviewShown | null = $state.raw(null);
+  /** What is being done right now ("Fetching the agent…"), for a status line. */
+  #working: string | null = $state.raw(null);
+  /** The outcome of the last action (a share, a removal), or its error. */
+  #notice: { text: string; error: boolean } | null = $state.raw(null);
+
+  constructor(client: AgentClient, chat: Chat, threads: Threads, address: AddressBar = windowAddress) {
+    this.#client = client;
+    this.#chat = chat;
+    this.#threads = threads;
+    this.#address = address;
+  }
+
+  /** The general agent first, then the site's, then the stored ones (newest first). */
+  get list(): readonly AgentSummary[] {
+    return this.#list;
+  }
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+  get shown(): ReviewShown | null {
+    return this.#shown;
+  }
+  get working(): string | null {
+    return this.#working;
+  }
+  get notice(): { text: string; error: boolean } | null {
+    return this.#notice;
+  }
+  /** The shown thread's agent id (the general agent when it has none yet). */
+  get currentId(): string {
+    return this.#chat.view?.agent?.id ?? GENERAL_AGENT_ID;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.#list = await this.#client.listAgents();
+    } catch (error) {
+      this.#notice = { text: toErrorInfo(error).message, error: true };
+    } finally {
+      this.#loaded = true;
+    }
+  }
+
+  /**
+   * On page load: the list, then the agent the address names (`?agent=`), else the site's default agent when the
+   * person has no threads yet (the empty thread shown takes it).
+   */
+  async start(): Promise<void> {
+    await this.refresh();
+    const link = this.#address.get().searchParams.get(AGENT_PARAM);
+    if (link) return this.openLink(link);
+    try {
+      const [chosen, threads] = await Promise.all([this.#client.defaultAgent(), this.#client.listThreads()]);
+      if (chosen && threads.length === 0 && this.#chatIsEmpty() && this.currentId !== chosen)
+        await this.#setAgent(this.#chat.threadId, chosen);
+    } catch (error) {
+      this.#notice = { text: toErrorInfo(error).message, error: true };
+    }
+  }
+
+  /** Fetches and validates a link's agent: its review, or straight to it when this exact agent is already stored. */
+  async openLink(url: string): Promise<void> {
+    const source: ReviewSource = { kind: "link", url };
+    const result = await this.#busy("Fetching the agent…", () => this.#client.previewAgentUrl(url));
+    if (!result) return;
+    if (!result.ok) {
+      this.#shown = { source, error: result.error };
+      return;
+    }
+    const review = result.value;
+    if (review.stored && !review.changedFrom) {
+      // Used before with this very content: no second review. A thread already on it stays where it is.
+      if (this.currentId === review.summary.id) return;
+      await this.#use(review.summary.hash);
+      return;
+    }
+    this.#shown = { source, review };
+  }
+
+  /** Validates a dropped or picked agent (files with their paths; see upload.ts) and shows its review. */
+  async openUpload(files: ReadonlyArray<{ path: string; file: File }>, folderPicked: boolean): Promise<void> {
+    const name = folderPicked ? (files[0]?.path.split("/")[0] ?? "folder") : (files[0]?.file.name ?? "upload");
+    const source: ReviewSource = { kind: "upload", name };
+    const pick = pickFrom(files, folderPicked);
+    const checked = pick.ok ? checkSize(pick.value) : pick;
+    if (!checked.ok) {
+      this.#shown = { source, error: checked.error };
+      return;
+    }
+    const result = await this.#busy("Checking the agent…", async () => this.#client.previewAgentUpload(await readPick(checked.value)));
+    if (!result) return;
+    this.#shown = result.ok ? { source, review: result.value } : { source, error: result.error };
+  }
+
+  /** The review of a listed agent (its "About"). */
+  async about(agentId: string): Promise<void> {
+    const result = await this.#busy("Opening the agent…", () => this.#client.reviewAgent(agentId));
+    if (!result) return;
+    this.#shown = result.ok ? { source: { kind: "listed" }, review: result.value } : { source: { kind: "listed" }, error: result.error };
+  }
+
+  /** **Use this agent**: stores the reviewed agent (pinned by the hash shown) and opens a thread with it. */
+  async accept(): Promise<void> {
+    const shown = this.#shown;
+    if (!shown || !("review" in shown)) return;
+    if (shown.source.kind === "listed") {
+      this.#shown = null;
+      await this.startWith(shown.review.summary.id);
+      return;
+    }
+    if (await this.#use(shown.review.summary.hash)) this.#shown = null;
+  }
+
+  /** Closes the review; nothing is stored, and a link's `?agent=` leaves the address (a reload does not ask again). */
+  leave(): void {
+    const shown = this.#shown;
+    this.#shown = null;
+    if (shown?.source.kind !== "link") return;
+    const url = this.#address.get();
+    url.searchParams.delete(AGENT_PARAM);
+    this.#address.replace(url);
+  }
+
+  /**
+   * Shows a thread with the agent: the shown thread when it has no messages yet (its agent is not fixed), else a new
+   * one. Resolves false when the worker refused (the notice says why).
+   */
+  async startWith(agentId: string): Promise<boolean> {
+    if (this.#chat.running) return false;
+    if (this.#chatIsEmpty()) {
+      if (this.currentId === agentId) return true;
+      return this.#setAgent(this.#chat.threadId, agentId);
+    }
+    await this.#threads.create();
+    return this.#setAgent(this.#chat.threadId, agentId);
+  }
+
+  /** Forgets a stored agent (refused while a thread uses it). */
+  async remove(agentId: string): Promise<void> {
+    const name = this.#list.find((a) => a.id === agentId)?.name ?? "The agent";
+    const result = await this.#busy("Removing the agent…", () => this.#client.removeAgent(agentId));
+    if (!result) return;
+    if (!result.ok) {
+      this.#notice = { text: result.error.message, error: true };
+      return;
+    }
+    this.#notice = { text: `${name} was removed from this browser.`, error: false };
+    await this.refresh();
+  }
+
+  /** Downloads the agent as a zip and as a JSON bundle, and copies its link when it came from one. */
+  async share(agentId: string): Promise<void> {
+    const result = await this.#busy("Preparing the agent's files…", () => this.#client.exportAgent(agentId));
+    if (!result) return;
+    if (!result.ok) {
+      this.#notice = { text: result.error.message, error: true };
+      return;
+    }
+    const { slug, zip, bundle, url } = result.value;
+    saveBlob(new Blob([zip as Uint8Array<ArrayBuffer>], { type: "application/zip" }), `${slug}.zip`);
+    saveBlob(new Blob([bundle], { type: "application/json" }), `${slug}.json`);
+    const copied = url ? await copyText(this.linkOf(url)) : false;
+    const files = `Downloaded ${slug}.zip and ${slug}.json.`;
+    this.#notice = {
+      text: url ? (copied ? `${files} The link to open it was copied.` : `${files} Copy the link: ${this.linkOf(url)}`) : files,
+      error: false,
+    };
+  }
+
+  /** The address of this page that opens the agent at `url` (what "Share agent" copies). */
+  linkOf(url: string): string {
+    const page = this.#address.get();
+    return `${page.origin}${page.pathname}?${AGENT_PARAM}=${encodeURIComponent(url)}`;
+  }
+
+  dismissNotice(): void {
+    this.#notice = null;
+  }
+
+  #chatIsEmpty(): boolean {
+    return !this.#chat.running && !this.#chat.loading && this.#chat.live.messages.length === 0;
+  }
+
+  async #use(hash: string | undefined): Promise<boolean> {
+    if (!hash) return false;
+    const used = await this.#busy("Storing the agent…", () => this.#client.useAgent(hash));
+    if (!used) return false;
+    if (!used.ok) {
+      this.#shown = { source: this.#shown?.source ?? { kind: "listed" }, error: used.error };
+      return false;
+    }
+    await this.refresh();
+    return this.startWith(used.value.id);
+  }
+
+  async #setAgent(threadId: string, agentId: string): Promise<boolean> {
+    const result = await this.#busy("Opening the agent…", () => this.#client.setThreadAgent(threadId, agentId));
+    if (!result) return false;
+    if (!result.ok) {
+      this.#notice = { text: result.error.message, error: true };
+      return false;
+    }
+    await this.#chat.reload();
+    return true;
+  }
+
+  /** Runs a worker call with a status line; a thrown failure (the worker died) becomes the notice, and undefined. */
+  async #busy<T>(what: string, call: () => Promise<AgentResult<T>>): Promise<AgentResult<T> | undefined> {
+    this.#working = what;
+    this.#notice = null;
+    try {
+      return await call();
+    } catch (error) {
+      this.#notice = { text: toErrorInfo(error).message, error: true };
+      return undefined;
+    } finally {
+      this.#working = null;
+    }
+  }
+}
