@@ -96,10 +96,11 @@ export class AgentsState {
 
   /**
    * On page load: the list, then the agent the address names (`?agent=`), else the site's default agent when the
-   * person has no threads yet (the empty thread shown takes it).
+   * person has no threads yet (the empty thread shown takes it). `shown`: the shown thread's first load (the agent
+   * goes to that thread when it is empty).
    */
-  async start(): Promise<void> {
-    await this.refresh();
+  async start(shown: Promise<unknown>): Promise<void> {
+    await Promise.all([this.refresh(), shown]);
     const link = this.#address.get().searchParams.get(AGENT_PARAM);
     if (link) return this.openLink(link);
     try {
