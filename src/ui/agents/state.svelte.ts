@@ -50,6 +50,8 @@ export class AgentsState {
   readonly #address: AddressBar;
   #list: AgentSummary[] = $state.raw([]);
   #loaded = $state.raw(false);
+  /** `start` is done: the address's link (or the default agent) has been dealt with. */
+  #started = $state.raw(false);
   #shown: ReviewShown | null = $state.raw(null);
   /** What is being done right now ("Fetching the agent…"), for a status line. */
   #working: string | null = $state.raw(null);
@@ -69,6 +71,10 @@ export class AgentsState {
   }
   get loaded(): boolean {
     return this.#loaded;
+  }
+  /** Nothing is going on: the page's start is over and no call is waiting. */
+  get settled(): boolean {
+    return this.#started && this.#working === null;
   }
   get shown(): ReviewShown | null {
     return this.#shown;
@@ -100,6 +106,14 @@ export class AgentsState {
    * goes to that thread when it is empty).
    */
   async start(shown: Promise<unknown>): Promise<void> {
+    try {
+      await this.#start(shown);
+    } finally {
+      this.#started = true;
+    }
+  }
+
+  async #start(shown: Promise<unknown>): Promise<void> {
     await Promise.all([this.refresh(), shown]);
     const link = this.#address.get().searchParams.get(AGENT_PARAM);
     if (link) return this.openLink(link);
