@@ -51,7 +51,10 @@ export function pickFrom(files: ReadonlyArray<{ path: string; file: File }>, fol
 }
 
 /** Refuses a pick over the limits from its sizes alone. */
-export function checkSize(pick: AgentPick, limits: typeof AGENT_UPLOAD_LIMITS = AGENT_UPLOAD_LIMITS): Checked<AgentPick> {
+export function checkSize(
+  pick: AgentPick,
+  limits: Readonly<Record<keyof typeof AGENT_UPLOAD_LIMITS, number>> = AGENT_UPLOAD_LIMITS,
+): Checked<AgentPick> {
   if ("archive" in pick) {
     const size = pick.archive.size;
     if (size > limits.archiveBytes) {

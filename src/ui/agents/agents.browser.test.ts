@@ -1,0 +1,126 @@
+/**
+ * The agents' state and components in Chromium over the real agent worker (its own IndexedDB) and the site's agents
+ * the dev server serves: the gallery lists them and a starter prompt gives the shown thread its agent; a dropped
+ * folder whose files hold markup is reviewed as text (no element of it reaches the DOM); **Use this agent** stores it
+ * and the thread takes it; **Leave** on a link's review takes `?agent=` out of the address and stores nothing.
+ */
+import { flushSync } from "svelte";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanupRendered, render } from "../../testing/render.svelte.ts";
+import { workerPool } from "../../testing/worker-pool.ts";
+import { Chat } from "../chat.svelte.ts";
+import { Threads } from "../threads.svelte.ts";
+import Gallery from "./gallery.svelte";
+import ReviewDialog from "./review-dialog.svelte";
+import { AgentsState, type AddressBar } from "./state.svelte.ts";
+
+const { spawn } = workerPool();
+const WAIT = { timeout: 30_000 } as const;
+const cleanup: Array<() => void> = [];
+
+afterEach(() => {
+  cleanupRendered();
+  for (const undo of cleanup.splice(0).reverse()) undo();
+});
+
+function address(start: string): AddressBar & { current: URL } {
+  const bar = {
+    current: new URL(start),
+    get: () => new URL(bar.current.href),
+    replace: (url: URL) => {
+      bar.current = url;
+    },
+  };
+  return bar;
+}
+
+async function setup(bar = address("http://127.0.0.1/app/")) {
+  const client = spawn();
+  const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
+  const threads = new Threads(client, chat);
+  cleanup.push(() => {
+    threads.dispose();
+    chat.dispose();
+  });
+  const agents = new AgentsState(client, chat, threads, bar);
+  await agents.start(chat.connect());
+  return { client, chat, agents, bar };
+}
+
+const hostile = {
+  "agent.yaml": 'name: "<b>Bold</b> agent"\ndescription: "<img src=x onerror=alert(1)> describes"\nsuggestions: ["<i>go</i>"]\n',
+  "AGENTS.md": "<script>window.pwned = true</script> Be careful.",
+  "agents/helper.md": "---\nname: helper\ndescription: <a href=javascript:alert(1)>helps</a>\n---\nHelp.",
+};
+
+describe("agents on the page", () => {
+  it("lists the general agent and the site's; a starter prompt gives the shown thread its agent and fills the box", async () => {
+    const { agents, chat } = await setup();
+    expect(agents.list.map((a) => a.id).slice(0, 4)).toEqual(["general", "site:coding", "site:data", "site:research"]);
+    expect(agents.settled).toBe(true);
+    const prompts: string[] = [];
+    const root = render(Gallery, { agents, onSuggest: (p: string) => prompts.push(p) });
+    const card = root.querySelector<HTMLElement>('[data-agent="site:research"]')!;
+    expect(card.querySelector("h3")?.textContent).toBe("Research assistant");
+    const chip = card.querySelector<HTMLButtonElement>('[data-testid="suggestion"]')!;
+    chip.click();
+    await expect.poll(() => prompts, WAIT).toEqual([agents.list.find((a) => a.id === "site:research")!.suggestions[0]]);
+    expect(chat.view?.agent.id).toBe("site:research");
+    flushSync();
+    expect(card.textContent).toContain("This thread's agent");
+    // Every control names its agent.
+    expect(card.querySelector('button[aria-label="About Research assistant"]')).not.toBeNull();
+    expect(card.querySelector('button[aria-label="Remove Research assistant"]')).toBeNull();
+  });
+
+  it("reviews a dropped folder as text, uses it, and the shown thread takes it", async () => {
+    const { agents, chat, client } = await setup();
+    const files = Object.entries(hostile).map(([path, text]) => ({ path: `mine/${path}`, file: new File([text], path.split("/").pop()!) }));
+    await agents.openUpload(files, true);
+    const shown = agents.shown;
+    if (!shown || !("review" in shown)) throw new Error(`no review: ${JSON.stringify(shown)}`);
+    const root = render(ReviewDialog, { agents });
+    const dialog = root.ownerDocument.querySelector("dialog[open]")!;
+    expect(dialog.querySelector("h2")?.textContent).toBe("Use <b>Bold</b> agent?");
+    expect(dialog.textContent).toContain("<img src=x onerror=alert(1)> describes");
+    expect(dialog.textContent).toContain("<a href=javascript:alert(1)>helps</a>");
+    expect(dialog.querySelector("pre")?.textContent).toBe("<script>window.pwned = true</script> Be careful.");
+    for (const tag of ["b", "img", "script", "i"]) expect(dialog.querySelector(tag), tag).toBeNull();
+    expect(dialog.querySelector("a")).toBeNull();
+    expect((window as { pwned?: boolean }).pwned).toBeUndefined();
+
+    const stored = (await client.listAgents()).length;
+    dialog.querySelector<HTMLButtonElement>("button.primary")!.click();
+    await expect.poll(() => chat.view?.agent.name, WAIT).toBe("<b>Bold</b> agent");
+    expect(agents.shown).toBeNull();
+    expect((await client.listAgents()).length).toBe(stored + 1);
+    expect(agents.list.at(-1)?.id).toBe(chat.view?.agent.id);
+  });
+
+  it("refuses a dropped folder that is no agent with every problem, and Leave on a link stores nothing", async () => {
+    const bar = address("http://127.0.0.1/app/?agent=http%3A%2F%2F127.0.0.1%3A9%2Fnone.zip&x=1");
+    const { agents, client } = await setup(bar);
+    // The link's host does not answer: the review says why.
+    const failed = agents.shown;
+    expect(failed && "error" in failed && failed.error.code).toBe("fetch_failed");
+    const before = (await client.listAgents()).length;
+    agents.leave();
+    expect(bar.current.search).toBe("?x=1");
+
+    await agents.openUpload(
+      [
+        { path: "bad/AGENTS.md", file: new File(["Be brief."], "AGENTS.md") },
+        { path: "bad/agents/helper.md", file: new File(["---\nname: helper\n---\nHelp."], "helper.md") },
+      ],
+      true,
+    );
+    const shown = agents.shown;
+    expect(shown && "error" in shown && shown.error.code).toBe("invalid_agent");
+    const root = render(ReviewDialog, { agents });
+    const problems = [...root.ownerDocument.querySelectorAll('dialog[open] [data-testid="agent-problem"]')].map((p) => p.textContent);
+    expect(problems.length).toBeGreaterThan(0);
+    // The subagent without a description, named by its file and field.
+    expect(problems.join("\n")).toMatch(/agents\/helper\.md.*description/s);
+    expect((await client.listAgents()).length).toBe(before);
+  });
+});
