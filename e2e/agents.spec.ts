@@ -151,6 +151,16 @@ test("a CORS link: review, Use this agent, a turn with its instructions, subagen
   expect(agentId).toMatch(/^agent:/);
   expect(await cardIds(page)).toEqual([...before, agentId]);
 
+  // Share: the zip and the JSON bundle download, and the link that opens it is copied.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const downloads: string[] = [];
+  page.on("download", (d) => downloads.push(d.suggestedFilename()));
+  await page.getByRole("button", { name: "Share Link agent v1" }).click();
+  await expect(page.getByTestId("agent-status")).toContainText("The link to open it was copied.");
+  await expect.poll(() => downloads.sort()).toEqual(["link-agent-v1.json", "link-agent-v1.zip"]);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(`${new URL(page.url()).origin}/?agent=${encodeURIComponent(url)}`);
+
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("Read the notes");
   await box.press("Enter");
