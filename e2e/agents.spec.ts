@@ -10,7 +10,6 @@
  * - tampered zips (a `../` path, 10,000 files, a 200 MB file stored and deflated, invalid YAML): refused with a clear
  *   message, nothing stored (the gallery the same after a reload).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { Zip, ZipDeflate, ZipPassThrough, zipSync } from "fflate";
 import { createWriteStream } from "node:fs";
@@ -18,7 +17,7 @@ import { once } from "node:events";
 import { zipAgent } from "../src/agent-folders/zip.ts";
 import { putAgentFile } from "../src/testing/agent-link-files.ts";
 import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent-link-server.ts";
-import { AFTER_LOAD, connect, idle, watchErrors } from "./app.ts";
+import { AFTER_LOAD, axeViolations, connect, idle, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
 
 const encoder = new TextEncoder();
@@ -67,12 +66,6 @@ function toolResults(req: RecordedRequest): string {
 async function cardIds(page: Page): Promise<string[]> {
   await expect(page.getByTestId("agent-card").first()).toBeVisible(AFTER_LOAD);
   return page.getByTestId("agent-card").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-agent") ?? ""));
-}
-
-async function axeViolations(page: Page, include?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  const { violations } = await (include ? builder.include(include) : builder).analyze();
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 test("the gallery lists the agents; a starter prompt of a site's agent fills the box of a thread with it, which runs", async ({ page }) => {

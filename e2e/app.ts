@@ -3,6 +3,7 @@
  * settings and connect a provider, send a message, wait for the run to end,
  * collect page errors. Only accessible names and the app's test ids.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { PROVIDER_TABLE } from "../src/models/catalog.ts";
 
@@ -78,4 +79,11 @@ export async function turn(page: Page, text: string): Promise<void> {
 /** Where screenshots go (screenshots/, not committed; Playwright empties test-results/ on every run). */
 export function shot(name: string): string {
   return `screenshots/${name}.png`;
+}
+
+/** What axe-core finds on the page as it is (or inside `include`, a CSS selector): one line per rule broken, with its impact and where. */
+export async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  const { violations } = await (include ? builder.include(include) : builder).analyze();
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -10,9 +10,8 @@
  * finds no violation on a phone with the files sheet open, nor on a desktop;
  * the panel tabs follow the arrow keys.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { shot, turn, watchErrors } from "./app.ts";
+import { axeViolations, shot, turn, watchErrors } from "./app.ts";
 
 /** Page-wide horizontal overflow: the document wider than the viewport, or an element sticking out of it. */
 async function sideways(page: Page): Promise<string[]> {
@@ -116,12 +115,6 @@ for (const width of [390, 360]) {
     }
     expect(errors).toEqual([]);
   });
-}
-
-/** What axe-core finds on the page as it is: one line per rule broken, with its impact and where. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 test("on a phone, with the files sheet open, axe finds nothing: the tab list holds only tabs, the page keeps its heading", async ({
