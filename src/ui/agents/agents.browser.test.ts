@@ -1,6 +1,7 @@
 /**
  * The agents' state and components in Chromium over the real agent worker (its own IndexedDB) and the site's agents
- * the dev server serves: the gallery lists them and a starter prompt gives the shown thread its agent; a dropped
+ * the dev server serves: the gallery lists them and a starter prompt gives the shown thread its agent; the site's
+ * default agent is the first thread's (only while there are no threads); a dropped
  * folder whose files hold markup is reviewed as text (no element of it reaches the DOM); **Use this agent** stores it
  * and the thread takes it; **Leave** on a link's review takes `?agent=` out of the address and stores nothing.
  */
@@ -34,8 +35,10 @@ function address(start: string): AddressBar & { current: URL } {
   return bar;
 }
 
-async function setup(bar = address("http://127.0.0.1/app/")) {
-  const client = spawn();
+async function setup(bar = address("http://127.0.0.1/app/"), site: { defaultAgent?: string } = {}) {
+  const real = spawn();
+  // A site built with DEEPTAB_DEFAULT_AGENT says so through defaultAgent; the rest is the real worker.
+  const client = site.defaultAgent ? { ...real, defaultAgent: () => Promise.resolve(site.defaultAgent) } : real;
   const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
   const threads = new Threads(client, chat);
   cleanup.push(() => {
@@ -71,6 +74,26 @@ describe("agents on the page", () => {
     // Every control names its agent.
     expect(card.querySelector('button[aria-label="About Research assistant"]')).not.toBeNull();
     expect(card.querySelector('button[aria-label="Remove Research assistant"]')).toBeNull();
+  });
+
+  it("opens on the site's default agent when the person has no threads yet, and not once they have one", async () => {
+    const { chat, client } = await setup(undefined, { defaultAgent: "site:data" });
+    expect(chat.view?.agent.id).toBe("site:data");
+    await chat.send({ text: "hello" });
+    await expect.poll(async () => (await client.listThreads()).length, WAIT).toBe(1);
+    await expect.poll(() => chat.running, WAIT).toBe(false);
+
+    // The next page load in the same browser: a thread exists, so the new empty thread keeps the general agent.
+    const later = new Chat(client, `thread-${crypto.randomUUID()}`);
+    const threads = new Threads(client, later);
+    cleanup.push(() => {
+      threads.dispose();
+      later.dispose();
+    });
+    const agents = new AgentsState(client, later, threads, address("http://127.0.0.1/app/"));
+    await agents.start(later.connect());
+    expect(agents.settled).toBe(true);
+    expect(later.view?.agent.id ?? "general").toBe("general");
   });
 
   it("reviews a dropped folder as text, uses it, and the shown thread takes it", async () => {
