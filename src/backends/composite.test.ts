@@ -7,6 +7,7 @@ import { FIXED_NOW } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { CompositeBackend, compositeBackend } from "./composite.ts";
 import { createBackendRuntime } from "./runtime.ts";
+import type { FileInfo } from "./protocol.ts";
 import { StateBackend } from "./state.ts";
 import { StoreBackend } from "./store.ts";
 
@@ -52,7 +53,7 @@ describe("CompositeBackend routing", () => {
     expect(await message(b.write("/memories", "x"))).toBe("Error: '/memories' is a directory, not a file");
     expect(await message(b.read("/memories/"))).toBe("Error: '/memories' is a directory, not a file");
     expect(await message(b.read("/memories/nope.md"))).toBe("Error: File '/memories/nope.md' not found");
-    expect(await message(b.write("/memories/a.md", "y"))).toMatch(/^Cannot write to \/memories\/a\.md because it already exists/);
+    expect(await b.write("/memories/a.md", "y")).toEqual({ path: "/memories/a.md" });
     expect(await message(b.write("/memories/a.md/b", "y"))).toBe(
       "Error: Cannot create '/memories/a.md/b': '/memories/a.md' is a file, not a directory.",
     );
@@ -60,6 +61,31 @@ describe("CompositeBackend routing", () => {
     expect(await message(b.edit("/memories/a.md", "/a.md", "z"))).toBe("Error: String not found in file: '/a.md'");
     // The default backend's paths are the caller's already.
     expect(await message(b.read("/nope.md"))).toBe("Error: File '/nope.md' not found");
+  });
+
+  it("delete removes directories recursively (deepagentsjs 1.13) across the routes below the path, as deepagentsjs does", async () => {
+    const b = new CompositeBackend(state(), { "/w/memories/": state(), "/other/": state() });
+    await b.write("/w/a.md", "a");
+    await b.write("/w/memories/m.md", "m");
+    await b.write("/w/memories/deep/n.md", "n");
+    await b.write("/other/o.md", "o");
+    const seen: string[] = [];
+    const refused = await b.delete!("/w", {
+      refuse: (paths) => {
+        seen.push(...paths);
+        return paths.includes("/w/memories/deep/n.md") ? { error: "permission_denied", message: "Error: no" } : undefined;
+      },
+    });
+    // Every file of every route is checked, with the caller's paths, before anything is removed.
+    expect(refused).toEqual({ error: "permission_denied", message: "Error: no" });
+    expect(seen).toEqual(["/w/a.md", "/w/memories/deep/n.md", "/w/memories/m.md"]);
+    expect((await b.glob("**")) as FileInfo[]).toHaveLength(4);
+    expect(await b.delete!("/w")).toEqual({ path: "/w" });
+    expect(((await b.glob("**")) as FileInfo[]).map((f) => f.path)).toEqual(["/other/o.md"]);
+    // A route's own folder is deleted with everything in it; a route with nothing there is not found.
+    expect(await b.delete!("/other")).toEqual({ path: "/other" });
+    expect(await b.delete!("/other")).toEqual({ error: "file_not_found", message: "Error: File '/other' not found" });
+    expect(await b.delete!("/w/memories/x.md")).toEqual({ error: "file_not_found", message: "Error: File '/w/memories/x.md' not found" });
   });
 
   it("keeps /memories/ across threads while the workspace is per thread", async () => {

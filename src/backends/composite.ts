@@ -11,11 +11,12 @@ import { DeeptabError } from "../core/errors.ts";
 import { globFilter, sortByPath, sortMatches } from "./file-ops.ts";
 import { compileGlob, isGlobError } from "./glob.ts";
 import { isWithin, normalizePath } from "./paths.ts";
-import { canExecute, isBackendError } from "./protocol.ts";
+import { backendError, canExecute, isBackendError } from "./protocol.ts";
 import type {
   BackendError,
   BackendErrorCode,
   BackendProtocol,
+  DeleteOptions,
   DownloadOutcome,
   EditOutcome,
   ExecuteOptions,
@@ -82,7 +83,7 @@ export class CompositeBackend implements BackendProtocol {
       .sort((a, b) => b.prefix.length - a.prefix.length);
     this.isolatedRoutes = this.#routes.map((r) => r.prefix + "/");
     if ([defaultBackend, ...this.#routes.map((r) => r.backend)].every((b) => b.delete)) {
-      this.delete = (path) => this.#delete(path);
+      this.delete = (path, options) => this.#delete(path, options);
     }
     if (canExecute(defaultBackend)) {
       this.id = defaultBackend.id;
@@ -141,11 +142,44 @@ export class CompositeBackend implements BackendProtocol {
     return isBackendError(res) ? outerError(res, r.prefix, r.inner) : { ...res, path: r.prefix + res.path };
   }
 
-  async #delete(raw: string): Promise<Outcome<{ path: string }>> {
-    const r = this.#route(raw);
-    if ("error" in r) return r.error;
-    const res = await r.backend.delete!(r.inner);
-    return isBackendError(res) ? outerError(res, r.prefix, r.inner) : { path: r.prefix + res.path };
+  /**
+   * Deletes a file or directory; a directory that holds routes (`/` holds them all) loses their files too,
+   * as deepagentsjs' CompositeBackend does. Routes are separate stores, so a delete spanning several is
+   * checked first over all of them (the `refuse` hook sees every file, with its full path, before any is
+   * removed), then made route by route, each atomic.
+   */
+  async #delete(raw: string, options: DeleteOptions = {}): Promise<Outcome<{ path: string }>> {
+    const targets = this.#searchTargets(raw);
+    if ("error" in targets) return targets.error;
+    const outer = (t: { prefix: string }, refuse: NonNullable<DeleteOptions["refuse"]>): DeleteOptions => ({
+      refuse: (paths) => refuse(t.prefix ? paths.map((p) => t.prefix + p) : paths),
+    });
+    const { refuse } = options;
+    if (targets.length > 1 && refuse) {
+      const all: string[] = [];
+      const dryRun = backendError("invalid_argument", "dry run");
+      for (const t of targets) {
+        await t.backend.delete!(
+          t.inner,
+          outer(t, (paths) => {
+            all.push(...paths);
+            return dryRun;
+          }),
+        );
+      }
+      const refused = all.length ? refuse(all.sort()) : undefined;
+      if (refused) return refused;
+    }
+    let first: Outcome<{ path: string }> | undefined;
+    let deleted = false;
+    for (const t of targets) {
+      const res = await t.backend.delete!(t.inner, refuse ? outer(t, refuse) : {});
+      if (!isBackendError(res)) deleted = true;
+      else if (res.error !== "file_not_found") return outerError(res, t.prefix, t.inner);
+      first ??= isBackendError(res) ? outerError(res, t.prefix, t.inner) : res;
+    }
+    const path = normalizePath(raw) as string;
+    return deleted ? { path } : first!;
   }
 
   /** Does this path belong to the route with `prefix` (and not to a deeper route)? */

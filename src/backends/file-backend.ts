@@ -9,6 +9,8 @@
  *   file where a directory is implied, is refused;
  * - paths are compared after Unicode NFC normalization (see paths.ts);
  * - every mutation is one atomic unit of the store;
+ * - `write` creates a missing file or replaces an existing one whole
+ *   (deepagentsjs 1.12, #674);
  * - `write` and `edit` never make a file over `MAX_FILE_WRITE_BYTES` (file-ops.ts;
  *   `file_too_large`, nothing written); `uploadFiles` (the user's uploads,
  *   imports) is not held to it;
@@ -16,15 +18,7 @@
  *   again by the same call, they answer what they answered the first time
  *   on a store that records it (see FileStore).
  */
-import {
-  alreadyExists,
-  checkedNewContent,
-  directoryNotFound,
-  editedFileData,
-  fileAncestorError,
-  isDirectoryError,
-  notFound,
-} from "./file-errors.ts";
+import { checkedNewContent, directoryNotFound, editedFileData, fileAncestorError, isDirectoryError, notFound } from "./file-errors.ts";
 import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";
@@ -32,6 +26,7 @@ import {
   isBackendError,
   type BackendError,
   type BackendProtocol,
+  type DeleteOptions,
   type DownloadOutcome,
   type EditOutcome,
   type FileInfo,
@@ -104,10 +99,12 @@ export class FileBackend implements BackendProtocol {
     return this.#store.mutate(
       `write ${path}`,
       async (tx): Promise<Outcome<{ path: string }>> => {
-        if (await tx.get(path)) return alreadyExists(path);
-        const refused = await placementError(tx, path);
+        // An existing file is replaced whole, keeping its creation time (deepagentsjs #674).
+        const prev = await tx.get(path);
+        const refused = prev ? undefined : await placementError(tx, path);
         if (refused) return refused;
-        await tx.put(path, newFileData(content, this.#now()));
+        const now = this.#now();
+        await tx.put(path, newFileData(content, now, prev?.createdAt ?? now));
         return { path };
       },
       ONCE,
@@ -131,14 +128,18 @@ export class FileBackend implements BackendProtocol {
     );
   }
 
-  async delete(raw: string): Promise<Outcome<{ path: string }>> {
+  /** A file, or a directory with every file below it (directories are implied, so an emptied one is gone too). */
+  async delete(raw: string, options: DeleteOptions = {}): Promise<Outcome<{ path: string }>> {
     const path = normalizePath(raw);
     if (isBackendError(path)) return path;
     return this.#store.mutate(
       `delete ${path}`,
       async (tx): Promise<Outcome<{ path: string }>> => {
-        if (!(await tx.get(path))) return missingInTx(tx, path);
-        await tx.delete(path);
+        const paths = (await tx.get(path)) ? [path] : await tx.below(path);
+        if (paths.length === 0) return notFound(path);
+        const refused = options.refuse?.(paths);
+        if (refused) return refused;
+        for (const p of paths) await tx.delete(p);
         return { path };
       },
       ONCE,

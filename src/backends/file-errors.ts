@@ -17,13 +17,6 @@ export function directoryNotFound(path: string): BackendError {
   return backendError("file_not_found", `Error: Directory '${path}' not found`);
 }
 
-export function alreadyExists(path: string): BackendError {
-  return backendError(
-    "already_exists",
-    `Cannot write to ${path} because it already exists. Read and then make an edit, or write to a new path.`,
-  );
-}
-
 export function fileAncestorError(path: string, file: string): BackendError {
   return backendError("invalid_path", `Error: Cannot create '${path}': '${file}' is a file, not a directory.`);
 }

@@ -152,7 +152,7 @@ export function applyEdit(
   if (occurrences > 1 && !replaceAll) {
     return backendError(
       "not_unique",
-      `Error: String '${oldString}' appears ${occurrences} times in file. ` +
+      `Error: String '${oldString}' has multiple occurrences (appears ${occurrences} times) in file. ` +
         "Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.",
     );
   }

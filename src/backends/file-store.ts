@@ -44,6 +44,8 @@ export interface FileTx {
   get(path: string): Promise<FileData | undefined>;
   /** Is `dir` a directory implied by some stored path below it? ("/" always is.) */
   isDir(dir: string): Promise<boolean>;
+  /** The stored files strictly below `dir`, at every depth, sorted (what a recursive delete removes). */
+  below(dir: string): Promise<string[]>;
   put(path: string, data: FileData): Promise<void>;
   delete(path: string): Promise<void>;
 }
@@ -60,6 +62,14 @@ export interface FileStore {
 export interface MutateOptions {
   /** The unit is the effect of the tool call the store serves: done once per call (see the module contract). */
   readonly once?: boolean;
+}
+
+/** The paths strictly below `dir` among `paths`, sorted. */
+export function pathsBelow(paths: Iterable<string>, dir: string): string[] {
+  const prefix = dir === "/" ? "/" : dir + "/";
+  const out: string[] = [];
+  for (const path of paths) if (path.startsWith(prefix) && path !== dir) out.push(path);
+  return out.sort();
 }
 
 /** A snapshot over a map of files (the stores that keep or load everything). */
@@ -83,7 +93,7 @@ export function mapSnapshot(files: ReadonlyMap<string, StoredFile>): FileSnapsho
  * the staged changes in one step, so a failing body writes nothing.
  */
 export async function stagedMutation<T>(
-  base: { get(path: string): Promise<FileData | undefined>; isDir(dir: string): Promise<boolean> },
+  base: Pick<FileTx, "get" | "isDir" | "below">,
   body: (tx: FileTx) => Promise<T>,
   commit: (changes: ReadonlyMap<string, FileData | null>) => Promise<void> | void,
 ): Promise<T> {
@@ -99,6 +109,14 @@ export async function stagedMutation<T>(
       for (const [path, data] of staged) if (data && path.startsWith(prefix)) return true;
       // Deletes staged by this unit are not subtracted: FileBackend never asks after deleting.
       return base.isDir(dir);
+    },
+    async below(dir) {
+      const found = new Set(await base.below(dir));
+      for (const [path, data] of staged) {
+        if (data) found.add(path);
+        else found.delete(path);
+      }
+      return pathsBelow(found, dir);
     },
     async put(path, data) {
       staged.set(path, data);

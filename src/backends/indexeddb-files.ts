@@ -156,6 +156,12 @@ export class IndexedDBFiles {
         get: async (path) => (await store.get([scope, path]))?.data,
         isDir: async (dir) =>
           dir === "/" || (await store.getKey(IDBKeyRange.bound([scope, dir + "/"], [scope, dir + "0"], false, true))) !== undefined,
+        below: async (dir) => {
+          const prefix = dir === "/" ? "/" : dir + "/";
+          const range = IDBKeyRange.bound([scope, prefix], [scope, prefix.slice(0, -1) + "0"], false, true);
+          const keys = (await store.getAllKeys(range)) as Array<[string, string]>;
+          return keys.map(([, path]) => path).sort();
+        },
         put: async (path, data) => {
           const size = byteLength(data);
           await store.put({ scope, path, data, size });

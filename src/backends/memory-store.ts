@@ -4,7 +4,7 @@
  * staged and applied together, so a failing one changes nothing.
  */
 import { byteLength } from "./file-ops.ts";
-import { exclusive, mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
+import { exclusive, mapSnapshot, pathsBelow, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 
 export class MemoryFileStore implements FileStore {
@@ -30,7 +30,11 @@ export class MemoryFileStore implements FileStore {
   #mutate<T>(body: (tx: FileTx) => Promise<T>): Promise<T> {
     const snapshot = mapSnapshot(this.#files);
     return stagedMutation(
-      { get: async (path) => this.#files.get(path)?.data, isDir: async (dir) => snapshot.isDir(dir) },
+      {
+        get: async (path) => this.#files.get(path)?.data,
+        isDir: async (dir) => snapshot.isDir(dir),
+        below: async (dir) => pathsBelow(this.#files.keys(), dir),
+      },
       body,
       (changes) => {
         for (const [path, data] of changes) {

@@ -20,6 +20,7 @@ import {
   canExecute,
   isBackendError,
   type BackendProtocol,
+  type DeleteOptions,
   type DownloadOutcome,
   type Outcome,
   type UploadOutcome,
@@ -134,7 +135,7 @@ export class PermissionedBackend implements BackendProtocol {
   constructor(inner: BackendProtocol, rules: readonly FilesystemPermission[]) {
     this.#inner = inner;
     this.#rules = normalizeRules(rules);
-    if (inner.delete) this.delete = (p) => this.#guardWrite(p, () => inner.delete!(p));
+    if (inner.delete) this.delete = (p, options) => this.#guardWrite(p, () => inner.delete!(p, this.#deleteOptions(p, options)));
     if (inner.uploadFiles) this.uploadFiles = (files) => this.#upload(files);
     if (inner.downloadFiles) this.downloadFiles = (paths) => this.#download(paths);
   }
@@ -153,6 +154,25 @@ export class PermissionedBackend implements BackendProtocol {
   async #guardRead<T>(raw: string, run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
     const blocked = this.#blocked("read", raw);
     return blocked ? denied("read", blocked) : run();
+  }
+
+  /**
+   * A recursive delete removes every file below the path: each must be writable. The check runs inside the
+   * backend's unit over the files actually there, so one denied file refuses the whole delete and nothing is
+   * removed (a half-done delete cannot happen, even with a file added by a parallel call meanwhile).
+   */
+  #deleteOptions(raw: string, options: DeleteOptions = {}): DeleteOptions {
+    return {
+      refuse: (paths) => {
+        const denied = paths.filter((p) => permissionFor(this.#rules, "write", p) === "deny");
+        if (denied.length === 0) return options.refuse?.(paths);
+        const more = denied.length > 1 ? ` and ${denied.length - 1} more` : "";
+        return backendError(
+          "permission_denied",
+          `Error: permission denied for write on ${denied[0]}${more}; nothing under ${normalizePath(raw) as string} was deleted.`,
+        );
+      },
+    };
   }
 
   #visible<T extends { path: string }>(items: Outcome<T[]>): Outcome<T[]> {

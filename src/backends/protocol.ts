@@ -96,7 +96,7 @@ export interface BackendProtocol {
   ls(path: string): Promise<Outcome<FileInfo[]>>;
   /** Lines `[offset, offset + limit)` of a text file. An empty file gives zero lines. */
   read(path: string, offset?: number, limit?: number): Promise<Outcome<ReadSlice>>;
-  /** Creates a new file; an existing path gives `already_exists`. */
+  /** Creates a missing file or replaces an existing one entirely (deepagentsjs #674); a directory gives `is_directory`. */
   write(path: string, content: string): Promise<Outcome<{ path: string }>>;
   /** Replaces `oldString`; it must occur exactly once unless `replaceAll`. */
   edit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<Outcome<EditOutcome>>;
@@ -104,12 +104,26 @@ export interface BackendProtocol {
   grep(pattern: string, path?: string, glob?: string): Promise<Outcome<GrepMatch[]>>;
   /** Files whose path, relative to `path`, matches the glob (`*`, `**`, `?`, `[...]`, `{a,b}`). */
   glob(pattern: string, path?: string): Promise<Outcome<FileInfo[]>>;
-  /** Removes a file. Optional: a backend without it has no `delete` tool. */
-  delete?(path: string): Promise<Outcome<{ path: string }>>;
+  /**
+   * Removes a file, or a directory and every file below it (deepagentsjs 1.13), as one atomic unit: all of
+   * them or, on an error or a refusal, none. A path with nothing there gives `file_not_found`. Optional: a
+   * backend without it has no `delete` tool.
+   */
+  delete?(path: string, options?: DeleteOptions): Promise<Outcome<{ path: string }>>;
   /** Stores raw bytes; overwrites. One outcome per file, in order. */
   uploadFiles?(files: Array<{ path: string; content: Uint8Array }>): Promise<UploadOutcome[]>;
   /** Raw bytes of files. One outcome per path, in order. */
   downloadFiles?(paths: string[]): Promise<DownloadOutcome[]>;
+}
+
+/** What a caller may pass to `delete`. */
+export interface DeleteOptions {
+  /**
+   * Called inside the delete's unit with every file it would remove (sorted); an error it returns refuses the
+   * whole delete and nothing is removed (permission rules use it, so a denied file inside a directory keeps
+   * the directory whole, even against a file added meanwhile).
+   */
+  readonly refuse?: (paths: readonly string[]) => BackendError | undefined;
 }
 
 /** What a caller may pass to `execute` besides the command and timeout. */

@@ -7,7 +7,7 @@
  */
 import { byteLength } from "./file-ops.ts";
 import { FileBackend } from "./file-backend.ts";
-import { mapSnapshot, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
+import { mapSnapshot, pathsBelow, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
 import type { FileData, FilesUpdate } from "./protocol.ts";
 import type { BackendRuntime } from "./runtime.ts";
 import { callLabel } from "./step-file-notes.ts";
@@ -51,7 +51,15 @@ class StateFileStore implements FileStore {
 
   mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
     const step = this.#rt.stepFiles;
-    const base = { get: async (path: string) => step.get(path), isDir: async (dir: string) => step.isDir(dir) };
+    const base = {
+      get: async (path: string) => step.get(path),
+      isDir: async (dir: string) => step.isDir(dir),
+      below: async (dir: string) =>
+        pathsBelow(
+          Array.from(step.entries(), ([path]) => path),
+          dir,
+        ),
+    };
     const call = (this.#rt.config as { toolCall?: { name: string; id?: string } }).toolCall;
     const by = call && callLabel(call);
     return step.exclusive(() =>

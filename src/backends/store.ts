@@ -13,7 +13,16 @@
 import { AsyncBatchedStore, type BaseStore, type PutOperation } from "@langchain/langgraph/web";
 import { byteLength } from "./file-ops.ts";
 import { FileBackend } from "./file-backend.ts";
-import { exclusive, mapSnapshot, stagedMutation, type FileStore, type FileTx, type MutateOptions, type StoredFile } from "./file-store.ts";
+import {
+  exclusive,
+  mapSnapshot,
+  pathsBelow,
+  stagedMutation,
+  type FileStore,
+  type FileTx,
+  type MutateOptions,
+  type StoredFile,
+} from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 import type { CallIdentity } from "./runtime.ts";
 
@@ -95,7 +104,15 @@ class StoreFileStore implements FileStore {
     if (call && recorded?.step === call.step && effectKey in recorded.results) return recorded.results[effectKey] as T;
     let out: T | undefined;
     await stagedMutation(
-      { get: (path) => this.#data(path), isDir: async (dir) => (await this.snapshot()).isDir(dir) },
+      {
+        get: (path) => this.#data(path),
+        isDir: async (dir) => (await this.snapshot()).isDir(dir),
+        below: async (dir) =>
+          pathsBelow(
+            [...(await this.snapshot()).entries()].map(([path]) => path),
+            dir,
+          ),
+      },
       async (tx) => (out = await body(tx)),
       async (changes) => {
         const ops: PutOperation[] = [...changes].map(([key, data]) => ({ namespace: this.#ns, key, value: data ? asValue(data) : null }));

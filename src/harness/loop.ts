@@ -42,7 +42,7 @@ import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
 import { OptionalValueChannel } from "./optional-channel.ts";
 import { renderRequestMessages } from "./render-request.ts";
-import { historyIds, normalizeToolCalls } from "./tool-calls.ts";
+import { historyIds, normalizeToolCalls, resolveArgAliases } from "./tool-calls.ts";
 import type {
   AgentMiddleware,
   AgentState,
@@ -266,7 +266,7 @@ export function buildAgentLoop(spec: LoopSpec) {
       state,
       config,
     });
-    const message = normalizeToolCalls(freshId(response.message, state.messages), state.messages);
+    const message = resolveArgAliases(normalizeToolCalls(freshId(response.message, state.messages), state.messages), toolsByName);
     return { ...(response.update ?? {}), messages: [message] };
   }
 

@@ -17,6 +17,7 @@ import type { InvalidToolCall, ToolCall, ToolCallChunk } from "@langchain/core/m
 import { jsonText } from "../core/json-text.ts";
 import { historyIndex } from "../core/history-index.ts";
 import { copyAIMessage } from "../core/messages.ts";
+import type { AgentTool } from "./types.ts";
 
 /** `response_metadata` key: new id → the id the provider sent (only for ids that were changed). */
 export const ORIGINAL_IDS_KEY = "deeptab_original_tool_call_ids";
@@ -307,4 +308,35 @@ export function invalidCallProblem(messages: readonly BaseMessage[], id: string)
     );
   }
   return undefined;
+}
+
+/** A call's arguments with the tool's aliases resolved, or the arguments themselves when none applies. */
+function unaliased(args: Record<string, unknown>, aliases: Readonly<Record<string, string>>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [alias, name] of Object.entries(aliases)) {
+    if (!Object.hasOwn(args, alias)) continue;
+    out ??= { ...args };
+    const value = out[alias];
+    delete out[alias];
+    if (!Object.hasOwn(out, name)) out[name] = value;
+  }
+  return out ?? args;
+}
+
+/**
+ * The AI message with each call's argument aliases resolved (see {@link AgentTool.argAliases}); the message
+ * itself when no call sent an alias. The model node applies it after {@link normalizeToolCalls}.
+ */
+export function resolveArgAliases(message: AIMessage, tools: ReadonlyMap<string, Pick<AgentTool, "argAliases">>): AIMessage {
+  const calls = message.tool_calls ?? [];
+  let changed = false;
+  const out = calls.map((call) => {
+    const aliases = tools.get(call.name)?.argAliases;
+    if (!aliases || !isPlainObject(call.args)) return call;
+    const args = unaliased(call.args, aliases);
+    if (args === call.args) return call;
+    changed = true;
+    return { ...call, args };
+  });
+  return changed ? copyAIMessage(message, { tool_calls: out }) : message;
 }

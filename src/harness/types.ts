@@ -61,6 +61,12 @@ export interface AgentTool {
   readonly name: string;
   readonly description: string;
   readonly schema: JsonSchema;
+  /**
+   * Other names models use for an argument, alias → argument (`{ path: "file_path" }`). A call sending an alias
+   * and not the argument is read as sending the argument; with both, the argument wins and the alias is dropped
+   * (deepagentsjs #659). Resolved as the model's message arrives, so approvals and the history see the argument.
+   */
+  readonly argAliases?: Readonly<Record<string, string>>;
   run(args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput>;
 }
 

@@ -89,11 +89,8 @@ export async function evictLargeResult(
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return result;
   const id = result.message.tool_call_id;
   const path = largeResultPath(id);
-  let written = await backend.write(path, text);
-  if (isBackendError(written) && written.error === "already_exists" && backend.delete) {
-    await backend.delete(path);
-    written = await backend.write(path, text);
-  }
+  // A file left at this path (a re-run step's) is replaced: write_file replaces a whole file.
+  const written = await backend.write(path, text);
   if (isBackendError(written)) return result;
   // The stub itself stays within the limit (a small window's budget is smaller than deepagents' preview).
   const room = limitTokens * CHARS_PER_TOKEN - evictionStub(id, path, "").length;

@@ -38,12 +38,10 @@ async function fullTextAt(m: ToolMessage, text: string, backend: BackendProtocol
   const already = m.response_metadata?.evicted_to;
   if (typeof already === "string") return already;
   const path = largeResultPath(m.tool_call_id);
-  let written = await backend.write(path, text);
-  if (isBackendError(written) && written.error === "already_exists") return path;
-  if (isBackendError(written) && backend.delete) {
-    await backend.delete(path);
-    written = await backend.write(path, text);
-  }
+  // Saved by an earlier fit of this result: the same text, not written again.
+  const saved = await backend.ls(path);
+  if (!isBackendError(saved) && saved.some((f) => f.path === path && !f.isDir)) return path;
+  const written = await backend.write(path, text);
   return isBackendError(written) ? undefined : path;
 }
 

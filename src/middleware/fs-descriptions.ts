@@ -17,10 +17,10 @@ Usage:
 - Lines longer than 5,000 characters will be split into multiple lines with continuation markers (e.g., 5.1, 5.2, etc.)
 - You should ALWAYS make sure a file has been read before editing it.`;
 
-export const WRITE_FILE = `Writes to a new file in the filesystem.
+export const WRITE_FILE = `Writes content to a file. Creates the file if it does not exist; replaces it entirely if it does.
 
 Usage:
-- The write_file tool will create a new file.
+- Use this tool when you intend to create a new file or replace the whole file. You do not need to read the file first.
 - Prefer to edit existing files (with the edit_file tool) over creating new ones when possible.`;
 
 export const EDIT_FILE =
@@ -33,11 +33,13 @@ Usage:
 - ALWAYS prefer editing existing files over creating new ones.
 - Only use emojis if the user explicitly requests it.`;
 
-export const DELETE = `Deletes a file from the filesystem.
+export const DELETE = `Deletes a file or directory from the filesystem.
 
 Usage:
-- The file_path parameter must be an absolute path.
-- Deleting a file that does not exist returns an error.`;
+- Permanently removes the file or directory at the given absolute path.
+- Deleting a directory removes it and everything inside it, recursively. Prefer
+  deleting a directory in one call over deleting each file individually.
+- This cannot be undone, so only delete paths you are sure are no longer needed.`;
 
 export const GLOB = `Find files matching a glob pattern.
 
@@ -104,7 +106,7 @@ const COMPACT_TEXTS: ToolTexts = {
     description: "Read a file as numbered lines (100 by default); page with offset and limit.",
     params: { file_path: "absolute file path", offset: "first line, 0-based", limit: "number of lines" },
   },
-  write_file: { description: "Create a new file.", params: { file_path: "absolute file path", content: "the text" } },
+  write_file: { description: "Create or replace a file.", params: { file_path: "absolute file path", content: "the text" } },
   edit_file: {
     description: "Replace exact text in a file (read it first).",
     params: {
@@ -114,7 +116,7 @@ const COMPACT_TEXTS: ToolTexts = {
       replace_all: "replace every match",
     },
   },
-  delete: { description: "Delete a file.", params: { file_path: "absolute file path" } },
+  delete: { description: "Delete a file or a directory (recursively).", params: { file_path: "absolute file path" } },
   glob: { description: "Find files by glob pattern.", params: { pattern: "e.g. **/*.md", path: "base directory" } },
   grep: {
     description: "Search files for literal text.",

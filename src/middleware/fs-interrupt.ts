@@ -1,6 +1,8 @@
 /**
  * `interrupt` permission rules as approvals, with a path-aware predicate:
- * file tools pause when their path matches the rule; ls, glob and grep pause
+ * file tools pause when their path matches the rule (a delete also when the
+ * rule can cover a file below its path: it removes directories recursively);
+ * ls, glob and grep pause
  * when their scope can overlap the rule's paths; a call with no path (a bulk
  * grep or glob of everything) pauses conservatively.
  */
@@ -29,7 +31,9 @@ export function permissionInterruptRules(rules: readonly FilesystemPermission[])
       {
         when: (call: ToolCall) => {
           const path = normalizePath(String(call.args[arg] ?? ""));
-          return typeof path === "string" && ops.some((op) => permissionFor(rules, op, path) === "interrupt");
+          if (typeof path !== "string") return false;
+          if (ops.some((op) => permissionFor(rules, op, path) === "interrupt")) return true;
+          return tool === "delete" && interruptRules.some((r) => r.operations.includes("write") && scopeOverlaps(path, r));
         },
         description: `Access to a protected path needs approval.`,
       },

@@ -82,14 +82,24 @@ describe("read_file", () => {
 });
 
 describe("write_file", () => {
-  it("creates a file and refuses to overwrite", async () => {
+  it("creates a file", async () => {
     const created = await runTool(writeFileTool, { file_path: "/new.md", content: "hi" }, files);
     expect(created.text).toBe("Updated file /new.md");
     expect(created.files["/new.md"]!.content).toBe("hi");
-    const again = await runTool(writeFileTool, { file_path: "/README.md", content: "x" }, files);
-    expect(again.status).toBe("error");
-    expect(again.text).toBe("Cannot write to /README.md because it already exists. Read and then make an edit, or write to a new path.");
-    expect(again.files["/README.md"]!.content).toBe("# Title\nhello world\n");
+  });
+  it("write_file overwrites an existing file (deepagentsjs #674), keeping when it was created", async () => {
+    const old = { "/README.md": textFile("# Title\nhello world\n", "2020-01-01T00:00:00.000Z") };
+    const again = await runTool(writeFileTool, { file_path: "/README.md", content: "x" }, old);
+    expect(again).toMatchObject({ status: "success", text: "Updated file /README.md" });
+    expect(again.files["/README.md"]).toMatchObject({ content: "x", createdAt: "2020-01-01T00:00:00.000Z" });
+    expect(again.files["/README.md"]!.modifiedAt).not.toBe("2020-01-01T00:00:00.000Z");
+    const folder = await runTool(writeFileTool, { file_path: "/src", content: "x" }, files);
+    expect(folder).toMatchObject({ status: "error", text: "Error: '/src' is a directory, not a file" });
+  });
+  it("says what upstream says: creates or replaces (deepagentsjs' description)", () => {
+    expect(writeFileTool.description.split("\n")[0]).toBe(
+      "Writes content to a file. Creates the file if it does not exist; replaces it entirely if it does.",
+    );
   });
   it("rejects relative, home and parent paths", async () => {
     const cases: Array<[string, string]> = [
@@ -126,7 +136,11 @@ describe("edit_file", () => {
     const f = { "/t.ts": textFile("// TODO a\n// TODO b\n") };
     const r = await runTool(editFileTool, { file_path: "/t.ts", old_string: "TODO", new_string: "DONE" }, f);
     expect(r.status).toBe("error");
-    expect(r.text).toContain("appears 2 times");
+    // deepagentsjs' wording (backends/utils.ts).
+    expect(r.text).toBe(
+      "Error: String 'TODO' has multiple occurrences (appears 2 times) in file. " +
+        "Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.",
+    );
     expect(r.files["/t.ts"]!.content).toBe("// TODO a\n// TODO b\n");
     const all = await runTool(editFileTool, { file_path: "/t.ts", old_string: "TODO", new_string: "DONE", replace_all: true }, f);
     expect(all.text).toBe("Successfully replaced 2 instance(s) of the string in '/t.ts'");
@@ -151,6 +165,22 @@ describe("delete", () => {
     expect(r.files["/README.md"]).toBeUndefined();
     const again = await runTool(deleteTool, { file_path: "/README.md" }, r.files);
     expect(again).toMatchObject({ status: "error", text: "Error: File '/README.md' not found" });
+  });
+  it("delete removes directories recursively (deepagentsjs 1.13): every file below gets a delete marker", async () => {
+    const r = await runTool(deleteTool, { file_path: "/src/" }, files);
+    expect(r).toMatchObject({ status: "success", text: "Deleted /src" });
+    expect(Object.keys(r.files).sort()).toEqual(["/README.md", "/docs/my notes.md"]);
+    expect(deleteTool.description.split("\n")[0]).toBe("Deletes a file or directory from the filesystem.");
+  });
+  it("never deletes the root in one call (deeptab's rule; upstream would remove every file)", async () => {
+    for (const root of ["/", "//", "/."]) {
+      const r = await runTool(deleteTool, { file_path: root }, files);
+      expect(r, root).toMatchObject({
+        status: "error",
+        text: "Error: Cannot delete '/': that would remove every file. Delete the files or directories inside it instead.",
+      });
+      expect(Object.keys(r.files)).toHaveLength(4);
+    }
   });
 });
 

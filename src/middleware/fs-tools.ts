@@ -3,6 +3,7 @@
  * Each tool talks only to `runtime.backend`; backend failures (values) become
  * error results the model can act on.
  */
+import { normalizePath } from "../backends/paths.ts";
 import { canExecute, isBackendError, type BackendError } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import type { ToolProfile } from "../context/budget.ts";
@@ -25,6 +26,8 @@ export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
 export const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
 export const EXECUTE_OUTPUT = "deeptab:execute_output";
+/** The `delete` tool's answer for `/`. */
+export const ROOT_DELETE = "Error: Cannot delete '/': that would remove every file. Delete the files or directories inside it instead.";
 
 /** What a set of file tools is built for: how much output one result may hold, and which descriptions. */
 export interface FileToolsOptions {
@@ -36,6 +39,9 @@ export interface FileToolsOptions {
 function fail(err: BackendError): ToolOutput {
   return { content: err.message, status: "error" };
 }
+
+/** Models that send `path` for `file_path` are understood (deepagentsjs #659). */
+const FILE_PATH_ALIASES = { path: "file_path" } as const;
 
 function str(args: Record<string, unknown>, key: string): string {
   return args[key] as string;
@@ -65,6 +71,7 @@ function readFileTool(t: ToolTexts, chars: number): AgentTool {
   return {
     name: "read_file",
     description: t.read_file.description,
+    argAliases: FILE_PATH_ALIASES,
     schema: object(
       {
         file_path: string("Absolute path to the file to read. Must be absolute, not relative."),
@@ -96,9 +103,10 @@ function writeFileTool(t: ToolTexts): AgentTool {
   return {
     name: "write_file",
     description: t.write_file.description,
+    argAliases: FILE_PATH_ALIASES,
     schema: object(
       {
-        file_path: string("Absolute path where the file should be created. Must be absolute, not relative."),
+        file_path: string("Absolute path where the file should be written. Must be absolute, not relative."),
         content: string("The text content to write to the file. This parameter is required."),
       },
       ["file_path", "content"],
@@ -114,6 +122,7 @@ function editFileTool(t: ToolTexts): AgentTool {
   return {
     name: "edit_file",
     description: t.edit_file.description,
+    argAliases: FILE_PATH_ALIASES,
     schema: object(
       {
         file_path: string("Absolute path to the file to edit. Must be absolute, not relative."),
@@ -143,9 +152,12 @@ function deleteTool(t: ToolTexts): AgentTool {
   return {
     name: "delete",
     description: t.delete.description,
+    argAliases: FILE_PATH_ALIASES,
     schema: object({ file_path: string("Absolute path to the file to delete. Must be absolute, not relative.") }, ["file_path"]),
     async run(args, rt) {
       if (!rt.backend.delete) return { content: "Error: this backend does not support deleting files.", status: "error" };
+      // deeptab's own rule (upstream deletes everything): the root is never deleted in one call.
+      if (normalizePath(str(args, "file_path")) === "/") return { content: ROOT_DELETE, status: "error" };
       const res = await rt.backend.delete(str(args, "file_path"));
       return isBackendError(res) ? fail(res) : `Deleted ${res.path}`;
     },

@@ -51,19 +51,38 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       return [b, b];
     });
   describe(`backend conformance: ${name}`, () => {
-    it("writes, reads and refuses to overwrite", async () => {
+    it("writes and reads", async () => {
       const b = await make();
-      ok(await b.write("/a.txt", "one\ntwo\nthree\n"));
+      expect(ok(await b.write("/a.txt", "one\ntwo\nthree\n"))).toEqual({ path: "/a.txt" });
       expect(ok(await b.read("/a.txt"))).toEqual({ lines: ["one", "two", "three"], offset: 0, totalLines: 3 });
       expect(ok(await b.read("/a.txt", 1, 1)).lines).toEqual(["two"]);
-      expect(code(await b.write("/a.txt", "again"))).toBe("already_exists");
-      expect(ok(await b.read("/a.txt")).lines).toEqual(["one", "two", "three"]);
+    });
+
+    it("write_file overwrites an existing file (deepagentsjs #674): replaced entirely, nothing of the old text left", async () => {
+      const b = await make();
+      ok(await b.write("/a.txt", "one\ntwo\nthree\n"));
+      expect(ok(await b.write("/a.txt", "again"))).toEqual({ path: "/a.txt" });
+      expect(ok(await b.read("/a.txt"))).toEqual({ lines: ["again"], offset: 0, totalLines: 1 });
+      expect(ok(await b.ls("/a.txt"))).toMatchObject([{ path: "/a.txt", isDir: false, size: 5 }]);
+      expect(ok(await b.write("/a.txt", ""))).toEqual({ path: "/a.txt" });
+      expect(ok(await b.read("/a.txt")).totalLines).toBe(0);
+      // Still never a file where a directory is, nor one past the size cap over an existing file.
+      ok(await b.write("/d/in.md", "x"));
+      expect(code(await b.write("/d", "over a folder"))).toBe("is_directory");
+      expect(code(await b.write("/a.txt", "x".repeat(MAX_FILE_WRITE_BYTES + 1)))).toBe("file_too_large");
+      expect(ok(await b.read("/a.txt")).totalLines).toBe(0);
     });
 
     it("edits with unique or all matches", async () => {
       const b = await make();
       ok(await b.write("/e.txt", "x y x"));
-      expect(code(await b.edit("/e.txt", "x", "z"))).toBe("not_unique");
+      expect(await b.edit("/e.txt", "x", "z")).toEqual({
+        error: "not_unique",
+        // deepagentsjs' wording (backends/utils.ts performStringReplacement).
+        message:
+          "Error: String 'x' has multiple occurrences (appears 2 times) in file. " +
+          "Use replace_all=True to replace all instances, or provide a more specific string with surrounding context.",
+      });
       expect(ok(await b.edit("/e.txt", "y", "w"))).toEqual({ path: "/e.txt", occurrences: 1 });
       expect(ok(await b.edit("/e.txt", "x", "z", true))).toEqual({ path: "/e.txt", occurrences: 2 });
       expect(ok(await b.read("/e.txt")).lines).toEqual(["z w z"]);
@@ -117,6 +136,45 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(code(await b.delete("/gone.md"))).toBe("file_not_found");
       ok(await b.write("/gone.md", "back"));
       expect(ok(await b.read("/gone.md")).lines).toEqual(["back"]);
+    });
+
+    it("delete removes directories recursively (deepagentsjs 1.13), and only what is below the path", async () => {
+      const b = await make();
+      if (!b.delete) return expect(b.delete).toBeUndefined();
+      ok(await b.write("/tree/a.md", "a"));
+      ok(await b.write("/tree/sub/b.md", "b"));
+      ok(await b.write("/tree/sub/deep/c.md", "c"));
+      ok(await b.write("/treehouse.md", "a sibling whose name starts like the folder"));
+      ok(await b.write("/tree2/keep.md", "k"));
+      expect(ok(await b.delete("/tree/sub/"))).toEqual({ path: "/tree/sub" });
+      expect(ok(await b.ls("/tree")).map((f) => f.path)).toEqual(["/tree/a.md"]);
+      expect(ok(await b.delete("/tree"))).toEqual({ path: "/tree" });
+      expect(code(await b.ls("/tree"))).toBe("file_not_found");
+      expect(code(await b.read("/tree/sub/deep/c.md"))).toBe("file_not_found");
+      expect(ok(await b.glob("**/*.md")).map((f) => f.path)).toEqual(["/tree2/keep.md", "/treehouse.md"]);
+      expect(await b.delete("/tree")).toEqual({ error: "file_not_found", message: "Error: File '/tree' not found" });
+      expect(code(await b.delete("relative/dir"))).toBe("invalid_path");
+    });
+
+    it("a refused recursive delete removes nothing (the refuse hook sees every file first)", async () => {
+      const b = await make();
+      if (!b.delete) return expect(b.delete).toBeUndefined();
+      ok(await b.write("/keep/a.md", "a"));
+      ok(await b.write("/keep/inner/secret.md", "s"));
+      const seen: string[][] = [];
+      const refusal = { error: "permission_denied" as const, message: "Error: refused" };
+      const res = await b.delete("/keep", {
+        refuse: (paths) => {
+          seen.push([...paths]);
+          return paths.includes("/keep/inner/secret.md") ? refusal : undefined;
+        },
+      });
+      expect(res).toEqual(refusal);
+      expect(seen).toEqual([["/keep/a.md", "/keep/inner/secret.md"]]);
+      expect(ok(await b.glob("**", "/keep")).map((f) => f.path)).toEqual(["/keep/a.md", "/keep/inner/secret.md"]);
+      seen.length = 0;
+      expect(ok(await b.delete("/keep/a.md", { refuse: (paths) => void seen.push([...paths]) }))).toEqual({ path: "/keep/a.md" });
+      expect(seen).toEqual([["/keep/a.md"]]);
     });
 
     it("returns error codes for bad paths and directories", async () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { PARALLEL_PROMPT, parallelApprovalReplies } from "../testing/parallel-approvals.ts";
+import type { ServerReply } from "../testing/provider-servers.ts";
 import { serverScope } from "../testing/server-scope.ts";
 import { filesOf, messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "./client.ts";
@@ -83,6 +84,36 @@ describe("approvals and subagents in the worker", () => {
     const files = await filesOf(client, "t-sub");
     expect(files["/research.md"]!.content).toContain("Research: research cats");
   });
+
+  it("write_file overwrites an existing file (deepagentsjs #674): the approval shows the diff and approving writes it", async () => {
+    const server = serverScope(inject("providerServer"));
+    const write = (text: string, content: string): ServerReply[] => {
+      const call: ServerReply = {
+        when: { lastUserIncludes: text, toolResults: text === "OVERWRITE-1" ? 0 : 1 },
+        toolCalls: [{ name: "write_file", args: { file_path: "/over.md", content } }],
+      };
+      // Queued twice: under load Chromium may resend a request whose connection dropped (see parallel-approvals.ts).
+      return [call, call, { when: { lastUserIncludes: text, toolResults: text === "OVERWRITE-1" ? 1 : 2 }, text: `done ${text}` }];
+    };
+    await server.script([...write("OVERWRITE-1", "one"), ...write("OVERWRITE-2", "two")]);
+    const client = spawn();
+    await client.updateSettings({ approveWrites: true });
+    await client.setThreadModel("t-over", { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
+    await finish(await client.run("t-over", { text: "OVERWRITE-1" }));
+    await finish(await client.resume("t-over", [{ type: "approve" }]));
+    expect((await filesOf(client, "t-over"))["/over.md"]!.content).toBe("one");
+
+    const { end } = await finish(await client.run("t-over", { text: "OVERWRITE-2" }));
+    expect(end).toMatchObject({ status: "interrupted" });
+    const pending = (await pendingOf(client, "t-over"))!;
+    expect(pending.actions[0]).toMatchObject({ name: "write_file", change: { path: "/over.md", before: "one", after: "two" } });
+    const resumed: AgentEvent[] = [];
+    const done = await finish(await client.resume("t-over", [{ type: "approve" }], (e) => resumed.push(e)), resumed);
+    expect(done.end).toMatchObject({ status: "complete" });
+    const results = resumed.flatMap((e) => (e.type === "messages" ? e.messages : [])).filter((m) => m.role === "tool");
+    expect(results[0]).toMatchObject({ name: "write_file", status: "success", content: "Updated file /over.md" });
+    expect((await filesOf(client, "t-over"))["/over.md"]!.content).toBe("two");
+  }, 120_000);
 
   it("parallel subagents both ask: the first is shown with the other waiting, and each decision answers only its request", async () => {
     const server = serverScope(inject("providerServer"));

@@ -110,6 +110,7 @@ class MirroredStore implements FileStore {
       body({
         get: (p) => tx.get(p),
         isDir: (d) => tx.isDir(d),
+        below: (d) => tx.below(d),
         put: async (p, data) => {
           await tx.put(p, data);
           changes.set(p, fileDataToBytes(data));

@@ -6,7 +6,7 @@
  * clear error instead of taking the worker down.
  */
 import { byteLength } from "../file-ops.ts";
-import { mapSnapshot, stagedMutation, type FileSnapshot, type FileStore, type FileTx, type StoredFile } from "../file-store.ts";
+import { mapSnapshot, pathsBelow, stagedMutation, type FileSnapshot, type FileStore, type FileTx, type StoredFile } from "../file-store.ts";
 
 /** `/tmp` of one shell session holds at most this many bytes (64 MiB). */
 export const DEFAULT_MAX_SCRATCH_BYTES = 64 * 1024 * 1024;
@@ -37,7 +37,11 @@ export class ScratchStore implements FileStore {
   mutate<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
     const snapshot = mapSnapshot(this.#files);
     return stagedMutation(
-      { get: async (path) => this.#files.get(path)?.data, isDir: async (dir) => snapshot.isDir(dir) },
+      {
+        get: async (path) => this.#files.get(path)?.data,
+        isDir: async (dir) => snapshot.isDir(dir),
+        below: async (dir) => pathsBelow(this.#files.keys(), dir),
+      },
       body,
       (changes) => {
         let bytes = this.#bytes;
