@@ -33,6 +33,7 @@ import {
 } from "../middleware/subagents.ts";
 import { redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
+import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
 import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 import { filterTools, toolAllowed, type ToolFilter } from "./tool-filter.ts";
@@ -183,6 +184,8 @@ function assemble(spec: StackSpec): AgentMiddleware[] {
 
 export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   if (!given?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
+  refuseBuiltinNames(given.tools ?? [], "");
+  for (const sub of given.subagents ?? []) refuseBuiltinNames(sub.tools ?? [], `Subagent '${sub.name}': `);
   // Rules are checked and normalized once: one that could never match is an error now, not a silent hole.
   const options: CreateDeepAgentOptions = given.permissions?.length ? { ...given, permissions: normalizeRules(given.permissions) } : given;
   const now = options.now ?? (() => new Date().toISOString());
@@ -296,6 +299,20 @@ function redactorFor(options: CreateDeepAgentOptions): (text: string) => string 
     }
     return redactSecrets(text, secrets);
   };
+}
+
+/**
+ * A user tool named like a built-in tool is refused when the agent is built, whether or not this agent offers that
+ * built-in (it may later: a sandbox brings `execute`, todos bring `write_todos`), with deepagentsjs' words
+ * (agent.ts, TOOL_NAME_COLLISION).
+ */
+function refuseBuiltinNames(tools: ReadonlyArray<AgentTool | StructuredToolInterface>, where: string): void {
+  const colliding = tools.map((t) => t.name).filter((name) => BUILTIN_TOOL_NAMES.includes(name));
+  if (colliding.length === 0) return;
+  throw new HarnessError(
+    "tool_name_collision",
+    `${where}Tool name(s) [${colliding.join(", ")}] conflict with built-in tools. Rename your custom tools to avoid this.`,
+  );
 }
 
 /** Middleware tools first, then user tools; any duplicate name is an error. */

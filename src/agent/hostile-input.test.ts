@@ -423,9 +423,11 @@ describe("file names", () => {
     expect(same!.content).toMatch(/old_string and new_string are identical/);
     expect(below!.content).toBe("Error: Cannot create '/x/y': '/x' is a file, not a directory.");
     expect(decomposed!.content).toBe(`Updated file ${nfc}`);
-    expect(composed!.content).toMatch(/already exists/);
+    // The composed name is the same file: write_file replaces it (deepagentsjs #674), no second file appears.
+    expect(composed!.content).toBe(`Updated file ${nfc}`);
     expect(ls!.content).toBe(`['/caf\u00e9.md', '/x']`);
     expect(Object.keys(files).sort()).toEqual([nfc, "/x"]);
+    expect(files[nfc]!.content).toBe("composed");
   });
 
   it("one message cannot make a path both a file and a folder: the later call is refused, either way round", async () => {

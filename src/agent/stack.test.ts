@@ -1,5 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { DeeptabError } from "../core/errors.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 import { assembleStack } from "./stack.ts";
@@ -116,5 +117,36 @@ describe("middleware stack", () => {
     expect(() => createDeepAgent({ model, tools: [clash] })).toThrow(
       expect.objectContaining({ code: "tool_name_collision", message: expect.stringContaining("read_file") }),
     );
+  });
+
+  it("refuses user tools named like built-ins when the agent is built, in deepagentsjs' words (TOOL_NAME_COLLISION)", () => {
+    const model = new ScriptedChatModel({ script: [] });
+    const named = (name: string): AgentTool => ({
+      name,
+      description: "x",
+      schema: { type: "object", properties: {} },
+      run: async () => "",
+    });
+    // `execute` and `write_todos` collide although this agent (no sandbox, no todos) does not offer them.
+    let thrown: unknown;
+    try {
+      createDeepAgent({ model, tools: [named("mine"), named("execute"), named("write_todos")] });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DeeptabError);
+    expect(thrown).toMatchObject({
+      code: "tool_name_collision",
+      message: "Tool name(s) [execute, write_todos] conflict with built-in tools. Rename your custom tools to avoid this.",
+    });
+    expect(() =>
+      createDeepAgent({ model, subagents: [{ name: "s", description: "d", systemPrompt: "p", tools: [named("task")] }] }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "tool_name_collision",
+        message: "Subagent 's': Tool name(s) [task] conflict with built-in tools. Rename your custom tools to avoid this.",
+      }),
+    );
+    expect(() => createDeepAgent({ model, tools: [named("mine")] })).not.toThrow();
   });
 });
