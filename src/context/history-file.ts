@@ -24,9 +24,7 @@ export async function appendSection(backend: BackendProtocol, path: string, sect
     const [res] = await backend.uploadFiles([{ path, content: new TextEncoder().encode(content) }]);
     return res?.error ? `could not update ${path}: ${res.error}` : undefined;
   }
-  if (!backend.delete) return `the backend cannot rewrite ${path}`;
-  const removed = await backend.delete(path);
-  if (isBackendError(removed)) return removed.message;
+  // write_file replaces a whole file (deepagentsjs #674).
   const written = await backend.write(path, content);
   return isBackendError(written) ? written.message : undefined;
 }

@@ -59,13 +59,13 @@ describe("the loop", () => {
 
   it("answers invalid arguments with an error result the model can act on", async () => {
     const model = new ScriptedChatModel({
-      script: [{ toolCalls: [{ name: "read_file", args: { path: "/a" } }] }, { text: "retry" }],
+      script: [{ toolCalls: [{ name: "read_file", args: { filename: "/a" } }] }, { text: "retry" }],
     });
     const out = await createDeepAgent({ model }).invoke(human("hi"));
     const [result] = toolMessages(out.messages);
     expect(result!.status).toBe("error");
     expect(result!.content).toContain("missing required argument 'file_path'");
-    expect(result!.content).toContain("unknown argument 'path'");
+    expect(result!.content).toContain("unknown argument 'filename'");
   });
 
   it("reports a thrown ToolError as an error result, and a tool's own bug too, keeping its kind and text", async () => {
