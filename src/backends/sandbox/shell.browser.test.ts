@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ScriptedChatModel } from "../../models/scripted.ts";
 import { backendConformance } from "../../testing/backend-conformance.ts";
+import { shellParityBehaviours } from "../../testing/shell-parity.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { createLayout, type Layout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
@@ -59,6 +60,8 @@ backendConformance(
     rootExtras: ["/memories", "/skills"],
   },
 );
+
+shellParityBehaviours("the app's filesystem, Chromium", () => appFilesystem(fresh()).fs);
 
 describe("ShellBackend execute in Chromium (IndexedDB workspace)", () => {
   it("reports exit codes and stderr, and runs pipes over files the tools wrote", async () => {

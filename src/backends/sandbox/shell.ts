@@ -34,7 +34,18 @@ import { FileBackend } from "../file-backend.ts";
 import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import type { FileStore } from "../file-store.ts";
 import { MemoryFileStore } from "../memory-store.ts";
-import type { ExecuteOptions, ExecuteResult, SandboxBackendProtocol } from "../protocol.ts";
+import { sortByPath } from "../file-ops.ts";
+import { dirPrefix, isWithin, normalizePath } from "../paths.ts";
+import {
+  isBackendError,
+  type DeleteOptions,
+  type ExecuteOptions,
+  type ExecuteResult,
+  type FileInfo,
+  type Outcome,
+  type SandboxBackendProtocol,
+} from "../protocol.ts";
+import { ShellFileStore } from "./shell-files.ts";
 import type { ShellFs } from "./shell-fs.ts";
 import type * as Runner from "./shell-runner.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
@@ -119,12 +130,39 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     const files = options.files ?? new MemoryFileStore();
     const store = isStore(files) ? files : files.store;
     const now = options.now ?? (() => new Date().toISOString());
-    super(store, now);
+    const session = options.session ?? newShellSession({ now });
+    // The file tools see the shell's tree: /tmp is the session's, and directories made with mkdir count.
+    super(new ShellFileStore(store, session), now);
     this.id = options.id ?? "offline-shell";
     this.#options = options;
     this.#store = store;
     this.#now = now;
-    this.#session = options.session ?? newShellSession({ now });
+    this.#session = session;
+  }
+
+  /** The listing, with the empty directories `mkdir` made (an empty directory lists as `[]`). */
+  override async ls(raw: string): Promise<Outcome<FileInfo[]>> {
+    const listed = await super.ls(raw);
+    const path = normalizePath(raw);
+    if (isBackendError(listed) || isBackendError(path) || listed.some((f) => f.path === path)) return listed;
+    const out = new Map(listed.map((f) => [f.path, f]));
+    const prefix = dirPrefix(path);
+    for (const dir of this.#session.dirs.keys()) {
+      if (!dir.startsWith(prefix) || dir === path) continue;
+      const child = prefix + dir.slice(prefix.length).split("/")[0]!;
+      if (!out.has(child)) out.set(child, { path: child, isDir: true, size: 0 });
+    }
+    return sortByPath([...out.values()]);
+  }
+
+  /** A file, or a directory with everything below it, the empty directories `mkdir` made included. */
+  override async delete(raw: string, options?: DeleteOptions): Promise<Outcome<{ path: string }>> {
+    const res = await super.delete(raw, options);
+    const path = normalizePath(raw);
+    if (isBackendError(path) || (isBackendError(res) && res.error !== "file_not_found")) return res;
+    const empty = [...this.#session.dirs.keys()].filter((d) => isWithin(d, path));
+    for (const d of empty) this.#session.dirs.delete(d);
+    return isBackendError(res) && empty.length === 0 ? res : { path };
   }
 
   /**
