@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isBackendError, type FileInfo, type Outcome, type SandboxBackendProtocol } from "../backends/protocol.ts";
+import type { ShellBackend } from "../backends/sandbox/shell.ts";
 
 function ok<T>(value: Outcome<T>): T {
   if (isBackendError(value)) throw new Error(`expected success, got ${value.error}: ${value.message}`);
@@ -56,5 +57,25 @@ export function shellParityBehaviours(name: string, make: () => Promise<SandboxB
       expect(ok(await b.delete!("/lonely"))).toEqual({ path: "/lonely" });
       expect(await b.delete!("/lonely")).toMatchObject({ error: "file_not_found" });
     });
+  });
+}
+
+/** `close()` and `isRunning`, as deepagentsjs' sandboxes have them (a shell with its own session). */
+export function shellCloseBehaviours(name: string, make: () => Promise<ShellBackend> | ShellBackend): void {
+  it(`a closed shell runs no more commands and frees its /tmp; the workspace stays (${name})`, async () => {
+    const b = await make();
+    expect(b.isRunning).toBe(true);
+    ok(await b.write("/kept.md", "workspace"));
+    expect((await b.execute("echo scratch > /tmp/s.txt && mkdir /empty")).exitCode).toBe(0);
+    await b.close();
+    expect(b.isRunning).toBe(false);
+    expect(await b.execute("echo hi")).toEqual({
+      output: "Error: this sandbox was closed; it runs no more commands.",
+      exitCode: 126,
+      truncated: false,
+    });
+    expect(code(await b.read("/tmp/s.txt"))).toBe("file_not_found");
+    expect(code(await b.ls("/empty"))).toBe("file_not_found");
+    expect(ok(await b.read("/kept.md")).lines).toEqual(["workspace"]);
   });
 }

@@ -25,6 +25,12 @@ export class ScratchStore implements FileStore {
     return this.#bytes;
   }
 
+  /** Drops every file (the session ended). */
+  clear(): void {
+    this.#files.clear();
+    this.#bytes = 0;
+  }
+
   async get(path: string): Promise<StoredFile | undefined> {
     return this.#files.get(path);
   }

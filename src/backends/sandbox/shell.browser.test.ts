@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ScriptedChatModel } from "../../models/scripted.ts";
 import { backendConformance } from "../../testing/backend-conformance.ts";
-import { shellParityBehaviours } from "../../testing/shell-parity.ts";
+import { shellCloseBehaviours, shellParityBehaviours } from "../../testing/shell-parity.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { createLayout, type Layout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
@@ -62,6 +62,9 @@ backendConformance(
 );
 
 shellParityBehaviours("the app's filesystem, Chromium", () => appFilesystem(fresh()).fs);
+describe("ShellBackend close in Chromium (deepagentsjs sandboxes' close/isRunning)", () => {
+  shellCloseBehaviours("its own Web Worker thread", () => new ShellBackend({ now: () => FIXED_NOW }));
+});
 
 describe("ShellBackend execute in Chromium (IndexedDB workspace)", () => {
   it("reports exit codes and stderr, and runs pipes over files the tools wrote", async () => {

@@ -5,7 +5,7 @@ import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ScriptedChatModel } from "../../models/scripted.ts";
 import { backendConformance } from "../../testing/backend-conformance.ts";
 import { nodeShellThreads } from "../../testing/node-shell-threads.ts";
-import { shellParityBehaviours } from "../../testing/shell-parity.ts";
+import { shellCloseBehaviours, shellParityBehaviours } from "../../testing/shell-parity.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { CompositeBackend } from "../composite.ts";
 import { MemoryFileStore } from "../memory-store.ts";
@@ -23,6 +23,9 @@ function ok<T>(value: Outcome<T>): T {
 
 backendConformance("ShellBackend (in-memory files)", () => new ShellBackend({ now: () => FIXED_NOW }));
 shellParityBehaviours("in-memory files, inline", () => new ShellBackend({ now: () => FIXED_NOW, threads: "inline" }));
+describe("ShellBackend close (deepagentsjs sandboxes' close/isRunning)", () => {
+  shellCloseBehaviours("in-memory files, inline", () => new ShellBackend({ now: () => FIXED_NOW, threads: "inline" }));
+});
 
 describe("ShellBackend: commands over the backend's own files", () => {
   it("runs pipes, redirects, && and ||, globs, here-docs and variables", async () => {

@@ -125,6 +125,7 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
   readonly #store: FileStore;
   readonly #now: () => string;
   #fs: Promise<ShellFs> | undefined;
+  #running = true;
 
   constructor(options: ShellBackendOptions = {}) {
     const files = options.files ?? new MemoryFileStore();
@@ -138,6 +139,25 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     this.#store = store;
     this.#now = now;
     this.#session = session;
+  }
+
+  /** False once {@link close} was called (deepagentsjs' sandbox `isRunning`). */
+  get isRunning(): boolean {
+    return this.#running;
+  }
+
+  /**
+   * Ends this sandbox, as deepagentsjs' sandboxes' `close()` does: it runs no more commands (they answer exit code
+   * 126 saying so), drops its loaded filesystem view and, when the session is its own (none was passed in), frees
+   * `/tmp` and the empty directories. The workspace files stay: they are the caller's store.
+   */
+  async close(): Promise<void> {
+    this.#running = false;
+    this.#fs = undefined;
+    if (!this.#options.session) {
+      this.#session.tmp.clear();
+      this.#session.dirs.clear();
+    }
   }
 
   /** The listing, with the empty directories `mkdir` made (an empty directory lists as `[]`). */
@@ -200,6 +220,7 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
   }
 
   async execute(command: string, timeout?: number, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+    if (!this.#running) return { output: "Error: this sandbox was closed; it runs no more commands.", exitCode: 126, truncated: false };
     const seconds = this.#seconds(timeout);
     const signal = this.#options.signal;
     if (signal?.aborted) throw abortError(signal);
