@@ -468,10 +468,13 @@ describe("many calls in one message", () => {
 
   it("cost grows linearly with the number of write_file calls, not with its square", { timeout: 120_000 }, async () => {
     await writeTurn(100); // warm-up
-    const small = Math.min(await writeTurn(400), await writeTurn(400));
-    const large = Math.min(await writeTurn(2_400), await writeTurn(2_400));
-    // Six times the calls: at most 6x the time when linear (less, with the turn's fixed costs), 36x when quadratic.
-    // Measured under load: 1.2-3.8x; 18.5x before the path checks and the reducers became linear.
-    expect(large / small).toBeLessThan(9);
+    // The fastest of three runs each: another process taking the CPU only ever makes a run slower.
+    const fastest = async (n: number) => Math.min(await writeTurn(n), await writeTurn(n), await writeTurn(n));
+    const small = await fastest(400);
+    const large = await fastest(2_400);
+    // Six times the calls: at most 6x the time when linear (less, with the turn's fixed costs), 36x when quadratic; the
+    // bound is their geometric mean. Measured: 1.2-3.8x; once 11.9x (fastest of two) at load average 16 on 2 cores;
+    // 18.5x before the path checks and the reducers became linear.
+    expect(large / small).toBeLessThan(15);
   });
 });
