@@ -4,7 +4,6 @@
  * the engine to ChatWllama.
  */
 import type { LoadModelParams, Wllama } from "@wllama/wllama";
-import { createWllama, loadModelChecked } from "./assets.ts";
 import type { ServerExtras, WllamaEngine } from "./chat-wllama.ts";
 import type { ChatCompletionChunk, ChatCompletionParams } from "@wllama/wllama";
 
@@ -92,6 +91,9 @@ export async function loadWllamaModel(
   params: LoadModelParams & { contextTokens?: number; onProgress?: (fraction: number) => void } = {},
 ): Promise<LoadedModel> {
   const { contextTokens, onProgress, ...rest } = params;
+  // Loaded on first use: assets.ts imports the wasm with Vite's `?url`, which only a bundler resolves, so the
+  // library imports in Node (where no model loads) and a bundle without llama.cpp carries none of it.
+  const { createWllama, loadModelChecked } = await import("./assets.ts");
   const wllama = createWllama();
   const read = onProgress ? reporting(files, onProgress) : files;
   await loadModelChecked(wllama, read, { n_ctx: contextTokens ?? DEFAULT_CONTEXT, n_gpu_layers: 0, ...rest });
