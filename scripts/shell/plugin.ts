@@ -8,13 +8,13 @@
  * at the root of dist/, so its scope is the app's folder and the precached
  * paths are relative to it.
  */
-import { readFile, readdir, writeFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 import type { HtmlTagDescriptor, Plugin, ResolvedConfig } from "vite";
 import { cspContent } from "./csp.ts";
-import { SW_FILE, precacheFiles, shellVersion, swSource } from "./precache.ts";
+import { SW_FILE } from "./precache.ts";
+import { stampShell } from "./stamp.ts";
 
 /** The registration script's file name in dist/. */
 export const REGISTER_FILE = "register-sw.js";
@@ -32,12 +32,6 @@ async function bundleClassic(entry: string): Promise<string> {
   });
   const chunk = out.output[0];
   return chunk.code;
-}
-
-/** Every file under dir, relative to it. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
 /**
@@ -81,12 +75,8 @@ export function appShell(): Plugin {
     },
     async writeBundle(options) {
       const outDir = options.dir ?? resolve(config.root, config.build.outDir);
-      const files = precacheFiles(await listFiles(outDir));
-      const contents = await Promise.all(files.map(async (path) => ({ path, content: await readFile(join(outDir, path)) })));
-      const version = shellVersion(contents);
-      await writeFile(join(outDir, SW_FILE), swSource(await worker, { version, files }));
-      const bytes = contents.reduce((sum, f) => sum + f.content.byteLength, 0);
-      config.logger.info(`app shell: ${SW_FILE} precaches ${files.length} files, ${(bytes / 1024).toFixed(1)} KiB (build ${version})`);
+      const { files, bytes, version } = await stampShell(outDir, await worker);
+      config.logger.info(`app shell: ${SW_FILE} precaches ${files} files, ${(bytes / 1024).toFixed(1)} KiB (build ${version})`);
     },
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * Writes dist/sw.js for the files a build holds: its precache list (precache.ts) and the build hash over them, in
+ * the manifest line that starts the file. The app-shell plugin stamps a fresh build; `deeptab build` restamps the
+ * prebuilt app once a site's own agents are written beside it, so the service worker precaches exactly what is
+ * served. Node only.
+ */
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { SW_FILE, manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
+
+/** Every file under dir, relative to it. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/** What a stamp wrote: the precached files, their bytes and the build hash. */
+export interface ShellStamp {
+  files: number;
+  bytes: number;
+  version: string;
+}
+
+/** Writes `<dir>/sw.js` from the bundled worker, with the manifest of every file now in `dir`. */
+export async function stampShell(dir: string, bundledWorker: string): Promise<ShellStamp> {
+  const files = precacheFiles(await listFiles(dir));
+  const contents = await Promise.all(files.map(async (path) => ({ path, content: await readFile(join(dir, path)) })));
+  const version = shellVersion(contents);
+  await writeFile(join(dir, SW_FILE), swSource(bundledWorker, { version, files }));
+  return { files: files.length, bytes: contents.reduce((sum, f) => sum + f.content.byteLength, 0), version };
+}
+
+/** Rewrites the manifest of an existing `<dir>/sw.js` (a built app whose files have changed since). */
+export async function restampShell(dir: string): Promise<ShellStamp> {
+  const text = await readFile(join(dir, SW_FILE), "utf8");
+  const newline = text.indexOf("\n");
+  if (!manifestOf(text) || newline < 0) throw new Error(`${join(dir, SW_FILE)} has no precache manifest on its first line`);
+  return stampShell(dir, text.slice(newline + 1));
+}
