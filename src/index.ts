@@ -58,7 +58,7 @@ export { fromLangChainTool } from "./harness/langchain-tools.ts";
 // Built-in middleware, by name (to replace one in place or exclude it) and their options.
 export { FILESYSTEM } from "./middleware/filesystem.ts";
 export { SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";
-export { SUMMARIZATION, type SummarizationOptions } from "./middleware/summarization.ts";
+export { SUMMARIZATION, type ContextSize, type SummarizationOptions } from "./middleware/summarization.ts";
 export { PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
 export { PROMPT_CACHING } from "./middleware/prompt-caching.ts";
 export { SKILLS, type SkillMetadata } from "./middleware/skills.ts";
@@ -66,12 +66,14 @@ export { MEMORY } from "./middleware/memory.ts";
 export { TODO_LIST, type Todo, type TodoStatus } from "./middleware/todos.ts";
 export {
   HITL,
+  type ActionRequest,
   type Decision,
   type DecisionType,
   type HITLRequest,
   type HITLResponse,
   type InterruptOnConfig,
   type InterruptRule,
+  type ReviewConfig,
 } from "./middleware/hitl.ts";
 export { LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
 
@@ -85,6 +87,7 @@ export {
   type BackendProtocol,
   type DownloadOutcome,
   type EditOutcome,
+  type ExecuteOptions,
   type ExecuteResult,
   type FileData,
   type FileInfo,
@@ -95,10 +98,10 @@ export {
   type SandboxBackendProtocol,
   type UploadOutcome,
 } from "./backends/protocol.ts";
-export type { BackendFactory, BackendOption, BackendRuntime } from "./backends/runtime.ts";
+export type { BackendFactory, BackendOption, BackendRuntime, CallIdentity } from "./backends/runtime.ts";
 export { normalizePath } from "./backends/paths.ts";
 export { FileBackend } from "./backends/file-backend.ts";
-export type { FileSnapshot, FileStore, FileTx, StoredFile } from "./backends/file-store.ts";
+export type { FileSnapshot, FileStore, FileTx, MutateOptions, StoredFile } from "./backends/file-store.ts";
 export { StateBackend } from "./backends/state.ts";
 export { StoreBackend } from "./backends/store.ts";
 export { CompositeBackend, compositeBackend } from "./backends/composite.ts";
@@ -109,6 +112,7 @@ export {
   type IndexedDBBackendFactory,
   type IndexedDBBackendOptions,
 } from "./backends/indexeddb.ts";
+export type { IndexedDBFilesOptions } from "./backends/indexeddb-files.ts";
 export type { FilesystemPermission, PermissionMode, PermissionOperation } from "./backends/permissions.ts";
 export { MemoryFileStore } from "./backends/memory-store.ts";
 
@@ -140,14 +144,30 @@ export {
 } from "./backends/sandbox/container.ts";
 
 // Persistence in IndexedDB.
-export { IndexedDBSaver, type IndexedDBSaverOptions, type SaverStats } from "./storage/indexeddb-saver.ts";
+export { IndexedDBSaver, type IndexedDBSaverOptions, type OpenResult, type SaverStats } from "./storage/indexeddb-saver.ts";
 export { IndexedDBStore, type IndexedDBStoreOptions } from "./storage/indexeddb-store.ts";
 
 // Models.
-export { ScriptedChatModel, type Script, type ScriptContext, type ScriptedTurn } from "./models/scripted.ts";
-export { ChatWllama, type ChatWllamaFields, type WllamaEngine } from "./models/wllama/chat-wllama.ts";
+export {
+  ScriptedChatModel,
+  type RecordedCall,
+  type Script,
+  type ScriptContext,
+  type ScriptedChatModelParams,
+  type ScriptedError,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./models/scripted.ts";
+export {
+  ChatWllama,
+  type ChatWllamaCallOptions,
+  type ChatWllamaFields,
+  type ServerExtras,
+  type ToolChoice,
+  type WllamaEngine,
+} from "./models/wllama/chat-wllama.ts";
 export { loadWllamaModel, wllamaEngine, DEFAULT_CONTEXT, type LoadedModel } from "./models/wllama/engine.ts";
-export { wllamaSupport, type WllamaSupport } from "./models/wllama/support.ts";
+export { wllamaSupport, type WasmFeatures, type WllamaSupport } from "./models/wllama/support.ts";
 export {
   ModelStore,
   MAX_FILE_BYTES,
@@ -155,13 +175,26 @@ export {
   modelIdFor,
   type CachedModel,
   type DownloadError,
+  type DownloadErrorCode,
   type DownloadProgress,
   type ModelSource,
+  type ModelStoreOptions,
 } from "./models/wllama/model-store.ts";
-export { ChatChromeAI, promptApiAvailability, type PromptApiPort, type PromptRequest } from "./models/chrome-ai.ts";
+export {
+  ChatChromeAI,
+  promptApiAvailability,
+  type ChatChromeAICallOptions,
+  type ChatChromeAIFields,
+  type PromptApiAvailability,
+  type PromptMessage,
+  type PromptApiPort,
+  type PromptRequest,
+} from "./models/chrome-ai.ts";
 export {
   providerRetryMiddleware,
   classifyProviderError,
+  type ClassifiedError,
+  type ProviderFailure,
   describeProviderFailure,
   PROVIDER_RETRY,
   RETRY_EVENT,

@@ -100,7 +100,7 @@ export function bundleEntries(json: string | Uint8Array): Result<Array<[string, 
   return ok(parsed.data.files.map((f): [string, Uint8Array] => [f.path, "text" in f ? encoder.encode(f.text) : base64ToBytes(f.base64)]));
 }
 
-/** An agent folder from its JSON bundle: {@link bundleEntries}, then {@link readAgentFiles}. */
+/** An agent folder from its JSON bundle: `bundleEntries`, then {@link readAgentFiles}. */
 export function parseAgentBundle(json: string | Uint8Array): Result<AgentFiles, AgentFolderError> {
   const found = bundleEntries(json);
   return found.ok ? readAgentFiles(found.value) : found;

@@ -77,7 +77,7 @@ function soleFolder(paths: readonly string[]): string | undefined {
 /**
  * Checks and normalizes files from any source. Directory entries (a path ending in `/` with no content) are skipped;
  * text is stored as UTF-8. Refused, with every problem listed: more than MAX_AGENT_FILES files (counted first, before
- * any path is looked at), unsafe paths (see {@link pathProblem}), two paths naming one file (Unicode normalization,
+ * any path is looked at), unsafe paths (see `pathProblem`), two paths naming one file (Unicode normalization,
  * case, or a path that is both a file and a folder), a file over MAX_AGENT_FILE_BYTES, more than MAX_AGENT_BYTES in
  * all. Never throws.
  */

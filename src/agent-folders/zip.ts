@@ -264,7 +264,7 @@ export function zipEntries(zip: Uint8Array): Result<Array<[string, Uint8Array]>,
   }
 }
 
-/** An agent folder from a zip: {@link zipEntries}, then {@link readAgentFiles} (paths, duplicates, one top folder unwrapped). */
+/** An agent folder from a zip: `zipEntries`, then {@link readAgentFiles} (paths, duplicates, one top folder unwrapped). */
 export function unzipAgent(zip: Uint8Array): Result<AgentFiles, AgentFolderError> {
   const found = zipEntries(zip);
   return found.ok ? readAgentFiles(found.value) : found;

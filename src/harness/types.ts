@@ -155,7 +155,7 @@ export interface AgentMiddleware {
   beforeAgent?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
   /**
    * Runs after each model call, in its own graph node, before any tool runs.
-   * It may pause the run with {@link interruptWithConfig} (approvals) and
+   * It may pause the run for approvals with `interruptWithConfig` (harness/interrupt.ts) and
    * return an update: e.g. an edited AI message (same id) and synthetic
    * ToolMessages for calls that must not run. Calls that get a ToolMessage
    * here are not executed.
