@@ -20,9 +20,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * fails the build above it. A ratchet a little above today's 344 KiB (717 KiB before just-bash, yaml, fflate, the
  * in-tab models, the provider clients and the shell's filesystem were loaded on demand; the approval, permission,
  * key-redaction and harness-index work added about 10 KiB since; the agent calls' glue 0.8 KiB, their loader, YAML and
- * zip loading with the first agent call): lower it when the startup JS shrinks.
+ * zip loading with the first agent call; upstream's file-tool parity 1.6 KiB: recursive delete through every store,
+ * argument aliases, the shell's files on one tree): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 349 * 1024;
+export const WORKER_STARTUP_BUDGET = 351 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;
