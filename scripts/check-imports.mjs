@@ -94,6 +94,7 @@ export const NODE_ONLY = [
   "@langchain/langgraph-checkpoint-postgres/*",
   "@langchain/mcp-adapters/*",
   "@modelcontextprotocol/sdk/client/stdio.js",
+  "@modelcontextprotocol/sdk/server/*", // the SDK's server side (node:http, express): only tests' loopback servers
   "pg/*",
 ];
 

@@ -306,6 +306,28 @@ describe("the import check", () => {
     ]);
   });
 
+  it("keeps the MCP SDK's Node-only parts (stdio, the server side) and @langchain/mcp-adapters out of the bundles", () => {
+    const root = tree({
+      "tools/mcp.ts": [
+        `import { Client } from "@modelcontextprotocol/sdk/client/index.js";`,
+        `import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";`,
+        `import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";`,
+        `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";`,
+        `import { MultiServerMCPClient } from "@langchain/mcp-adapters";`,
+        `export const m = [Client, StreamableHTTPClientTransport, StdioClientTransport, McpServer, MultiServerMCPClient];`,
+      ].join("\n"),
+      "testing/mcp-servers.ts": `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const s = McpServer;`,
+    });
+    const { violations } = checkImports(root);
+    const nodeOnly = hits(violations, "tools/mcp.ts", "Node-only");
+    expect(nodeOnly.map((v) => /imports "([^"]+)"/.exec(v)?.[1])).toEqual([
+      "@modelcontextprotocol/sdk/client/stdio.js",
+      "@modelcontextprotocol/sdk/server/mcp.js",
+      "@langchain/mcp-adapters",
+    ]);
+    expect(hits(violations, "testing/mcp-servers.ts", "")).toEqual([]);
+  });
+
   it("finds cycles, ignoring type-only imports", () => {
     const root = tree({
       "backends/a.ts": `import { b } from "./b";\nexport const a = b;`,

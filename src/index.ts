@@ -55,6 +55,21 @@ export {
 export { defineStateField, stateSchema, type StateKey } from "./harness/state.ts";
 export { fromLangChainTool } from "./harness/langchain-tools.ts";
 
+// Tools of remote MCP servers (Streamable HTTP, or the older HTTP+SSE), for createDeepAgent({ tools }).
+export {
+  connectMcpServer,
+  mcpInterruptOn,
+  MAX_MCP_DESCRIPTION,
+  type ConnectMcpOptions,
+  type McpAgentTool,
+  type McpConnection,
+  type McpSkippedTool,
+  type McpToolInfo,
+} from "./tools/mcp-tools.ts";
+export { DEFAULT_MCP_TIMEOUT_MS, type McpServerOptions } from "./tools/mcp-client.ts";
+export { MCP_REQUEST_HEADERS, type McpError, type McpErrorCode } from "./tools/mcp-errors.ts";
+export { MAX_TOOL_NAME, mcpToolName } from "./tools/mcp-names.ts";
+
 // Built-in middleware, by name (to replace one in place or exclude it) and their options.
 export { FILESYSTEM } from "./middleware/filesystem.ts";
 export { SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";

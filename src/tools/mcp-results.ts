@@ -1,0 +1,119 @@
+/**
+ * An MCP tool's result as a tool result the harness gives the model: text as text; images, audio and binary
+ * resources saved as files of the run (beside offloaded results, in {@link LARGE_RESULTS_DIR}) and named in the text
+ * with their type and size, so nothing is lost and the model can refer to them; resource links as Markdown links;
+ * embedded text resources as text; `structuredContent` alone as JSON; `isError` as an error result. Long text is
+ * offloaded by the eviction middleware, as any tool's.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { BackendProtocol } from "../backends/protocol.ts";
+import { jsonText } from "../core/json-text.ts";
+import type { ToolOutput } from "../harness/types.ts";
+import { LARGE_RESULTS_DIR, sanitizeToolCallId } from "../middleware/eviction.ts";
+
+/** A binary part of a result, kept as a file. */
+export interface McpBinaryPart {
+  mimeType: string;
+  /** Base64. */
+  data: string;
+  /** Where it was saved, when it was. */
+  path?: string;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+  "audio/wav": "wav",
+  "audio/mpeg": "mp3",
+  "application/pdf": "pdf",
+};
+
+function decodeBase64(data: string): Uint8Array | undefined {
+  try {
+    const bin = atob(data);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+function sizeText(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** Saves one binary part through the backend; the line that stands for it in the text. */
+async function saveBinary(
+  kind: string,
+  mimeType: string,
+  data: string,
+  path: string,
+  backend: BackendProtocol | undefined,
+): Promise<string> {
+  const bytes = decodeBase64(data);
+  if (!bytes) return `[${kind} ${mimeType}: not valid base64, dropped]`;
+  const what = `[${kind} ${mimeType}, ${sizeText(bytes.length)}`;
+  if (!backend?.uploadFiles) return `${what}, not saved: this agent's files cannot hold binary data]`;
+  try {
+    const [outcome] = await backend.uploadFiles([{ path, content: bytes }]);
+    if (outcome && !outcome.error) return `${what}, saved at ${path}]`;
+    return `${what}, not saved: ${outcome?.error ?? "no answer"}]`;
+  } catch (error) {
+    return `${what}, not saved: ${error instanceof Error ? error.message : String(error)}]`;
+  }
+}
+
+function linkText(name: string, uri: string, mimeType: string | undefined): string {
+  const label = name.replace(/[[\]]/g, "");
+  return `[${label}](<${uri.replace(/[<>\s]/g, encodeURIComponent)}>)${mimeType ? ` (${mimeType})` : ""}`;
+}
+
+/**
+ * The tool result for `result`, saving binary parts through `backend` under names made of `toolCallId`. Never
+ * throws: a part it cannot read is named as such.
+ */
+export async function mcpResultOutput(
+  result: CallToolResult,
+  toolCallId: string,
+  backend: BackendProtocol | undefined,
+): Promise<ToolOutput> {
+  const parts: string[] = [];
+  let n = 0;
+  const fileFor = (mimeType: string): string =>
+    `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(toolCallId)}-${++n}.${EXTENSIONS[mimeType] ?? "bin"}`;
+  for (const block of result.content ?? []) {
+    switch (block.type) {
+      case "text":
+        parts.push(block.text);
+        break;
+      case "image":
+      case "audio":
+        parts.push(await saveBinary(block.type, block.mimeType, block.data, fileFor(block.mimeType), backend));
+        break;
+      case "resource_link":
+        parts.push(linkText(block.title ?? block.name, block.uri, block.mimeType));
+        break;
+      case "resource": {
+        const { resource } = block;
+        if ("text" in resource && typeof resource.text === "string")
+          parts.push(`${linkText(resource.uri, resource.uri, resource.mimeType)}\n${resource.text}`);
+        else if ("blob" in resource && typeof resource.blob === "string") {
+          const mime = resource.mimeType ?? "application/octet-stream";
+          parts.push(
+            `${linkText(resource.uri, resource.uri, mime)} ${await saveBinary("resource", mime, resource.blob, fileFor(mime), backend)}`,
+          );
+        }
+        break;
+      }
+      default:
+        parts.push(`[content of type ${jsonText((block as { type?: unknown }).type)} left out]`);
+    }
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(jsonText(result.structuredContent));
+  const text = parts.join("\n\n") || "(the tool returned no content)";
+  return result.isError ? { content: `Error: ${text}`, status: "error" } : { content: text };
+}
