@@ -5,6 +5,7 @@
 import type { TestProject } from "vitest/node";
 import { startAgentLinkServer, type AgentLinkServer } from "./agent-link-server.ts";
 import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
+import { startMcpServer, type McpTestServer } from "./mcp-servers.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
 
@@ -17,6 +18,12 @@ declare module "vitest" {
     providerServer: string;
     /** A host for agent links, with or without CORS (agent-link-server.ts). */
     agentLinkServer: string;
+    /**
+     * MCP servers on loopback (mcp-servers.ts): CORS for any origin; no CORS (`noCorsCorp`: with
+     * Cross-Origin-Resource-Policy, so an opaque request reaches it from the isolated page); CORS without exposing
+     * Mcp-Session-Id; one for `die`; one speaking only HTTP+SSE.
+     */
+    mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string };
   }
 }
 
@@ -24,6 +31,7 @@ let server: ModelServer | undefined;
 let llama: ScriptedServer | undefined;
 let provider: ScriptedServer | undefined;
 let links: AgentLinkServer | undefined;
+let mcp: McpTestServer[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -47,6 +55,22 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("providerServer", provider.url);
   links = await startAgentLinkServer();
   project.provide("agentLinkServer", links.url);
+  const [cors, noCors, noCorsCorp, noExpose, dying, legacy] = (mcp = await Promise.all([
+    startMcpServer(),
+    startMcpServer({ cors: false }),
+    startMcpServer({ cors: false, corp: true }),
+    startMcpServer({ exposeSessionId: false }),
+    startMcpServer(),
+    startMcpServer({ legacySse: true }),
+  ]));
+  project.provide("mcpServers", {
+    cors: cors!.url,
+    noCors: noCors!.url,
+    noCorsCorp: noCorsCorp!.url,
+    noExpose: noExpose!.url,
+    dying: dying!.url,
+    legacy: legacy!.url,
+  });
 }
 
 export async function teardown(): Promise<void> {
@@ -54,4 +78,5 @@ export async function teardown(): Promise<void> {
   await llama?.close();
   await provider?.close();
   await links?.close();
+  await Promise.all(mcp.map((s) => s.close()));
 }

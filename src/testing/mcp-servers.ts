@@ -28,6 +28,8 @@ export interface McpTestServerOptions {
   token?: string;
   /** Speak only the older HTTP+SSE transport (GET /sse, POST /messages). */
   legacySse?: boolean;
+  /** Send `Cross-Origin-Resource-Policy: cross-origin`, so a cross-origin-isolated page may make opaque requests. */
+  corp?: boolean;
   /** The port; 0 (default) picks a free one. */
   port?: number;
 }
@@ -199,6 +201,7 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
   const http: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (cors) for (const [k, v] of Object.entries(corsHeaders(req, expose))) res.setHeader(k, v);
+    if (options.corp) res.setHeader("cross-origin-resource-policy", "cross-origin");
     if (req.method === "OPTIONS") {
       res.writeHead(204).end();
       return;

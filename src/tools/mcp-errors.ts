@@ -8,8 +8,9 @@ import type { ErrorInfo } from "../core/errors.ts";
  * What went wrong with an MCP server:
  * - `invalid_url`: the URL is not an http(s) URL;
  * - `cors`: the page may not read the server's answers (its CORS headers do not allow this origin, or it does not
- *   expose `Mcp-Session-Id`);
- * - `unreachable`: nothing answered at the URL;
+ *   expose `Mcp-Session-Id`), known because the server answered an opaque request;
+ * - `unreachable`: nothing answered at the URL (in a browser: or CORS refused it, where the two cannot be told
+ *   apart: a cross-origin-isolated page cannot make the opaque request that would tell them apart);
  * - `unauthorized`: 401/403, the token is missing, wrong or expired;
  * - `session_expired`: the server forgot the session and reconnecting did not help;
  * - `server_gone`: the connection dropped during a call;
@@ -31,6 +32,19 @@ export function pageOrigin(): string {
   return location?.origin && location.origin !== "null" ? location.origin : "this page's origin";
 }
 
+/** Whether the client runs where CORS applies (a page or a worker: they have a location). */
+function inBrowser(): boolean {
+  return typeof (globalThis as { location?: unknown }).location === "object";
+}
+
+/** What a server must send so a page may use it. */
+function corsNeeds(start = "the"): string {
+  return (
+    `${start} server must answer with Access-Control-Allow-Origin: ${pageOrigin()}, allow the request headers ` +
+    `${MCP_REQUEST_HEADERS} (Access-Control-Allow-Headers), and send Access-Control-Expose-Headers: Mcp-Session-Id.`
+  );
+}
+
 /** An {@link McpError}. */
 export function mcpError(code: McpErrorCode, message: string, status?: number): McpError {
   return { name: "McpError", code, message, ...(status === undefined ? {} : { status }) };
@@ -44,13 +58,14 @@ export function mcpMessage(code: McpErrorCode, url: string, detail = ""): string
     case "invalid_url":
       return `'${url.slice(0, 200)}' is not an http(s) URL of an MCP server${more}.`;
     case "cors":
-      return (
-        `${where} does not allow this page to read its answers (CORS)${more}. The server must answer with ` +
-        `Access-Control-Allow-Origin: ${pageOrigin()}, allow the request headers ${MCP_REQUEST_HEADERS} ` +
-        `(Access-Control-Allow-Headers), and send Access-Control-Expose-Headers: Mcp-Session-Id.`
-      );
+      return `${where} does not allow this page to read its answers (CORS)${more}. ${corsNeeds("The")}`;
     case "unreachable":
-      return `${where} did not answer${more}: it is not running, or the URL is wrong.`;
+      if (!inBrowser()) return `${where} did not answer${more}: it is not running, or the URL is wrong.`;
+      // A browser tells a refused connection and a CORS refusal apart to no one (both are "Failed to fetch").
+      return (
+        `${where} could not be reached from this page${more}: it is not running at that URL, or it does not allow ` +
+        `this page's origin (CORS). If it is running, ${corsNeeds()}`
+      );
     case "unauthorized":
       return `${where} refused the credentials${more}: sign in again, or update its token in Settings → MCP servers.`;
     case "session_expired":
