@@ -22,6 +22,7 @@ import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import type { LocalModels } from "./local-models.ts";
+import type { McpRunTools } from "./mcp-servers.ts";
 import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
 import { modelWindow } from "./windows.ts";
@@ -41,6 +42,8 @@ export interface AgentDeps {
   fetch: typeof fetch;
   /** The window of an OpenAI-compatible server's loaded model, when it tells (cached by the caller). */
   serverWindow(choice: ModelChoice): Promise<ServerWindow | undefined>;
+  /** The enabled tools of the connected MCP servers, and which ask first (mcp-servers.ts). */
+  mcpTools?(): Promise<McpRunTools>;
 }
 
 export interface AgentSpec {
@@ -118,6 +121,8 @@ export async function buildAgent(
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
   if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
+  const mcp = await deps.mcpTools?.();
+  Object.assign(interruptOn, mcp?.interruptOn);
   const base: CreateDeepAgentOptions = {
     model: built.value.model,
     checkpointer: deps.checkpointer,
@@ -125,6 +130,7 @@ export async function buildAgent(
     backend: deps.backend(spec.sandbox),
     systemPrompt: basePrompt(spec.sandbox),
     interruptOn,
+    tools: mcp?.tools ?? [],
     todos: true,
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],

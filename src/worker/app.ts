@@ -26,6 +26,7 @@ import { createFilesService } from "./files.ts";
 import type { CheckpointReader } from "./history.ts";
 import type { Layout } from "./layout.ts";
 import { createLocalModels, type LocalModels } from "./local-models.ts";
+import { createMcpServers } from "./mcp-servers.ts";
 import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
@@ -102,7 +103,10 @@ async function missingKey(choice: ModelChoice, settings: ReturnType<typeof creat
 export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { runningHere(threadId: string): boolean } {
   const storage = options.storage;
   const settings = createSettingsService(storage?.layout.store);
-  const log = createRequestLog(500, options.fetch, (text) => settings.redact(text));
+  const log = createRequestLog(500, options.fetch, (text) => redact(text));
+  const mcp = createMcpServers(storage?.layout.store, log.fetch);
+  /** Provider keys and MCP header values hidden. */
+  const redact = (text: string) => mcp.redact(settings.redact(text));
   const sandbox = createSandboxService(storage?.layout.workspace);
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();
@@ -180,7 +184,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     registry: threads,
     history,
     notify: options.notify,
-    redact: (text) => settings.redact(text),
+    redact,
     describe: (error, choice) => describeProviderFailure(error, endpointOf(choice)),
     attach: async (threadId, list) => files.attach(await fsOf(threadId), list),
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
@@ -211,6 +215,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           promptApi: () => promptApi,
           fetch: log.fetch,
           serverWindow,
+          mcpTools: () => mcp.forRun(),
         },
         onStatus,
       );
@@ -266,6 +271,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     requestLog: async () => log.entries(),
     async forgetEverything() {
       await settings.clear();
+      await mcp.clear();
       await probes.clear();
       log.clear();
       if (!storage) return;
@@ -329,5 +335,6 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     getThreadStatus: (id) => threads.getThreadStatus(id),
 
     ...lazyAgentCalls(agents),
+    ...mcp.api,
   };
 }

@@ -32,6 +32,7 @@ import type { PromptRequest } from "../models/chrome-ai.ts";
 import type { ModelChoice, ModelListError, ModelListErrorCode, ProviderId } from "../models/providers.ts";
 import type { CachedModel, DownloadError, DownloadErrorCode, DownloadProgress, ModelSource } from "../models/wllama/model-store.ts";
 import type { LocalFileError, LocalFileErrorCode } from "./local-models.ts";
+import type { McpServersApi } from "./mcp-protocol.ts";
 
 export type {
   CachedModel,
@@ -618,7 +619,7 @@ export interface AgentLibraryApi {
 }
 
 /** The API the worker exposes with `Comlink.expose`. */
-export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
+export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, McpServersApi {
   ping(): Promise<WorkerInfo>;
 
   // Settings, keys, models.
