@@ -60,6 +60,11 @@ export class SettingsState {
     this.#client = client;
   }
 
+  /** The worker client, for parts of Settings with state of their own (MCP servers). */
+  get client(): AgentClient {
+    return this.#client;
+  }
+
   /** The worker's settings; null until `load` answered. */
   get settings(): Settings | null {
     return this.#settings;

@@ -1,0 +1,148 @@
+/**
+ * Settings › MCP servers: the servers the worker keeps, their state and tools, and the Add MCP server form. A
+ * header value (token) typed here goes to the worker and is forgotten: the field empties once it is sent.
+ */
+import { toErrorInfo } from "../../core/errors.ts";
+import type { McpServersApi, McpServerView, McpToolChoice } from "../../worker/mcp-protocol.ts";
+import { localNetworkNote } from "./model-form.ts";
+
+/** How long a list with servers still connecting is read again: every 500 ms, for at most 30 s. */
+const POLL_MS = 500;
+const POLL_LIMIT_MS = 30_000;
+
+/** Words for a server's state. */
+export function stateText(server: McpServerView): string {
+  switch (server.state) {
+    case "connecting":
+      return "Connecting…";
+    case "connected": {
+      const count = `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`;
+      return `Connected${server.transport === "sse" ? " (HTTP+SSE)" : ""}: ${count}`;
+    }
+    case "needs_secret":
+      return `Needs its ${server.header?.name ?? "header"} value again: it was kept for the last session only.`;
+    case "failed":
+      return `Failed: ${server.error?.message ?? "unknown error"}`;
+  }
+}
+
+export class McpServersState {
+  readonly #client: McpServersApi;
+  #servers: McpServerView[] = $state.raw([]);
+  #error: string | null = $state.raw(null);
+  #adding = $state(false);
+  #disposed = false;
+  url = $state("");
+  name = $state("");
+  headerName = $state("");
+  headerValue = $state("");
+  remember = $state(false);
+
+  constructor(client: McpServersApi) {
+    this.#client = client;
+  }
+
+  get servers(): McpServerView[] {
+    return this.#servers;
+  }
+  /** The last failure of a call, for the section to show. */
+  get error(): string | null {
+    return this.#error;
+  }
+  get adding(): boolean {
+    return this.#adding;
+  }
+  /** The Local Network Access note for a server on this device or the local network, as for a provider's base URL. */
+  get localNote(): string | null {
+    return localNetworkNote(this.url, globalThis.location?.hostname ?? "");
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+  }
+
+  async #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await call();
+      this.#error = null;
+      return value;
+    } catch (cause) {
+      this.#error = toErrorInfo(cause).message;
+      return undefined;
+    }
+  }
+
+  #replace(view: McpServerView): void {
+    this.#servers = this.#servers.some((s) => s.id === view.id)
+      ? this.#servers.map((s) => (s.id === view.id ? view : s))
+      : [...this.#servers, view];
+  }
+
+  /** Reads the list, again while a server is still connecting. */
+  async load(): Promise<void> {
+    const until = Date.now() + POLL_LIMIT_MS;
+    for (;;) {
+      const servers = await this.#guard(() => this.#client.listMcpServers());
+      if (this.#disposed || !servers) return;
+      this.#servers = servers;
+      if (!servers.some((s) => s.state === "connecting") || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  /** Adds the server of the form; the form empties when the worker took it. */
+  async add(): Promise<void> {
+    if (this.#adding) return;
+    this.#adding = true;
+    const value = this.headerValue;
+    this.headerValue = "";
+    try {
+      const result = await this.#guard(() =>
+        this.#client.addMcpServer({
+          url: this.url,
+          ...(this.name.trim() ? { name: this.name } : {}),
+          ...(this.headerName.trim() ? { headerName: this.headerName } : {}),
+          ...(value.trim() ? { headerValue: value } : {}),
+          remember: this.remember,
+        }),
+      );
+      if (!result || this.#disposed) return;
+      if (!result.ok) {
+        this.#error = result.error.message;
+        return;
+      }
+      this.#replace(result.value);
+      this.url = this.name = this.headerName = "";
+      this.remember = false;
+    } finally {
+      this.#adding = false;
+    }
+  }
+
+  async #update(call: () => Promise<{ ok: true; value: McpServerView } | { ok: false; error: { message: string } }>): Promise<void> {
+    const result = await this.#guard(call);
+    if (!result || this.#disposed) return;
+    if (result.ok) this.#replace(result.value);
+    else this.#error = result.error.message;
+  }
+
+  reconnect(id: string): Promise<void> {
+    return this.#update(() => this.#client.reconnectMcpServer(id));
+  }
+
+  setTool(id: string, tool: string, choice: McpToolChoice): Promise<void> {
+    return this.#update(() => this.#client.setMcpTool(id, tool, choice));
+  }
+
+  /** Sends a new header value (the caller empties its field). */
+  setHeader(id: string, value: string, remember: boolean): Promise<void> {
+    return this.#update(() => this.#client.setMcpHeader(id, value, remember));
+  }
+
+  async remove(id: string): Promise<void> {
+    const result = await this.#guard(() => this.#client.removeMcpServer(id));
+    if (!result || this.#disposed) return;
+    if (result.ok) this.#servers = this.#servers.filter((s) => s.id !== id);
+    else this.#error = result.error.message;
+  }
+}
