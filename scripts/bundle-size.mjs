@@ -21,7 +21,8 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * in-tab models, the provider clients and the shell's filesystem were loaded on demand; the approval, permission,
  * key-redaction and harness-index work added about 10 KiB since; the agent calls' glue 0.8 KiB, their loader, YAML and
  * zip loading with the first agent call; upstream's file-tool parity 1.6 KiB: recursive delete through every store,
- * argument aliases, the shell's files on one tree): lower it when the startup JS shrinks.
+ * argument aliases, the shell's files on one tree; the MCP servers' wiring, whose code loads on first use, 0.1 KiB):
+ * lower it when the startup JS shrinks.
  */
 export const WORKER_STARTUP_BUDGET = 351 * 1024;
 

@@ -5,6 +5,7 @@
  * Comlink; browser tests call it directly in a page.
  */
 import type { BaseMessage } from "@langchain/core/messages";
+import { proxy } from "comlink";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph/web";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { err } from "../core/result.ts";
@@ -26,7 +27,7 @@ import { createFilesService } from "./files.ts";
 import type { CheckpointReader } from "./history.ts";
 import type { Layout } from "./layout.ts";
 import { createLocalModels, type LocalModels } from "./local-models.ts";
-import { createMcpServers } from "./mcp-servers.ts";
+import type { McpServersService } from "./mcp-servers.ts";
 import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
@@ -104,9 +105,13 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const storage = options.storage;
   const settings = createSettingsService(storage?.layout.store);
   const log = createRequestLog(500, options.fetch, (text) => redact(text));
-  const mcp = createMcpServers(storage?.layout.store, log.fetch);
+  // MCP servers: loaded on first use (Settings, or a run), so the worker's startup code does not carry them.
+  let mcpLoaded: McpServersService | undefined;
+  let mcpLoading: Promise<McpServersService> | undefined;
+  const mcp = () =>
+    (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage?.layout.store, log.fetch))));
   /** Provider keys and MCP header values hidden. */
-  const redact = (text: string) => mcp.redact(settings.redact(text));
+  const redact = (text: string) => settings.redact(mcpLoaded?.redact(text) ?? text);
   const sandbox = createSandboxService(storage?.layout.workspace);
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();
@@ -215,7 +220,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           promptApi: () => promptApi,
           fetch: log.fetch,
           serverWindow,
-          mcpTools: () => mcp.forRun(),
+          mcpTools: async () => (await mcp()).forRun(),
         },
         onStatus,
       );
@@ -271,7 +276,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     requestLog: async () => log.entries(),
     async forgetEverything() {
       await settings.clear();
-      await mcp.clear();
+      await (await mcp()).clear();
       await probes.clear();
       log.clear();
       if (!storage) return;
@@ -335,6 +340,6 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     getThreadStatus: (id) => threads.getThreadStatus(id),
 
     ...lazyAgentCalls(agents),
-    ...mcp.api,
+    mcpServers: async () => proxy((await mcp()).api),
   };
 }

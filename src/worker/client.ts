@@ -120,12 +120,7 @@ export const PLAIN_CALLS = {
   importThread: true,
   getThreadStatus: true,
   ...PLAIN_AGENT_CALLS,
-  listMcpServers: true,
-  addMcpServer: true,
-  reconnectMcpServer: true,
-  setMcpHeader: true,
-  setMcpTool: true,
-  removeMcpServer: true,
+  mcpServers: true,
 } as const satisfies Record<keyof PlainCalls, true>;
 
 const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];

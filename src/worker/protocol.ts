@@ -619,7 +619,7 @@ export interface AgentLibraryApi {
 }
 
 /** The API the worker exposes with `Comlink.expose`. */
-export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, McpServersApi {
+export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
   ping(): Promise<WorkerInfo>;
 
   // Settings, keys, models.
@@ -636,6 +636,8 @@ export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, McpServersAp
   requestLog(): Promise<RequestLogEntry[]>;
   /** Deletes keys, threads, files, memories, skills and settings (the page confirms first). */
   forgetEverything(): Promise<void>;
+  /** The calls for MCP servers (mcp-protocol.ts), as a Comlink proxy: their code loads on this first call. */
+  mcpServers(): Promise<McpServersApi>;
 
   // In-tab models (llama.cpp).
   listLocalModels(): Promise<CachedModel[]>;

@@ -27,7 +27,8 @@ export function stateText(server: McpServerView): string {
 }
 
 export class McpServersState {
-  readonly #client: McpServersApi;
+  readonly #connect: () => Promise<McpServersApi>;
+  #api: Promise<McpServersApi> | undefined;
   #servers: McpServerView[] = $state.raw([]);
   #error: string | null = $state.raw(null);
   #adding = $state(false);
@@ -38,8 +39,13 @@ export class McpServersState {
   headerValue = $state("");
   remember = $state(false);
 
-  constructor(client: McpServersApi) {
-    this.#client = client;
+  /** `connect` gives the worker's MCP calls (AgentWorkerApi.mcpServers); it is called once, on first use. */
+  constructor(connect: () => Promise<McpServersApi>) {
+    this.#connect = connect;
+  }
+
+  get #client(): Promise<McpServersApi> {
+    return (this.#api ??= this.#connect());
   }
 
   get servers(): McpServerView[] {
@@ -82,7 +88,7 @@ export class McpServersState {
   async load(): Promise<void> {
     const until = Date.now() + POLL_LIMIT_MS;
     for (;;) {
-      const servers = await this.#guard(() => this.#client.listMcpServers());
+      const servers = await this.#guard(async () => (await this.#client).listMcpServers());
       if (this.#disposed || !servers) return;
       this.#servers = servers;
       if (!servers.some((s) => s.state === "connecting") || Date.now() > until) return;
@@ -97,8 +103,8 @@ export class McpServersState {
     const value = this.headerValue;
     this.headerValue = "";
     try {
-      const result = await this.#guard(() =>
-        this.#client.addMcpServer({
+      const result = await this.#guard(async () =>
+        (await this.#client).addMcpServer({
           url: this.url,
           ...(this.name.trim() ? { name: this.name } : {}),
           ...(this.headerName.trim() ? { headerName: this.headerName } : {}),
@@ -127,20 +133,20 @@ export class McpServersState {
   }
 
   reconnect(id: string): Promise<void> {
-    return this.#update(() => this.#client.reconnectMcpServer(id));
+    return this.#update(async () => (await this.#client).reconnectMcpServer(id));
   }
 
   setTool(id: string, tool: string, choice: McpToolChoice): Promise<void> {
-    return this.#update(() => this.#client.setMcpTool(id, tool, choice));
+    return this.#update(async () => (await this.#client).setMcpTool(id, tool, choice));
   }
 
   /** Sends a new header value (the caller empties its field). */
   setHeader(id: string, value: string, remember: boolean): Promise<void> {
-    return this.#update(() => this.#client.setMcpHeader(id, value, remember));
+    return this.#update(async () => (await this.#client).setMcpHeader(id, value, remember));
   }
 
   async remove(id: string): Promise<void> {
-    const result = await this.#guard(() => this.#client.removeMcpServer(id));
+    const result = await this.#guard(async () => (await this.#client).removeMcpServer(id));
     if (!result || this.#disposed) return;
     if (result.ok) this.#servers = this.#servers.filter((s) => s.id !== id);
     else this.#error = result.error.message;

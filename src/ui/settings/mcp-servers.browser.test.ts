@@ -58,12 +58,14 @@ describe("Settings › MCP servers", () => {
 
     await userEvent.click(card.getByRole("switch", { name: "Use image" }));
     await expect
-      .poll(async () => (await client.listMcpServers())[0]!.tools.find((t) => t.tool === "image")!.enabled, { timeout: 30_000 })
+      .poll(async () => (await (await client.mcpServers()).listMcpServers())[0]!.tools.find((t) => t.tool === "image")!.enabled, {
+        timeout: 30_000,
+      })
       .toBe(false);
     await expect.element(card.getByRole("checkbox", { name: "Ask before calling image" })).toBeDisabled();
     await userEvent.click(card.getByRole("button", { name: "Remove loop" }));
     await expect.element(card).not.toBeInTheDocument();
-    expect(await client.listMcpServers()).toEqual([]);
+    expect(await (await client.mcpServers()).listMcpServers()).toEqual([]);
   });
 
   it("a server without CORS fails and says what the server must send", async () => {
