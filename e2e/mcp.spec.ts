@@ -6,6 +6,7 @@
  * on; after a reload the servers are remembered and a session-only token is neither kept nor in IndexedDB.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { indexedDBText } from "../src/testing/indexeddb-text.ts";
 import { startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
@@ -38,29 +39,7 @@ async function addServer(page: Page, url: string, name: string, token?: string):
 }
 
 /** Every value of the app's IndexedDB databases, as one text. */
-function databaseText(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const texts: string[] = [];
-    for (const { name } of await indexedDB.databases()) {
-      if (!name) continue;
-      const idb = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open(name);
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      for (const store of [...idb.objectStoreNames]) {
-        const request = idb.transaction(store).objectStore(store).getAll();
-        const values = await new Promise<unknown[]>((resolve, reject) => {
-          request.onsuccess = () => resolve(request.result as unknown[]);
-          request.onerror = () => reject(request.error);
-        });
-        texts.push(JSON.stringify(values, (_k, v: unknown) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v)));
-      }
-      idb.close();
-    }
-    return texts.join("\n");
-  });
-}
+const databaseText = (page: Page) => page.evaluate(indexedDBText, "");
 
 test("add MCP servers in Settings, a run calls their tools (asking where it should), a dropped server is a tool error", async ({
   page,

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
+import { indexedDBText } from "../../testing/indexeddb-text.ts";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 import { workerPool } from "../../testing/worker-pool.ts";
 import McpServers from "./mcp-servers.svelte";
@@ -16,28 +17,7 @@ const { spawn } = workerPool(db);
 
 afterEach(() => cleanupRendered());
 
-/** Every value in every object store of the pool's IndexedDB databases (`<db>-store`, `-checkpoints`, …), as one text. */
-async function databaseText(): Promise<string> {
-  const texts: string[] = [];
-  for (const { name } of await indexedDB.databases()) {
-    if (!name?.startsWith(`${db}-`)) continue;
-    const open = indexedDB.open(name);
-    const idb = await new Promise<IDBDatabase>((resolve, reject) => {
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    for (const store of [...idb.objectStoreNames]) {
-      const request = idb.transaction(store).objectStore(store).getAll();
-      const values = await new Promise<unknown[]>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result as unknown[]);
-        request.onerror = () => reject(request.error);
-      });
-      texts.push(JSON.stringify(values, (_k, v: unknown) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v)));
-    }
-    idb.close();
-  }
-  return texts.join("\n");
-}
+const databaseText = () => indexedDBText(`${db}-`);
 
 const server = (name: string) => page.getByRole("article", { name });
 
