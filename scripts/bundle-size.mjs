@@ -71,10 +71,20 @@ export function workerStartup(dist) {
   return closure(dist, [workerEntry(dist)]);
 }
 
+/**
+ * The file of dist/ a page reference names: `./assets/a.js` and `assets/a.js` as they are, and `/deeptab/assets/a.js`
+ * (a build for a sub-path, DEEPTAB_BASE) without the leading segments of its base.
+ */
+function inDist(dist, ref) {
+  const parts = ref.replace(/^\.?\//, "").split("/");
+  while (parts.length > 1 && !existsSync(join(dist, ...parts))) parts.shift();
+  return join(dist, ...parts);
+}
+
 /** The page's first-load JS: the same-origin scripts and module preloads of index.html, and their static imports. */
 export function firstLoad(dist) {
   const html = readFileSync(join(dist, "index.html"), "utf8");
   const refs = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]);
-  const local = refs.filter((r) => !/^(?:[a-z]+:)?\/\//i.test(r)).map((r) => join(dist, r.replace(/^\.?\//, "")));
+  const local = refs.filter((r) => !/^(?:[a-z]+:)?\/\//i.test(r)).map((r) => inDist(dist, r));
   return closure(dist, local);
 }

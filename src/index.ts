@@ -100,6 +100,7 @@ export {
   type BackendError,
   type BackendErrorCode,
   type BackendProtocol,
+  type DeleteOptions,
   type DownloadOutcome,
   type EditOutcome,
   type ExecuteOptions,
