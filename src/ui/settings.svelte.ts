@@ -10,6 +10,7 @@ import type { ErrorInfo } from "../core/errors.ts";
 import { err, fail, type Result } from "../core/result.ts";
 import { KEY_PROVIDERS } from "../worker/catalog.ts";
 import type { AgentClient } from "../worker/client.ts";
+import { guarded } from "./lib/guard.ts";
 import type {
   CachedModel,
   DownloadError,
@@ -120,15 +121,8 @@ export class SettingsState {
     for (const listener of this.#listeners) listener(settings);
   }
 
-  async #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const value = await call();
-      this.#error = null;
-      return value;
-    } catch (cause) {
-      this.#error = toErrorInfo(cause).message;
-      return undefined;
-    }
+  #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
+    return guarded(call, (message) => (this.#error = message));
   }
 
   /** Reads everything the dialog shows from the worker. */

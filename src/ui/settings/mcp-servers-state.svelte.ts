@@ -2,9 +2,9 @@
  * Settings › MCP servers: the servers the worker keeps, their state and tools, and the Add MCP server form. A
  * header value (token) typed here goes to the worker and is forgotten: the field empties once it is sent.
  */
-import { toErrorInfo } from "../../core/errors.ts";
 import type { McpServersApi, McpServerView, McpToolChoice } from "../../worker/mcp-protocol.ts";
 import { localNetworkNote } from "./model-form.ts";
+import { guarded } from "../lib/guard.ts";
 
 /** How long a list with servers still connecting is read again: every 500 ms, for at most 30 s. */
 const POLL_MS = 500;
@@ -67,15 +67,8 @@ export class McpServersState {
     this.#disposed = true;
   }
 
-  async #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const value = await call();
-      this.#error = null;
-      return value;
-    } catch (cause) {
-      this.#error = toErrorInfo(cause).message;
-      return undefined;
-    }
+  #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
+    return guarded(call, (message) => (this.#error = message));
   }
 
   #replace(view: McpServerView): void {
