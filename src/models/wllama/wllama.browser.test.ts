@@ -221,7 +221,8 @@ describe("wllama on a generated tiny GGUF", () => {
     expect(seen.length).toBeLessThan(10);
     expect(performance.now() - start).toBeLessThan(5_000);
 
-    const after = await wllama.createCompletion({ prompt: "abc", max_tokens: 3 });
+    // ignore_eos: the tiny model samples, and may end its answer after 2 tokens (seen once in CI); usable is 3 tokens.
+    const after = await wllama.createCompletion({ prompt: "abc", max_tokens: 3, ignore_eos: true });
     expect(after.usage.completion_tokens).toBe(3);
   });
 
