@@ -323,7 +323,7 @@ describe("wllama on a generated tiny GGUF", () => {
     const err: unknown = await wllama.createCompletion({ prompt: long, max_tokens: 4 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WllamaError);
     expect(err).toMatchObject({ type: "inference_error", message: expect.stringMatching(/exceeds the available context size/) });
-    const ok = await wllama.createCompletion({ prompt: "x", max_tokens: 2 });
+    const ok = await wllama.createCompletion({ prompt: "x", max_tokens: 2, ignore_eos: true });
     expect(ok.usage.completion_tokens).toBe(2);
   });
 
@@ -672,7 +672,7 @@ describe("load failures", () => {
     await expect(loadModelChecked(checked, [blobOf(second!), blobOf(first!)], { n_ctx: 256 })).rejects.toBeInstanceOf(WllamaError);
     const named = [new File([second! as BlobPart], "m-00002-of-00002.gguf"), new File([first! as BlobPart], "m-00001-of-00002.gguf")];
     await loadModelChecked(checked, named, { n_ctx: 256 });
-    expect((await checked.createCompletion({ prompt: "x", max_tokens: 2 })).usage.completion_tokens).toBe(2);
+    expect((await checked.createCompletion({ prompt: "x", max_tokens: 2, ignore_eos: true })).usage.completion_tokens).toBe(2);
     await checked.exit();
   }, 60_000);
 });
@@ -726,7 +726,7 @@ describe("model cache (OPFS) through loadModelFromUrl", () => {
     const total = shards.reduce((n, b) => n + b.byteLength, 0);
     expect(progress.at(-1)).toEqual({ loaded: total, total });
     expect(calls.filter((c) => c.startsWith("GET")).sort()).toEqual(["GET tiny-00001-of-00002.gguf", "GET tiny-00002-of-00002.gguf"]);
-    expect((await first.createCompletion({ prompt: "x", max_tokens: 2 })).usage.completion_tokens).toBe(2);
+    expect((await first.createCompletion({ prompt: "x", max_tokens: 2, ignore_eos: true })).usage.completion_tokens).toBe(2);
     await first.exit();
 
     const models = await first.modelManager.getModels();
