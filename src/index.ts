@@ -5,7 +5,13 @@
  */
 
 // The agent.
-export { createDeepAgent, type CreateDeepAgentOptions, type DeepAgent, type SubAgent } from "./agent/create-deep-agent.ts";
+export {
+  createDeepAgent,
+  type CreateDeepAgentOptions,
+  type DeepAgent,
+  type ForkedSubAgent,
+  type SubAgent,
+} from "./agent/create-deep-agent.ts";
 
 // Agents defined in files (a folder, a zip or a JSON bundle).
 export { loadAgent, agentFromFiles, AGENT_SKILLS_DIR, type AgentSource } from "./agent-folders/load.ts";

@@ -59,6 +59,7 @@ import {
   type Result,
   type SandboxBackendProtocol,
   type StateKey,
+  type ForkedSubAgent,
   type SubAgent,
   type ToolCallRequest,
   type ToolCallResult,
@@ -81,7 +82,7 @@ describe("the public API's types", () => {
     expectTypeOf<DeepAgent>().toHaveProperty("getState");
     expectTypeOf<CreateDeepAgentOptions["checkpointer"]>().toEqualTypeOf<BaseCheckpointSaver | undefined>();
     expectTypeOf<CreateDeepAgentOptions["store"]>().toEqualTypeOf<BaseStore | undefined>();
-    expectTypeOf<CreateDeepAgentOptions["subagents"]>().toEqualTypeOf<readonly SubAgent[] | undefined>();
+    expectTypeOf<CreateDeepAgentOptions["subagents"]>().toEqualTypeOf<readonly (SubAgent | ForkedSubAgent)[] | undefined>();
     expectTypeOf<CreateDeepAgentOptions["middleware"]>().toEqualTypeOf<readonly AgentMiddleware[] | undefined>();
     expectTypeOf<CreateDeepAgentOptions["interruptOn"]>().toEqualTypeOf<InterruptOnConfig | undefined>();
     expectTypeOf<CreateDeepAgentOptions["backend"]>().toEqualTypeOf<BackendOption | undefined>();
@@ -111,6 +112,11 @@ describe("the public API's types", () => {
     expectTypeOf({ name: "critic", description: "Critiques.", systemPrompt: "Be harsh." }).toExtend<SubAgent>();
     // @ts-expect-error: a subagent without a description
     expectTypeOf({ name: "critic", systemPrompt: "Be harsh." }).toExtend<SubAgent>();
+    expectTypeOf({ name: "fork", description: "Goes on.", mode: "fork" as const }).toExtend<ForkedSubAgent>();
+    // @ts-expect-error: a fork has no system prompt of its own
+    expectTypeOf({ name: "fork", description: "Goes on.", mode: "fork" as const, systemPrompt: "x" }).toExtend<ForkedSubAgent>();
+    // @ts-expect-error: a fork says so (without the mode it would be a plain subagent without a prompt)
+    expectTypeOf({ name: "fork", description: "Goes on." }).toExtend<ForkedSubAgent>();
   });
 
   it("backends: every file backend is a BackendProtocol, a shell is a sandbox, and canExecute narrows", () => {

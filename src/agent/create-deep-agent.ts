@@ -73,7 +73,7 @@ export interface CreateDeepAgentOptions {
   /** Path rules enforced at the backend for every consumer; first match wins. */
   permissions?: readonly FilesystemPermission[];
   /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
-  subagents?: readonly SubAgent[];
+  subagents?: readonly (SubAgent | ForkedSubAgent)[];
   /**
    * Only these tools, by name, built-ins included (`["read_file", "grep", "task"]`); unset, every tool. Subagents
    * inherit it unless they set their own. A name no tool has is an error, except a built-in tool's that this agent
@@ -102,11 +102,13 @@ export interface CreateDeepAgentOptions {
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
 
-/** A declarative subagent, run by the `task` tool. */
+/** A declarative subagent, run by the `task` tool: it starts from the task description alone (`"handoff"`). */
 export interface SubAgent {
   name: string;
   description: string;
   systemPrompt: string;
+  /** `"handoff"` (the default): isolated, it sees only the task description. */
+  mode?: "handoff";
   /** Defaults to the parent's tools. */
   tools?: ReadonlyArray<AgentTool | StructuredToolInterface>;
   /** Defaults to the parent's model. */
@@ -122,6 +124,28 @@ export interface SubAgent {
   disallowedTools?: readonly string[];
 }
 
+/**
+ * A subagent that inherits the parent's conversation (as the parent's model last saw it) and the parent's system
+ * prompt, skills and memory, as deepagentsjs' `ForkedSubAgent` (1.13): it has no system prompt of its own.
+ */
+export interface ForkedSubAgent extends Omit<SubAgent, "systemPrompt" | "mode" | "skills"> {
+  mode: "fork";
+  systemPrompt?: undefined;
+}
+
+/** Is `sub` a fork (refusing a mode that is neither, and a fork that brings its own system prompt)? */
+function isFork(sub: SubAgent | ForkedSubAgent): sub is ForkedSubAgent {
+  const mode: unknown = sub.mode;
+  if (mode !== undefined && mode !== "handoff" && mode !== "fork")
+    throw new HarnessError("invalid_option", `SubAgent '${sub.name}' has invalid mode '${String(mode)}' — must be "handoff" or "fork".`);
+  if (mode === "fork" && sub.systemPrompt !== undefined)
+    throw new HarnessError(
+      "invalid_option",
+      `SubAgent '${sub.name}' has mode "fork": it inherits the parent's system prompt, so it takes no systemPrompt of its own.`,
+    );
+  return mode === "fork";
+}
+
 const defaultBackend: BackendOption = (rt) => new StateBackend(rt);
 
 interface StackSpec {
@@ -132,6 +156,8 @@ interface StackSpec {
   middleware: readonly AgentMiddleware[];
   interruptOn: InterruptOnConfig | undefined;
   skills: readonly string[] | undefined;
+  /** The memory middleware (the main agent and fork children). */
+  memory: boolean;
   /** Set for the main agent only: children get no task tool. */
   subagents?: AgentMiddleware;
   /** The model's context window, when known (it sizes results and picks the tool profile). */
@@ -161,7 +187,7 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     });
   }
   slots.push({ middleware: promptCachingMiddleware(), position: "tail" });
-  if (spec.subagents && options.memory?.length) {
+  if (spec.memory && options.memory?.length) {
     slots.push({ middleware: memoryMiddleware({ sources: [...options.memory], backend, now }), position: "tail" });
   }
   const permissionRules = permissionInterruptRules(options.permissions ?? []);
@@ -203,7 +229,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     return { window, profile: toolProfileFor(window, options.toolProfile) };
   };
 
-  const specs: SubAgent[] = [...(options.subagents ?? [])];
+  const specs: (SubAgent | ForkedSubAgent)[] = [...(options.subagents ?? [])];
   if (!specs.some((s) => s.name === GENERAL_PURPOSE)) {
     specs.unshift({ name: GENERAL_PURPOSE, description: GENERAL_PURPOSE_DESCRIPTION, systemPrompt: GENERAL_PURPOSE_PROMPT });
   }
@@ -212,8 +238,9 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   const entries: SubagentEntry[] = specs.map((sub) => {
     if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
     names.add(sub.name);
+    const fork = isFork(sub);
     const model = sub.model ?? options.model;
-    const skills = sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined);
+    const skills = fork ? options.skills : (sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined));
     const tools = { allowed: sub.allowedTools ?? options.allowedTools, disallowed: [...disallowed, ...(sub.disallowedTools ?? [])] };
     const stack = assemble({
       ...base,
@@ -222,11 +249,12 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
       middleware: sub.middleware ?? [],
       interruptOn: sub.interruptOn ?? options.interruptOn,
       skills,
+      memory: fork,
       tools,
     });
     const agent = buildAgentLoop({
       model,
-      systemPrompt: sub.systemPrompt,
+      systemPrompt: fork ? (options.systemPrompt ?? "") : sub.systemPrompt,
       tools: filterTools(collectTools(stack, sub.tools ?? options.tools ?? []), tools, `Subagent '${sub.name}'`, [
         ...(sub.allowedTools ?? []),
         ...(sub.disallowedTools ?? []),
@@ -239,7 +267,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
       name: sub.name,
       redact,
     });
-    return { name: sub.name, description: sub.description, agent };
+    return { name: sub.name, description: sub.description, agent, fork };
   });
 
   let stack: AgentMiddleware[] = [];
@@ -259,6 +287,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     interruptOn: options.interruptOn,
     skills: options.skills,
     subagents,
+    memory: true,
     tools,
   });
 

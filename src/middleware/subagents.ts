@@ -3,7 +3,10 @@
  *
  * A child starts from [HumanMessage(description)] plus the parent's shared,
  * non-private state (files included); the parent's messages and private
- * fields never cross either way. The parent gets one tool result, the child's
+ * fields never cross either way. A fork child (deepagentsjs' `ForkedSubAgent`,
+ * `mode: "fork"`) starts from the parent's conversation instead: the view the
+ * parent's model last saw (after summarization), without the in-flight AI
+ * message that holds the `task` call, then HumanMessage(description). The parent gets one tool result, the child's
  * last non-empty AI text, plus the child's file changes as an update with
  * explicit delete markers (a child's delete reaches the parent).
  *
@@ -26,6 +29,8 @@ import { subagentThreadId } from "../backends/runtime.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
 import { messageText } from "../core/messages.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
+import { renderView, type SummarizationEvent } from "../context/view.ts";
+import { EVENT_KEY } from "./summarization.ts";
 
 export const SUBAGENTS = "SubAgentMiddleware";
 export const GENERAL_PURPOSE = "general-purpose";
@@ -55,6 +60,8 @@ export interface SubagentEntry {
   name: string;
   description: string;
   agent: ChildAgent;
+  /** Starts from the parent's conversation (`mode: "fork"`), not from the description alone. */
+  fork?: boolean;
 }
 
 export interface SubagentMiddlewareOptions {
@@ -77,6 +84,11 @@ function lastAIText(messages: readonly BaseMessage[]): string {
 }
 
 export function taskDescription(subagents: readonly SubagentEntry[]): string {
+  const forks = subagents.filter((s) => s.fork).map((s) => s.name);
+  const sees = forks.length
+    ? `The subagent sees only the description you write (except ${forks.join(", ")}, which also see this conversation), ` +
+      "so make it self-contained; it returns a single report. "
+    : "The subagent sees only the description you write, so make it self-contained; it returns a single report. ";
   return (
     `Launch an ephemeral subagent to handle complex, multi-step independent tasks with isolated context windows.
 
@@ -84,7 +96,7 @@ Available agent types and the tools they have access to:
 ${subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n")}
 
 When using the Task tool, you must specify a subagent_type parameter to select which agent type to use. ` +
-    "The subagent sees only the description you write, so make it self-contained; it returns a single report. " +
+    sees +
     "When tasks are independent, launch several agents concurrently by sending multiple task calls in one message."
   );
 }
@@ -96,6 +108,19 @@ export function filesDiff(before: Readonly<Record<string, FileData>>, after: Rea
     if (before[path] !== data && JSON.stringify(before[path]) !== JSON.stringify(data)) diff[path] = data;
   for (const path of Object.keys(before)) if (!(path in after)) diff[path] = null;
   return diff;
+}
+
+/**
+ * What a fork child starts from: the parent's conversation as its model last
+ * saw it (the summary and what follows it), without a trailing AI message that
+ * still waits for tool results (the one holding this `task` call), then the task.
+ */
+export function forkMessages(state: Readonly<Record<string, unknown>>, description: string): BaseMessage[] {
+  const messages = (state.messages ?? []) as BaseMessage[];
+  const last = messages.at(-1);
+  const inFlight = last !== undefined && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0;
+  const settled = inFlight ? messages.slice(0, -1) : messages;
+  return [...renderView(settled, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(description)];
 }
 
 /** Is `resume` addressed to the task call `taskId` (a resume value `{ decisions, taskId }`)? */
@@ -155,6 +180,8 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
         metadata: { ...(rt.config.metadata ?? {}), deeptab_subagent: type, deeptab_task_id: rt.toolCall.id },
         recursionLimit: 10_000,
       };
+      const description = args.description as string;
+      const start = () => (entry.fork ? forkMessages(rt.state, description) : [new HumanMessage(description)]);
       let result: Record<string, unknown>;
       if (options.checkpointer) {
         // A pause is answered only by a resume addressed to this call (`taskId`): a sibling's answer is never taken.
@@ -174,7 +201,7 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
             result = await entry.agent.invoke(null, childConfig);
           }
         } else {
-          result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
+          result = await entry.agent.invoke({ ...shared, messages: start() }, childConfig);
         }
         const interrupts = result.__interrupt__ as Array<{ value?: unknown }> | undefined;
         if (interrupts?.length) {
@@ -183,7 +210,7 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
           if (again?.length) askParent(again[0]!.value);
         }
       } else {
-        result = await entry.agent.invoke({ ...shared, messages: [new HumanMessage(args.description as string)] }, childConfig);
+        result = await entry.agent.invoke({ ...shared, messages: start() }, childConfig);
       }
 
       const update: Record<string, unknown> = {};
