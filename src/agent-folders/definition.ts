@@ -63,8 +63,10 @@ export interface AgentManifest {
 export interface SubagentDefinition {
   name: string;
   description: string;
-  /** The file's body. */
+  /** The file's body (empty for a fork, which runs under the agent's own instructions). */
   systemPrompt: string;
+  /** `"fork"`: it starts from the conversation so far and the agent's instructions (deepagents' `ForkedSubAgent`). */
+  mode?: "fork";
   /** Only these tools (by name); unset: the agent's. */
   tools?: string[];
   model?: ModelRef;

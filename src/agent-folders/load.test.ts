@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { EXAMPLE_AGENTS, folderFiles } from "../testing/agent-folders.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { loadAgent } from "./load.ts";
+import { agentOptions } from "./options.ts";
 import type { AgentFolderError, AgentProblem } from "./problems.ts";
 
 function loaded(files: Record<string, string | Uint8Array>): AgentDefinition {
@@ -225,6 +226,33 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
       { code: "name_clash", file: "agents/c.md", field: "name", line: 2 },
     ]);
     expect(error.problems[0]!.message).toBe("agents/a.md line 2: description: missing");
+  });
+
+  it("a fork subagent (mode: fork) has no body and becomes a ForkedSubAgent; a bad mode or a fork with a body is refused", () => {
+    const agent = loaded({
+      "AGENTS.md": "Main instructions.",
+      "agents/continuer.md": "---\ndescription: Carries on with the whole conversation.\nmode: fork\ntools: [read_file]\n---\n",
+      "agents/critic.md": "---\ndescription: Critiques.\nmode: handoff\n---\nBe harsh.",
+    });
+    expect(agent.subagents.map((s) => [s.name, s.mode, s.systemPrompt])).toEqual([
+      ["continuer", "fork", ""],
+      ["critic", undefined, "Be harsh."],
+    ]);
+    expect(agentOptions(agent, { model: undefined as never }).subagents).toEqual([
+      { name: "continuer", description: "Carries on with the whole conversation.", mode: "fork", allowedTools: ["read_file"] },
+      { name: "critic", description: "Critiques.", systemPrompt: "Be harsh." },
+    ]);
+    const error = refused({
+      "AGENTS.md": "x",
+      "agents/a.md": "---\ndescription: d\nmode: branch\n---\nBody.",
+      "agents/b.md": "---\ndescription: d\nmode: fork\n---\nA prompt of its own.",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "invalid_field", file: "agents/a.md", field: "mode", line: 3 },
+      { code: "invalid_field", file: "agents/b.md", field: "mode", line: 3 },
+    ]);
+    expect(error.problems[0]!.message).toContain('must be "handoff"');
+    expect(error.problems[1]!.message).toContain("leave its body empty");
   });
 
   it("unknown fields, wrong types and values, bad permission paths, in agent.yaml", () => {

@@ -271,8 +271,13 @@ function readSubagents(r: Reading): SubagentDefinition[] {
     if (data.name === undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name)) {
       r.problems.push(problem("invalid_field", "no 'name', and the file's name is not one (letters, digits, '-' and '_')", { file }));
     }
-    if (!body)
+    const fork = data.mode === "fork";
+    if (!body && !fork)
       r.problems.push(problem("missing_field", "the body (the subagent's system prompt, after the frontmatter) is empty", { file }));
+    if (body && fork) {
+      const why = "a fork subagent runs under the agent's own instructions (AGENTS.md): leave its body empty, or drop 'mode: fork'";
+      r.problems.push(problem("invalid_field", why, { file, field: "mode", ...line(at, ["mode"]) }));
+    }
     const first = named.get(name);
     if (first) {
       const why = `a second subagent named '${name}' (the first is ${first})`;
@@ -284,6 +289,7 @@ function readSubagents(r: Reading): SubagentDefinition[] {
       name,
       description: data.description,
       systemPrompt: body,
+      ...(fork ? { mode: "fork" as const } : {}),
       ...(tools ? { tools } : {}),
       ...(data.model !== undefined && data.model !== "inherit" ? { model: modelRef(data.model) } : {}),
       file,

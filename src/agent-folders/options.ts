@@ -5,7 +5,7 @@
  * loosen (a link must not switch approvals off for `execute`).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { CreateDeepAgentOptions, SubAgent } from "../agent/create-deep-agent.ts";
+import type { CreateDeepAgentOptions, ForkedSubAgent, SubAgent } from "../agent/create-deep-agent.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import type { AgentDefinition, ModelRef, SubagentDefinition } from "./definition.ts";
 import { AGENT_SKILLS_DIR, SKILLS_FOLDER } from "./load.ts";
@@ -48,15 +48,11 @@ export function mergeInterruptOn(app: InterruptOnConfig, agent: AgentDefinition[
  */
 export function agentOptions(agent: AgentDefinition, context: AgentOptionsContext): AgentFolderOptions {
   const { manifest } = agent;
-  const subagents: SubAgent[] = agent.subagents.map((s) => {
+  const subagents: (SubAgent | ForkedSubAgent)[] = agent.subagents.map((s) => {
     const model = s.model && context.resolveModel?.(s.model, s);
-    return {
-      name: s.name,
-      description: s.description,
-      systemPrompt: s.systemPrompt,
-      ...(s.tools ? { allowedTools: s.tools } : {}),
-      ...(model ? { model } : {}),
-    };
+    const held = { ...(s.tools ? { allowedTools: s.tools } : {}), ...(model ? { model } : {}) };
+    if (s.mode === "fork") return { name: s.name, description: s.description, mode: "fork", ...held };
+    return { name: s.name, description: s.description, systemPrompt: s.systemPrompt, ...held };
   });
   return {
     model: context.model,

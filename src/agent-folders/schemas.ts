@@ -90,6 +90,9 @@ export const subagentSchema = z.strictObject({
   description: text("when the main agent should hand work to it", 2_000),
   tools: toolListSchema.optional(),
   model: z.union([z.literal("inherit"), modelSchema]).optional(),
+  mode: z
+    .enum(["handoff", "fork"], { error: 'must be "handoff" (the default: it sees only its task) or "fork" (it sees the conversation)' })
+    .optional(),
 });
 export type SubagentYaml = z.infer<typeof subagentSchema>;
 

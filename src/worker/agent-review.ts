@@ -68,6 +68,7 @@ export function agentReview(
       description: s.description,
       ...(s.tools ? { tools: [...s.tools] } : {}),
       ...(s.model ? { model: { ...s.model } } : {}),
+      ...(s.mode === "fork" ? { fork: true } : {}),
       file: s.file,
     })),
     skills: agent.skills.map((s) => ({ name: s.name, description: s.description, file: s.file })),

@@ -537,7 +537,8 @@ export interface AgentReview {
   summary: AgentSummary;
   /** AGENTS.md. */
   instructions: string;
-  subagents: Array<{ name: string; description: string; tools?: string[]; model?: ModelRef; file: string }>;
+  /** `fork`: it sees the conversation so far, not only its task (`mode: fork`). */
+  subagents: Array<{ name: string; description: string; tools?: string[]; model?: ModelRef; fork?: boolean; file: string }>;
   skills: Array<{ name: string; description: string; file: string }>;
   /** Starter files a new thread gets: workspace path and size in bytes. */
   files: Array<{ path: string; size: number }>;
