@@ -98,6 +98,22 @@ export {
 } from "./middleware/hitl.ts";
 export { LARGE_RESULTS_DIR, TOOL_RESULT_TOKEN_LIMIT } from "./middleware/eviction.ts";
 
+// The rubric loop (opt-in): grade the answer against a rubric before the agent finishes.
+export {
+  rubricMiddleware,
+  RUBRIC,
+  RUBRIC_START_EVENT,
+  RUBRIC_END_EVENT,
+  GRADER_SYSTEM_PROMPT,
+  RUBRIC_GRADER_SOURCE,
+  isGraderFeedback,
+  type RubricOptions,
+  type RubricEvaluation,
+  type RubricResult,
+  type CriterionEval,
+  type GraderResponse,
+} from "./middleware/rubric.ts";
+
 // Backends: where files live (and, for a sandbox, where commands run).
 export {
   backendError,

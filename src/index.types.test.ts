@@ -33,6 +33,7 @@ import {
   fromLangChainTool,
   isBackendError,
   ok,
+  rubricMiddleware,
   ScriptedChatModel,
   ShellBackend,
   stateSchema,
@@ -57,6 +58,8 @@ import {
   type ModelResponse,
   type Outcome,
   type Result,
+  type RubricEvaluation,
+  type RubricResult,
   type SandboxBackendProtocol,
   type StateKey,
   type ForkedSubAgent,
@@ -172,6 +175,16 @@ describe("the public API's types", () => {
     // @ts-expect-error: a middleware has a name
     expectTypeOf({ wrapModelCall: counting.wrapModelCall }).toExtend<AgentMiddleware>();
     expect(counting.name).toBe("Counting");
+  });
+
+  it("the rubric loop is a middleware; its evaluations say which verdict ended a round", () => {
+    expectTypeOf(rubricMiddleware).parameter(0).toHaveProperty("model");
+    expectTypeOf(rubricMiddleware).returns.toEqualTypeOf<AgentMiddleware>();
+    expectTypeOf<RubricEvaluation["result"]>().toEqualTypeOf<RubricResult>();
+    expectTypeOf<RubricResult>().toEqualTypeOf<"satisfied" | "needs_revision" | "failed" | "max_iterations_reached" | "grader_error">();
+    // afterAgent is part of the middleware contract (the hook the loop runs when the agent would finish).
+    expectTypeOf<AgentMiddleware>().toHaveProperty("afterAgent");
+    expect(rubricMiddleware({ model }).name).toBe("RubricMiddleware");
   });
 
   it("approvals: interruptOn rules, the request the graph pauses with, and the four decisions", () => {

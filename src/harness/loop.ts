@@ -2,6 +2,7 @@
  * The agent loop as a LangGraph StateGraph on `@langchain/langgraph/web`:
  *
  *   START → before_agent → model ⇄ tools → END        (+ after_model when a middleware has afterModel)
+ *                                           ↘ after_agent → model | END   (when a middleware has afterAgent)
  *
  * The model node runs the wrapModelCall chain; `tools` runs every pending tool
  * call of the last AI message concurrently through the wrapToolCall chain,
@@ -229,6 +230,7 @@ export function buildAgentLoop(spec: LoopSpec) {
   const callTool = composeToolCall(spec.middleware, (request) => executeTool(request, redact));
   const beforeAgentHooks = spec.middleware.filter((mw) => mw.beforeAgent);
   const afterModelHooks = spec.middleware.filter((mw) => mw.afterModel);
+  const afterAgentHooks = spec.middleware.filter((mw) => mw.afterAgent);
 
   /**
    * Runs the beforeAgent hooks in stack order, each seeing the state as the
@@ -330,6 +332,27 @@ export function buildAgentLoop(spec: LoopSpec) {
   }
 
   /**
+   * Runs the afterAgent hooks in order when the agent would finish; the first that adds a message (feedback for
+   * another turn) ends the round, and the run goes back to the model (see {@link routeAfterAgent}).
+   */
+  async function afterAgentNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
+    const updates: Command[] = [];
+    for (const mw of afterAgentHooks) {
+      const update = await mw.afterAgent!(state, config);
+      if (!update || Object.keys(update).length === 0) continue;
+      updates.push(new Command({ update }));
+      if (update.messages !== undefined) break;
+    }
+    return updates.length ? updates : {};
+  }
+
+  /** After the afterAgent hooks: back to the model when one added a message after the final answer, else the end. */
+  function routeAfterAgent(state: AgentState): "model" | typeof END {
+    const last = state.messages[state.messages.length - 1];
+    return last && !AIMessage.isInstance(last) ? "model" : END;
+  }
+
+  /**
    * After the model (or the approval step): run pending tool calls; if the
    * last AI message's calls were all answered already (e.g. rejected), go back
    * to the model; with no tool calls, end.
@@ -355,23 +378,28 @@ export function buildAgentLoop(spec: LoopSpec) {
       }
     };
 
-  const builder = new StateGraph(annotation)
-    .addNode("before_agent", node(beforeAgentNode))
-    .addNode("model", node(modelNode))
-    .addNode("tools", node(toolsNode))
-    .addEdge(START, "before_agent")
-    .addEdge("before_agent", "model")
-    .addEdge("tools", "model");
-  const routeState = (s: State) => route(asAgentState(s));
-  const options = { checkpointer: spec.checkpointer, store: spec.store, name: spec.name ?? "deep-agent" };
-  // The approval step is a node of its own only when some middleware has an afterModel hook.
-  const compiled = afterModelHooks.length
-    ? builder
-        .addNode("after_model", node(afterModelNode))
-        .addEdge("model", "after_model")
-        .addConditionalEdges("after_model", routeState, ["tools", "model", END])
-        .compile(options)
-    : builder.addConditionalEdges("model", routeState, ["tools", "model", END]).compile(options);
+  // Optional steps are nodes of their own only when some middleware has the hook: the approval step (afterModel),
+  // and the end (afterAgent), which then goes through its node first.
+  type NodeName = "before_agent" | "model" | "tools" | "after_model" | "after_agent";
+  const nodes: Array<[NodeName, ReturnType<typeof node>]> = [
+    ["before_agent", node(beforeAgentNode)],
+    ["model", node(modelNode)],
+    ["tools", node(toolsNode)],
+  ];
+  if (afterModelHooks.length) nodes.push(["after_model", node(afterModelNode)]);
+  if (afterAgentHooks.length) nodes.push(["after_agent", node(afterAgentNode)]);
+  const graph = new StateGraph(annotation).addNode(nodes);
+  graph.addEdge(START, "before_agent").addEdge("before_agent", "model").addEdge("tools", "model");
+  const finish: NodeName | typeof END = afterAgentHooks.length ? "after_agent" : END;
+  const routeState = (s: State) => {
+    const next = route(asAgentState(s));
+    return next === END ? finish : next;
+  };
+  const targets: Array<NodeName | typeof END> = ["tools", "model", finish];
+  if (afterModelHooks.length) graph.addEdge("model", "after_model").addConditionalEdges("after_model", routeState, targets);
+  else graph.addConditionalEdges("model", routeState, targets);
+  if (afterAgentHooks.length) graph.addConditionalEdges("after_agent", (s: State) => routeAfterAgent(asAgentState(s)), ["model", END]);
+  const compiled = graph.compile({ checkpointer: spec.checkpointer, store: spec.store, name: spec.name ?? "deep-agent" });
   // Durability "sync": a step starts only once the step before it is saved, so tools never run for an AI message that a
   // storage fault could still lose, and a tools step re-run after a fault runs from the same checkpoint (the same
   // task id, which file stores use to recognize a call's completed effects: backends/runtime.ts, callIdentity).

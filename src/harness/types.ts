@@ -161,6 +161,12 @@ export interface AgentMiddleware {
    * here are not executed.
    */
   afterModel?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
+  /**
+   * Runs when the agent would finish (the model answered without tool calls), in its own graph node. It may return
+   * an update; an update that adds a message (a HumanMessage with feedback, as the rubric loop does) sends the run
+   * back to the model instead of ending it. Hooks run in stack order; the first that adds a message wins the turn.
+   */
+  afterAgent?(state: Readonly<AgentState>, config: LangGraphRunnableConfig): Promise<StateUpdate | void> | StateUpdate | void;
   wrapModelCall?(request: ModelRequest, next: ModelHandler): Promise<ModelResponse>;
   wrapToolCall?(request: ToolCallRequest, next: ToolHandler): Promise<ToolCallResult>;
 }
