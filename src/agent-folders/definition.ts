@@ -57,6 +57,8 @@ export interface AgentManifest {
   permissions: FilesystemPermission[];
   tools?: AgentToolSelection;
   mcpServers: McpServerSpec[];
+  /** The rubric loop: every answer is graded against `criteria` (by the agent's model) before the run ends. */
+  rubric?: { criteria: string; maxIterations?: number };
 }
 
 /** A subagent from `agents/<file>.md`. */

@@ -5,6 +5,7 @@ import { EXAMPLE_AGENTS, folderFiles } from "../testing/agent-folders.ts";
 import type { AgentDefinition } from "./definition.ts";
 import { loadAgent } from "./load.ts";
 import { agentOptions } from "./options.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
 import type { AgentFolderError, AgentProblem } from "./problems.ts";
 
 function loaded(files: Record<string, string | Uint8Array>): AgentDefinition {
@@ -253,6 +254,18 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     ]);
     expect(error.problems[0]!.message).toContain('must be "handoff"');
     expect(error.problems[1]!.message).toContain("leave its body empty");
+  });
+
+  it("a rubric in agent.yaml (text, or criteria with a cap) grades answers with the agent's model; a bad one is refused", () => {
+    const short = loaded({ "AGENTS.md": "x", "agent.yaml": "rubric: Cites a source.\n" });
+    expect(short.manifest.rubric).toEqual({ criteria: "Cites a source." });
+    const full = loaded({ "AGENTS.md": "x", "agent.yaml": "rubric:\n  criteria: |\n    - cites a source\n  max_iterations: 2\n" });
+    expect(full.manifest.rubric).toEqual({ criteria: "- cites a source", maxIterations: 2 });
+    const options = agentOptions(full, { model: new ScriptedChatModel({ script: [] }) });
+    expect(options.middleware?.map((m) => m.name)).toEqual(["RubricMiddleware"]);
+    expect(agentOptions(loaded({ "AGENTS.md": "x" }), { model: undefined as never }).middleware).toBeUndefined();
+    const error = refused({ "AGENTS.md": "x", "agent.yaml": "rubric:\n  criteria: ok\n  max_iterations: 0\n  extra: 1\n" });
+    expect(where(error.problems).map((p) => p.field)).toEqual(["rubric.max_iterations", "rubric.extra"]);
   });
 
   it("unknown fields, wrong types and values, bad permission paths, in agent.yaml", () => {

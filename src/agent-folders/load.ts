@@ -226,6 +226,7 @@ function readManifest(r: Reading): AgentManifest | undefined {
     interruptOn,
     permissions,
     ...(tools ? { tools } : {}),
+    ...(m.rubric !== undefined ? { rubric: typeof m.rubric === "string" ? { criteria: m.rubric } : rubricOf(m.rubric) } : {}),
     mcpServers: servers.map((s) => ({
       name: s.name,
       url: s.url,
@@ -233,6 +234,10 @@ function readManifest(r: Reading): AgentManifest | undefined {
       headers: s.headers ?? [],
     })),
   };
+}
+
+function rubricOf(r: { criteria: string; max_iterations?: number | undefined }): { criteria: string; maxIterations?: number } {
+  return r.max_iterations === undefined ? { criteria: r.criteria } : { criteria: r.criteria, maxIterations: r.max_iterations };
 }
 
 /** A Markdown file's frontmatter, parsed against `schema`, and its body; undefined (problems reported) otherwise. */

@@ -6,6 +6,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { CreateDeepAgentOptions, ForkedSubAgent, SubAgent } from "../agent/create-deep-agent.ts";
+import { rubricMiddleware } from "../middleware/rubric.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import type { AgentDefinition, ModelRef, SubagentDefinition } from "./definition.ts";
 import { AGENT_SKILLS_DIR, SKILLS_FOLDER } from "./load.ts";
@@ -27,7 +28,7 @@ export interface AgentOptionsContext {
 export type AgentFolderOptions = Required<
   Pick<CreateDeepAgentOptions, "model" | "systemPrompt" | "subagents" | "interruptOn" | "permissions" | "skills">
 > &
-  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools">;
+  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools" | "middleware">;
 
 /** The approval rules: the app's, plus the agent's, never fewer. */
 export function mergeInterruptOn(app: InterruptOnConfig, agent: AgentDefinition["manifest"]["interruptOn"]): InterruptOnConfig {
@@ -63,6 +64,14 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
     skills: agent.skills.length ? [AGENT_SKILLS_DIR] : [],
     ...(manifest.tools?.allowed ? { allowedTools: manifest.tools.allowed } : {}),
     ...(manifest.tools?.disallowed.length ? { disallowedTools: manifest.tools.disallowed } : {}),
+    // The rubric loop grades with the agent's own model.
+    ...(manifest.rubric
+      ? {
+          middleware: [
+            rubricMiddleware({ model: context.model, rubric: manifest.rubric.criteria, maxIterations: manifest.rubric.maxIterations ?? 3 }),
+          ],
+        }
+      : {}),
   };
 }
 

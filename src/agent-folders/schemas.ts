@@ -81,6 +81,15 @@ export const manifestSchema = z.strictObject({
     .union([toolListSchema, z.strictObject({ allowed: toolListSchema.optional(), disallowed: toolListSchema.optional() })])
     .optional(),
   mcp_servers: z.array(mcpServer).optional(),
+  rubric: z
+    .union([
+      text("what a finished answer must satisfy", 10_000),
+      z.strictObject({
+        criteria: text("what a finished answer must satisfy", 10_000),
+        max_iterations: z.number({ error: "must be a number" }).int("must be a whole number").min(1).max(10).optional(),
+      }),
+    ])
+    .optional(),
 });
 export type ManifestYaml = z.infer<typeof manifestSchema>;
 

@@ -71,3 +71,11 @@ export function pendingToolCalls(messages: readonly BaseMessage[]): IdToolCall[]
 
 /** `response_metadata` key of a ToolMessage: how long its call ran, in ms (set by the loop). */
 export const TOOL_DURATION_KEY = "deeptab_duration_ms";
+
+/** The tag on feedback messages the rubric loop adds (upstream's `RUBRIC_GRADER_MESSAGE_SOURCE`). */
+export const RUBRIC_GRADER_SOURCE = "rubric_grader";
+
+/** Is this a feedback message the rubric loop added (not the person's)? */
+export function isGraderFeedback(m: BaseMessage): boolean {
+  return m.getType() === "human" && m.additional_kwargs?.lc_source === RUBRIC_GRADER_SOURCE;
+}

@@ -6,7 +6,9 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { messageText } from "../core/messages.ts";
+import { isGraderFeedback, messageText, RUBRIC_GRADER_SOURCE } from "../core/messages.ts";
+
+export { isGraderFeedback, RUBRIC_GRADER_SOURCE };
 
 /** The grader's verdicts. */
 export type GraderVerdict = "satisfied" | "needs_revision" | "failed";
@@ -23,9 +25,8 @@ export interface GraderResponse {
   criteria: CriterionEval[];
 }
 
-/** The name of the grader's answer tool, and the tag on feedback messages (upstream's `RUBRIC_GRADER_MESSAGE_SOURCE`). */
+/** The name of the grader's answer tool. */
 export const GRADER_RESPONSE = "GraderResponse";
-export const RUBRIC_GRADER_SOURCE = "rubric_grader";
 /** How much of the transcript the grader sees (upstream's bounds). */
 export const MAX_TRANSCRIPT_MESSAGES = 30;
 export const MAX_TRANSCRIPT_CHARS_PER_MESSAGE = 4_000;
@@ -101,11 +102,6 @@ export function parseGraderAnswer(answer: AIMessage): GraderResponse {
   const parsed = responseSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`the grader's ${GRADER_RESPONSE} is invalid: ${z.prettifyError(parsed.error)}`);
   return parsed.data as GraderResponse;
-}
-
-/** Is this a feedback message the rubric loop added (not the person's)? */
-export function isGraderFeedback(m: BaseMessage): boolean {
-  return HumanMessage.isInstance(m) && m.additional_kwargs?.lc_source === RUBRIC_GRADER_SOURCE;
 }
 
 function roleOf(m: BaseMessage): string {

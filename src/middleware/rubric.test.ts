@@ -144,6 +144,16 @@ describe("rubric loop (RubricMiddleware)", () => {
     expect(evals[0]!.grading_run_id).not.toBe(evals[1]!.grading_run_id);
   });
 
+  it("a rubric given to the middleware grades runs whose input has none; one on the input takes its place", async () => {
+    const { grader, agent, config } = setup([{ text: "a" }, { text: "b" }], [satisfied, satisfied], { rubric: "DEFAULT RUBRIC" });
+    const out = await agent.invoke({ messages: [new HumanMessage("q")] }, config);
+    expect(String(grader.calls[0]!.messages[1]!.content)).toContain("DEFAULT RUBRIC");
+    expect(evaluations(out)[0]!.answerId).toBe(out.messages[1]!.id);
+    await agent.invoke(input("q2", "GIVEN RUBRIC"), config);
+    expect(String(grader.calls[1]!.messages[1]!.content)).toContain("GIVEN RUBRIC");
+    expect(String(grader.calls[1]!.messages[1]!.content)).not.toContain("DEFAULT RUBRIC");
+  });
+
   it("refuses a missing model and a maxIterations that is not a positive integer", () => {
     const model = new ScriptedChatModel({ script: [] });
     for (const maxIterations of [0, -1, 1.5, Number.NaN]) {

@@ -31,9 +31,9 @@ import {
 } from "./rubric-grade.ts";
 
 export const RUBRIC = "RubricMiddleware";
-/** The custom stream events (the run's `writer`). */
-export const RUBRIC_START_EVENT = "rubric_evaluation_start";
-export const RUBRIC_END_EVENT = "rubric_evaluation_end";
+import { RUBRIC_END_EVENT, RUBRIC_EVALUATIONS_KEY, RUBRIC_START_EVENT } from "./rubric-events.ts";
+
+export { RUBRIC_END_EVENT, RUBRIC_START_EVENT };
 
 /** One grading, as kept in `_rubric_evaluations` and sent with {@link RUBRIC_END_EVENT}. */
 export interface RubricEvaluation {
@@ -45,6 +45,8 @@ export interface RubricEvaluation {
   criteria: CriterionEval[];
   /** Index in `messages` of the answer it graded. */
   afterMessage: number;
+  /** The graded answer's message id, when it has one. */
+  answerId?: string;
 }
 
 export interface RubricOptions {
@@ -54,6 +56,11 @@ export interface RubricOptions {
   systemPrompt?: string;
   /** Gradings per grading run (a positive integer; default 3). */
   maxIterations?: number;
+  /**
+   * The rubric for runs whose state has none (deeptab's addition: an agent folder's `rubric`); a `rubric` on the
+   * run's input takes its place.
+   */
+  rubric?: string;
   /** Called with each evaluation; what it throws is ignored. */
   onEvaluation?: (evaluation: RubricEvaluation) => void;
 }
@@ -64,7 +71,7 @@ const TERMINAL: ReadonlySet<RubricResult> = new Set(["satisfied", "failed", "max
 export const RUBRIC_TEXT = defineStateField<string>("rubric", { default: () => "" });
 const STATUS = defineStateField<RubricResult | null>("_rubric_status", { default: () => null, private: true });
 const ITERATIONS = defineStateField<number>("_rubric_iterations", { default: () => 0, private: true });
-export const RUBRIC_EVALUATIONS = defineStateField<RubricEvaluation[]>("_rubric_evaluations", { default: () => [], private: true });
+export const RUBRIC_EVALUATIONS = defineStateField<RubricEvaluation[]>(RUBRIC_EVALUATIONS_KEY, { default: () => [], private: true });
 const RUN_ID = defineStateField<string>("_current_grading_run_id", { default: () => "", private: true });
 const ACTIVE = defineStateField<string>("_active_rubric", { default: () => "", private: true });
 
@@ -77,10 +84,11 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
   if (!Number.isInteger(max) || max < 1)
     throw new HarnessError("invalid_option", `RubricMiddleware: \`maxIterations\` must be a positive integer, got ${String(max)}.`);
   const system = options.systemPrompt ?? GRADER_SYSTEM_PROMPT;
+  const rubricOf = (state: Readonly<AgentState>) => RUBRIC_TEXT.get(state) || options.rubric || "";
 
   async function grade(state: Readonly<AgentState>, iteration: number, config: LangGraphRunnableConfig): Promise<GraderResponse> {
     const model = options.model.bindTools ? options.model.bindTools([graderTool()]) : options.model;
-    const payload = graderPayload(RUBRIC_TEXT.get(state), state.messages, iteration, nonce());
+    const payload = graderPayload(rubricOf(state), state.messages, iteration, nonce());
     // Its own call: no callbacks, so the grader's tokens never stream as the agent's answer.
     const answer = await model.invoke([new SystemMessage(system), new HumanMessage(payload)], { signal: config.signal });
     return parseGraderAnswer(new AIMessage({ content: answer.content, tool_calls: answer.tool_calls ?? [] }));
@@ -99,7 +107,7 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
     stateSchema: stateSchema(RUBRIC_TEXT, STATUS, ITERATIONS, RUBRIC_EVALUATIONS, RUN_ID, ACTIVE),
 
     beforeAgent(state): StateUpdate | void {
-      const rubric = RUBRIC_TEXT.get(state);
+      const rubric = rubricOf(state);
       if (!rubric) return;
       const status = STATUS.get(state);
       if (ACTIVE.get(state) === rubric && !(status && TERMINAL.has(status))) return;
@@ -107,21 +115,23 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
     },
 
     async afterAgent(state, config): Promise<StateUpdate | void> {
-      if (!RUBRIC_TEXT.get(state)) return;
+      if (!rubricOf(state)) return;
       const iteration = ITERATIONS.get(state);
       const runId = RUN_ID.get(state) || crypto.randomUUID();
       emit(config, RUBRIC_START_EVENT, runId, iteration);
       const afterMessage = state.messages.length - 1;
+      const answerId = state.messages[afterMessage]?.id;
+      const graded = answerId ? { afterMessage, answerId } : { afterMessage };
       let evaluation: RubricEvaluation;
       try {
-        const graded = await grade(state, iteration, config);
-        const capped = graded.result === "needs_revision" && iteration + 1 >= max;
-        evaluation = { grading_run_id: runId, iteration, ...graded, ...(capped ? { result: "max_iterations_reached" } : {}), afterMessage };
+        const verdict = await grade(state, iteration, config);
+        const capped = verdict.result === "needs_revision" && iteration + 1 >= max;
+        evaluation = { grading_run_id: runId, iteration, ...verdict, ...(capped ? { result: "max_iterations_reached" } : {}), ...graded };
       } catch (err) {
         if (config.signal?.aborted) throw err;
         const why = redactSecrets(err instanceof Error ? err.message : String(err));
         const explanation = `The grader failed: ${why}`;
-        evaluation = { grading_run_id: runId, iteration, result: "grader_error", explanation, criteria: [], afterMessage };
+        evaluation = { grading_run_id: runId, iteration, result: "grader_error", explanation, criteria: [], ...graded };
       }
       emit(config, RUBRIC_END_EVENT, runId, iteration, evaluation);
       try {

@@ -63,6 +63,7 @@ export function agentReview(
   return {
     summary,
     instructions: agent.instructions,
+    ...(manifest.rubric ? { rubric: { ...manifest.rubric } } : {}),
     subagents: agent.subagents.map((s) => ({
       name: s.name,
       description: s.description,

@@ -81,5 +81,6 @@ export async function folderOptions(
     skills: [...(base.skills ?? []), ...folder.skills],
     ...(folder.allowedTools ? { allowedTools: folder.allowedTools } : {}),
     ...(folder.disallowedTools ? { disallowedTools: folder.disallowedTools } : {}),
+    ...(folder.middleware ? { middleware: [...(base.middleware ?? []), ...folder.middleware] } : {}),
   };
 }

@@ -20,7 +20,9 @@ import { TOOL_RESULT_EVENT } from "../harness/loop.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
-import { plain, shownApproval, toMessageInfo } from "./messages.ts";
+import { RUBRIC_END_EVENT } from "../middleware/rubric-events.ts";
+import { isGraderFeedback } from "../core/messages.ts";
+import { gradeInfo, plain, shownApproval, toMessageInfo } from "./messages.ts";
 import type { AgentEvent, MessageInfo, PendingApproval, TokenEvent, Todo } from "./protocol.ts";
 
 export interface Translator {
@@ -72,7 +74,8 @@ export function createTranslator(runId: string, threadId: string): Translator {
         const messages: MessageInfo[] = [];
         const raw: unknown[] = Array.isArray(part.messages) ? part.messages : part.messages === undefined ? [] : [part.messages];
         for (const m of raw) {
-          if (!BaseMessage.isInstance(m) || !(AIMessage.isInstance(m) || ToolMessage.isInstance(m))) continue;
+          // The person's own messages are the page's already; the rubric loop's feedback is not.
+          if (!BaseMessage.isInstance(m) || !(AIMessage.isInstance(m) || ToolMessage.isInstance(m) || isGraderFeedback(m))) continue;
           messages.push(toMessageInfo(m));
           if (AIMessage.isInstance(m)) {
             partial = "";
@@ -126,6 +129,11 @@ export function createTranslator(runId: string, threadId: string): Translator {
     if (payload.type === TOOL_RESULT_EVENT && payload.threadId === threadId && ToolMessage.isInstance(payload.message)) {
       finished.push(payload.message);
       return [{ type: "messages", runId, messages: [toMessageInfo(payload.message)] }];
+    }
+    if (payload.type === RUBRIC_END_EVENT && isRecord(payload.evaluation)) {
+      const grade = gradeInfo(payload.evaluation);
+      const id = payload.evaluation.answerId;
+      return grade ? [{ type: "grade", runId, ...(typeof id === "string" ? { messageId: id } : {}), grade }] : [];
     }
     if (payload.type === RETRY_EVENT) {
       return [

@@ -3,13 +3,13 @@
  * page gets. Pure.
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { isGraderFeedback, messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
 import { DECISION_KEY } from "../middleware/hitl.ts";
 import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
-import type { ApprovalAction, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
+import type { ApprovalAction, GradeInfo, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
 /**
  * `response_metadata` key of an AI message the user stopped (its text is what had arrived), or of the
@@ -39,6 +39,7 @@ export function usageOf(msg: AIMessage): UsageInfo | undefined {
 export function toMessageInfo(msg: BaseMessage): MessageInfo {
   const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: messageText(msg) };
   if (msg.id) info.id = msg.id;
+  if (isGraderFeedback(msg)) info.grader = true;
   if (AIMessage.isInstance(msg)) {
     if (msg.tool_calls?.length) info.toolCalls = msg.tool_calls.map(toToolCallInfo);
     const usage = usageOf(msg);
@@ -133,4 +134,22 @@ export function visibleCount(messages: readonly BaseMessage[]): number {
     if (type === "human" || (type === "ai" && m.text.trim())) n++;
   }
   return n;
+}
+
+const GRADE_RESULTS: ReadonlySet<string> = new Set(["satisfied", "needs_revision", "failed", "max_iterations_reached", "grader_error"]);
+
+/** A rubric evaluation (from the stream or the thread's state) as plain, checked data; undefined when it is not one. */
+export function gradeInfo(evaluation: unknown): GradeInfo | undefined {
+  if (!isRecord(evaluation) || typeof evaluation.result !== "string" || !GRADE_RESULTS.has(evaluation.result)) return undefined;
+  const criteria = Array.isArray(evaluation.criteria) ? evaluation.criteria.filter(isRecord) : [];
+  return {
+    result: evaluation.result as GradeInfo["result"],
+    explanation: typeof evaluation.explanation === "string" ? evaluation.explanation : "",
+    criteria: criteria.map((c) => ({
+      name: String(c.name ?? ""),
+      passed: c.passed === true,
+      ...(typeof c.gap === "string" && c.gap ? { gap: c.gap } : {}),
+    })),
+    iteration: typeof evaluation.iteration === "number" ? evaluation.iteration : 0,
+  };
 }

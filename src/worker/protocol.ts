@@ -95,12 +95,25 @@ export interface MessageInfo {
    * deepagents' default text) or `respond` (the answer given instead of running the tool). The tool did not run.
    */
   decision?: "reject" | "respond";
+  /** Assistant messages: how the rubric loop's grader judged this answer (the latest grading of it). */
+  grade?: GradeInfo;
+  /** User messages: feedback the rubric loop's grader added (not the person's). */
+  grader?: true;
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
   /** Tool messages: the offloaded result's head and tail, from the stub the model sees. */
   offloadPreview?: string;
   /** Tool messages: how long the call ran. */
   durationMs?: number;
+}
+
+/** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */
+export interface GradeInfo {
+  result: "satisfied" | "needs_revision" | "failed" | "max_iterations_reached" | "grader_error";
+  explanation: string;
+  criteria: Array<{ name: string; passed: boolean; gap?: string }>;
+  /** Zero-based, within the grading run. */
+  iteration: number;
 }
 
 /** Streamed assistant text; consecutive chunks may be batched (`chunks` counts them). */
@@ -144,6 +157,14 @@ export interface SummarizedEvent {
   historyPath: string;
   /** Index of the first message still sent verbatim. */
   cutoff: number;
+}
+
+/** The rubric loop graded an answer (the message with `messageId`). */
+export interface GradeEvent {
+  type: "grade";
+  runId: string;
+  messageId?: string;
+  grade: GradeInfo;
 }
 
 /** A provider call failed and is retried after `waitMs`. */
@@ -207,6 +228,7 @@ export type AgentEvent =
   | TodosEvent
   | SummarizedEvent
   | RetryEvent
+  | GradeEvent
   | StatusEvent
   | InterruptEvent
   | DoneEvent
@@ -547,6 +569,8 @@ export interface AgentReview {
   /** Approval rules the agent adds (the app's own always hold: an agent cannot switch approval for `execute` off). */
   interruptOn: AgentManifest["interruptOn"];
   permissions: AgentManifest["permissions"];
+  /** The rubric every answer is graded against before a run ends (agent.yaml `rubric`), with its cap. */
+  rubric?: AgentManifest["rubric"];
   /** Every host the agent would contact besides the person's own provider. */
   hosts: AgentHost[];
   /** Every file of the folder with its size (what "Share" exports and the hash covers). */

@@ -9,8 +9,9 @@ import { subagentThreadId } from "../backends/runtime.ts";
 import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
+import { RUBRIC_EVALUATIONS_KEY } from "../middleware/rubric-events.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
-import { plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
+import { gradeInfo, plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
 import { brokenThread, messagesProblem } from "./stored-state.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
@@ -116,6 +117,16 @@ async function withChildren(
   return { messages: out, childUsage };
 }
 
+/** The rubric loop's evaluations (the private `_rubric_evaluations`), each on the answer it graded; the latest wins. */
+export function withGrades(messages: MessageInfo[], evaluations: unknown): void {
+  if (!Array.isArray(evaluations)) return;
+  for (const e of evaluations) {
+    const at = (e as { afterMessage?: unknown }).afterMessage;
+    const grade = gradeInfo(e);
+    if (grade && typeof at === "number" && messages[at]?.role === "assistant") messages[at] = { ...messages[at], grade };
+  }
+}
+
 /** The view of a thread, less its agent (thread-agents.ts adds it). */
 export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit<ThreadView, "agent">> {
   const head = await deps.registry.head(threadId);
@@ -132,6 +143,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const shown = await withChildren(threadId, messages, deps);
+  withGrades(shown.messages, (snapshot.values as Record<string, unknown>)[RUBRIC_EVALUATIONS_KEY]);
   const view: Omit<ThreadView, "agent"> = {
     threadId,
     messages: shown.messages,

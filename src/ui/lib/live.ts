@@ -159,6 +159,9 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
       return { ...v, summary: { cutoff: event.cutoff, historyPath: event.historyPath } };
     case "retry":
       return { ...v, retry: event, status: null };
+    case "grade":
+      // The graded answer shows its grade; the grader's feedback (if any) comes as a message of its own.
+      return event.messageId ? { ...v, messages: v.messages.map((m) => (m.id === event.messageId ? { ...m, grade: event.grade } : m)) } : v;
     case "status":
       return { ...v, status: event };
     case "interrupt":

@@ -8,7 +8,7 @@
  * (providers repeat ids across turns, and a subagent's raw ids can differ
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
-import type { MessageInfo, ToolCallInfo } from "../../worker/protocol.ts";
+import type { GradeInfo, MessageInfo, ToolCallInfo } from "../../worker/protocol.ts";
 import type { ToolStatus } from "./tool-summary.ts";
 import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
@@ -76,7 +76,21 @@ export interface UsageItem {
   usage: TurnUsage;
 }
 
-export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem | UsageItem;
+/** The rubric loop's grade of the answer just above it. */
+export interface GradeItem {
+  kind: "grade";
+  index: number;
+  grade: GradeInfo;
+}
+
+/** Feedback the rubric loop's grader gave the agent (a message of the thread, not the person's). */
+export interface GraderItem {
+  kind: "grader";
+  index: number;
+  text: string;
+}
+
+export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem | UsageItem | GradeItem | GraderItem;
 
 export interface TimelineOptions {
   /** A run is active: unanswered calls are running, not cancelled. */
@@ -130,7 +144,7 @@ function withTurnUsage(items: TimelineItem[], messages: readonly MessageInfo[], 
   const live = options.children ?? {};
   const childrenOf = (call: { id: string; children?: MessageInfo[] }) =>
     call.children?.length ? call.children : (live[call.id]?.messages ?? []);
-  const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
+  const starts = messages.flatMap((m, i) => (m.role === "user" && !m.grader ? [i] : []));
   if (starts[0] !== 0) starts.unshift(0);
   const out = [...items];
   // Last turn first, so inserting an item leaves the earlier positions as they are.
@@ -158,7 +172,8 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
   for (let i = 0; i < messages.length; i++) {
     if (options.summary && i === options.summary.cutoff && i > 0) items.push({ kind: "summary", historyPath: options.summary.historyPath });
     const m = messages[i]!;
-    if (m.role === "user") items.push({ kind: "user", index: i, text: m.content });
+    if (m.role === "user")
+      items.push(m.grader ? { kind: "grader", index: i, text: m.content } : { kind: "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
     if (m.content.trim() || m.stopped || m.cutOff)
       items.push({
@@ -168,6 +183,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
         ...(m.stopped ? { stopped: true } : {}),
         ...(m.cutOff ? { cutOff: true } : {}),
       });
+    if (m.grade) items.push({ kind: "grade", index: i, grade: m.grade });
     const calls = m.toolCalls ?? [];
     if (!calls.length) continue;
     const results: MessageInfo[] = [];

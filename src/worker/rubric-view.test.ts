@@ -1,0 +1,80 @@
+/**
+ * The rubric loop in the app's terms: a run's stream becomes grade events and the grader's feedback message, the
+ * timeline shows each grade under the answer it graded and the feedback as the grader's (not the person's), and a
+ * thread read back from its state shows the same.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph/web";
+import { describe, expect, it } from "vitest";
+import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { GRADER_RESPONSE } from "../middleware/rubric-grade.ts";
+import { rubricMiddleware } from "../middleware/rubric.ts";
+import { ScriptedChatModel } from "../models/scripted.ts";
+import { applyEvent, beginTurn, emptyLive, type LiveThread } from "../ui/lib/live.ts";
+import { buildTimeline } from "../ui/lib/timeline.ts";
+import { createTranslator } from "./events.ts";
+import { gradeInfo, toMessageInfo } from "./messages.ts";
+import { withGrades } from "./thread-view.ts";
+
+const verdict = (args: Record<string, unknown>) => ({ toolCalls: [{ name: GRADER_RESPONSE, args }] });
+
+describe("the rubric loop in the timeline", () => {
+  it("grades show under the answers they graded and the feedback shows as the grader's, live and read back", async () => {
+    const model = new ScriptedChatModel({ script: [{ text: "A draft." }, { text: "The final answer." }] });
+    const grader = new ScriptedChatModel({
+      script: [
+        verdict({ result: "needs_revision", explanation: "Too short.", criteria: [{ name: "length", passed: false, gap: "Say more." }] }),
+        verdict({ result: "satisfied", explanation: "Good.", criteria: [{ name: "length", passed: true }] }),
+      ],
+    });
+    const agent = createDeepAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      middleware: [rubricMiddleware({ model: grader, rubric: "- at least two sentences" })],
+    });
+    const config = { configurable: { thread_id: "t" } };
+    const translator = createTranslator("r", "t");
+    let live: LiveThread = beginTurn(emptyLive(), "Explain it.");
+    const stream = await agent.stream(
+      { messages: [new HumanMessage("Explain it.")] },
+      { ...config, streamMode: ["messages", "updates", "custom"] },
+    );
+    for await (const chunk of stream) for (const event of translator.translate(chunk)) live = applyEvent(live, event);
+
+    const shown = (items: ReturnType<typeof buildTimeline>) =>
+      items.map((i) =>
+        i.kind === "grade" ? `grade:${i.grade.result}` : i.kind === "grader" ? "grader" : i.kind === "usage" ? "usage" : `${i.kind}`,
+      );
+    const expected = ["user", "assistant", "grade:needs_revision", "grader", "assistant", "grade:satisfied"];
+    expect(shown(buildTimeline(live.messages)).filter((k) => k !== "usage")).toEqual(expected);
+    const feedback = buildTimeline(live.messages).find((i) => i.kind === "grader");
+    expect(feedback && "text" in feedback ? feedback.text : "").toContain("- length: Say more.");
+
+    // Read back from the thread's state, as the worker's thread view does.
+    const state = await agent.getState(config);
+    const messages = (state.values.messages as HumanMessage[]).map(toMessageInfo);
+    withGrades(messages, (state.values as Record<string, unknown>)._rubric_evaluations);
+    expect(shown(buildTimeline(messages)).filter((k) => k !== "usage")).toEqual(expected);
+    expect(messages.find((m) => m.grade?.result === "needs_revision")?.grade?.criteria).toEqual([
+      { name: "length", passed: false, gap: "Say more." },
+    ]);
+    // The grader's feedback does not start a turn of its own: one usage line for the person's one message at most.
+    expect(shown(buildTimeline(messages)).filter((k) => k === "usage").length).toBeLessThanOrEqual(1);
+  });
+
+  it("takes only well-formed evaluations from the stream or the state", () => {
+    expect(gradeInfo({ result: "satisfied", explanation: "ok", criteria: [{ name: "a", passed: true }], iteration: 1 })).toEqual({
+      result: "satisfied",
+      explanation: "ok",
+      criteria: [{ name: "a", passed: true }],
+      iteration: 1,
+    });
+    expect(gradeInfo({ result: "<img src=x onerror=alert(1)>" })).toBeUndefined();
+    expect(gradeInfo(null)).toBeUndefined();
+    expect(gradeInfo({ result: "failed", criteria: "nope" })).toEqual({ result: "failed", explanation: "", criteria: [], iteration: 0 });
+    const messages = [toMessageInfo(new HumanMessage("q"))];
+    withGrades(messages, [{ result: "satisfied", afterMessage: 0 }, { result: "satisfied", afterMessage: 5 }, "junk"]);
+    // A grade never lands on a message that is not an answer, nor outside the thread.
+    expect(messages[0]!.grade).toBeUndefined();
+  });
+});
