@@ -57,7 +57,11 @@ export default defineConfig({
     sourcemap: true,
     // Rolldown's build-time advice fires on slow machines: the main build's time is mostly the worker's own build
     // (vite:worker-import-meta-url), which is no plugin to speed up. `npm run build` stays free of warnings.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // The OAuth callback page of MCP sign-ins (oauth-callback.html) beside the app's page.
+      input: { index: "index.html", "oauth-callback": "oauth-callback.html" },
+    },
   },
   test: {
     projects: [

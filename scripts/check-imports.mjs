@@ -79,6 +79,7 @@ export const ROOT_FILES = {
     imports: ["agent-folders", "models", "agent", "tools", "middleware", "context", "harness", "backends/sandbox", "backends", "storage"],
   },
   "main.ts": { what: "the page entry", imports: ["ui", "worker"] },
+  "oauth-callback.ts": { what: "the OAuth callback page's entry (oauth-callback.html)", imports: ["ui"] },
 };
 
 /**

@@ -7,7 +7,8 @@
  * `die` (the server drops every connection mid-call) and `web.search` (a name providers refuse as it is).
  *
  * Options: CORS for the test origin or none, `Mcp-Session-Id` exposed or not, a bearer token it requires, the
- * legacy HTTP+SSE transport only.
+ * legacy HTTP+SSE transport only, OAuth sign-in (mcp-oauth-server.ts: the SDK's authorization server on the same
+ * origin, dynamic registration and PKCE; /mcp answers 401 without a valid access token).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -15,6 +16,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import { TestOAuthServer, type TestOAuthOptions } from "./mcp-oauth-server.ts";
 
 /** A 1×1 red PNG. */
 export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -30,6 +32,8 @@ export interface McpTestServerOptions {
   legacySse?: boolean;
   /** Send `Cross-Origin-Resource-Policy: cross-origin`, so a cross-origin-isolated page may make opaque requests. */
   corp?: boolean;
+  /** Require an OAuth sign-in (an authorization server with dynamic registration and PKCE on the same origin). */
+  oauth?: TestOAuthOptions;
   /** The port; 0 (default) picks a free one. */
   port?: number;
 }
@@ -41,6 +45,8 @@ export interface McpTestServer {
   readonly cancelled: number;
   /** Calls made, by tool name. */
   readonly calls: Record<string, number>;
+  /** The authorization server (option `oauth`). */
+  readonly oauth?: TestOAuthServer;
   /** Forgets every session: the next request of an old session gets 404, as after a server restart. */
   expireSessions(): Promise<void>;
   close(): Promise<void>;
@@ -53,7 +59,8 @@ function corsHeaders(req: IncomingMessage, expose: boolean): Record<string, stri
     "access-control-allow-origin": req.headers.origin ?? "*",
     "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
     "access-control-allow-headers": ALLOW_HEADERS,
-    ...(expose ? { "access-control-expose-headers": "Mcp-Session-Id" } : {}),
+    // WWW-Authenticate: a client reads where to sign in (resource_metadata) from a 401's header.
+    ...(expose ? { "access-control-expose-headers": "Mcp-Session-Id, WWW-Authenticate" } : {}),
   };
 }
 
@@ -198,9 +205,21 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
     res.writeHead(405, { allow: "GET" }).end("Method Not Allowed");
   }
 
-  const http: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+  const setCors = (req: IncomingMessage, res: ServerResponse): void => {
     if (cors) for (const [k, v] of Object.entries(corsHeaders(req, expose))) res.setHeader(k, v);
+  };
+  const mcp = (req: IncomingMessage, res: ServerResponse): void => {
+    handleStreamable(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  };
+  const oauth = options.oauth ? new TestOAuthServer(options.oauth) : undefined;
+  let oauthApp: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+
+  const http: Server = createServer((req, res) => {
+    if (oauthApp) return oauthApp(req, res);
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    setCors(req, res);
     if (options.corp) res.setHeader("cross-origin-resource-policy", "cross-origin");
     if (req.method === "OPTIONS") {
       res.writeHead(204).end();
@@ -223,6 +242,7 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, "127.0.0.1", resolve));
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : 0;
+  if (oauth) oauthApp = oauth.app(`http://127.0.0.1:${port}`, setCors, mcp);
 
   return {
     url: `http://127.0.0.1:${port}${options.legacySse ? "/sse" : "/mcp"}`,
@@ -230,6 +250,7 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
       return cancelled;
     },
     calls,
+    ...(oauth ? { oauth } : {}),
     async expireSessions() {
       const all = [...streamable.values()];
       streamable.clear();

@@ -9,7 +9,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError as SdkMcpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { err, ok, type Result } from "../core/result.ts";
@@ -34,6 +34,8 @@ export interface McpServerOptions {
   timeoutMs?: number;
   /** The fetch to use (tests; a page's own fetch by default). */
   fetch?: typeof fetch;
+  /** OAuth for a server that requires sign-in (mcp-oauth.ts): tokens are sent, and refreshed on a 401. */
+  authProvider?: OAuthClientProvider;
 }
 
 type AnyTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -63,6 +65,8 @@ async function reachable(url: string, fetchImpl: typeof fetch): Promise<boolean>
 async function classify(error: unknown, url: string, fetchImpl: typeof fetch): Promise<McpError> {
   const status = statusOf(error);
   const fail = (code: McpErrorCode, detail?: string): McpError => mcpError(code, mcpMessage(code, url, detail), status);
+  // mcp-oauth.ts: the server needs a sign-in (by name: the provider is loaded only for servers that sign in).
+  if (error instanceof Error && error.name === "SignInRequiredError") return fail("sign_in_required");
   if (error instanceof UnauthorizedError || status === 401 || status === 403)
     return fail("unauthorized", status ? `HTTP ${status}` : undefined);
   if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) return fail("timeout");
@@ -240,10 +244,11 @@ function validUrl(url: string): URL | undefined {
 
 async function open(options: McpServerOptions, kind: "http" | "sse", url: URL): Promise<Opened> {
   const requestInit: RequestInit = { headers: { ...options.headers }, credentials: "omit" };
+  const extra = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
   const transport =
     kind === "http"
-      ? new StreamableHTTPClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) })
-      : new SSEClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      ? new StreamableHTTPClientTransport(url, { requestInit, ...extra })
+      : new SSEClientTransport(url, { requestInit, ...extra });
   const client = newClient();
   try {
     await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });

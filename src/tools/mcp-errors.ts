@@ -12,13 +12,22 @@ import type { ErrorInfo } from "../core/errors.ts";
  * - `unreachable`: nothing answered at the URL (in a browser: or CORS refused it, where the two cannot be told
  *   apart: a cross-origin-isolated page cannot make the opaque request that would tell them apart);
  * - `unauthorized`: 401/403, the token is missing, wrong or expired;
+ * - `sign_in_required`: the server signs people in with OAuth and there is no valid sign-in (Sign in in Settings);
  * - `session_expired`: the server forgot the session and reconnecting did not help;
  * - `server_gone`: the connection dropped during a call;
  * - `timeout`: a call did not answer in time (it was cancelled);
  * - `protocol`: the server answered, but not as an MCP server should.
  */
 export type McpErrorCode =
-  "invalid_url" | "cors" | "unreachable" | "unauthorized" | "session_expired" | "server_gone" | "timeout" | "protocol";
+    | "invalid_url"
+  | "cors"
+  | "unreachable"
+  | "unauthorized"
+  | "sign_in_required"
+  | "session_expired"
+  | "server_gone"
+  | "timeout"
+  | "protocol";
 
 /** An MCP failure: {@link ErrorInfo} with a {@link McpErrorCode}, plain data (it crosses postMessage). */
 export type McpError = ErrorInfo & { code: McpErrorCode };
@@ -68,6 +77,8 @@ export function mcpMessage(code: McpErrorCode, url: string, detail = ""): string
       );
     case "unauthorized":
       return `${where} refused the credentials${more}: sign in again, or update its token in Settings → MCP servers.`;
+    case "sign_in_required":
+      return `${where} needs you to sign in${more}: use Sign in in Settings → MCP servers.`;
     case "session_expired":
       return `${where} ended the session and a new one failed too${more}. Try again later.`;
     case "server_gone":

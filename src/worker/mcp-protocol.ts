@@ -5,9 +5,15 @@
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { McpErrorCode } from "../tools/mcp-errors.ts";
+import type { McpOAuthCallback } from "../tools/mcp-oauth.ts";
 
-/** `connecting`; `connected`; `needs_secret`: its header was for an earlier session only; `failed`: see `error`. */
-export type McpServerState = "connecting" | "connected" | "needs_secret" | "failed";
+export type { McpOAuthCallback };
+
+/**
+ * `connecting`; `connected`; `needs_secret`: its header was for an earlier session only; `needs_sign_in`: it signs
+ * people in with OAuth and there is no valid sign-in; `signing_in`: a sign-in window is open; `failed`: see `error`.
+ */
+export type McpServerState = "connecting" | "connected" | "needs_secret" | "needs_sign_in" | "signing_in" | "failed";
 
 /** One tool of a server as Settings shows it. */
 export interface McpToolView {
@@ -33,6 +39,13 @@ export interface McpHeaderStatus {
   remembered: boolean;
 }
 
+/** An OAuth sign-in: whether tokens are held, never their values. */
+export interface McpSignInStatus {
+  signedIn: boolean;
+  /** Kept on this device (opted in); otherwise in the worker's memory for this session only. */
+  remembered: boolean;
+}
+
 /** A server as Settings shows it. */
 export interface McpServerView {
   id: string;
@@ -44,6 +57,8 @@ export interface McpServerView {
   error?: McpServerError;
   transport?: "http" | "sse";
   header?: McpHeaderStatus;
+  /** Present once the server asked for a sign-in (OAuth). */
+  signIn?: McpSignInStatus;
   tools: McpToolView[];
   /** Tools the server offers that cannot be used, and why. */
   skipped: { tool: string; reason: string }[];
@@ -60,8 +75,11 @@ export interface McpServerInput {
   remember?: boolean;
 }
 
-/** The codes of MCP calls on the protocol: the client's, and `not_found` (no server with that id). */
-export type McpServerErrorCode = McpErrorCode | "not_found";
+/**
+ * The codes of MCP calls on the protocol: the client's, `not_found` (no server with that id), and `sign_in_failed`
+ * (the sign-in window was blocked or closed, the server refused, or its answer was not for this sign-in).
+ */
+export type McpServerErrorCode = McpErrorCode | "not_found" | "sign_in_failed";
 export type McpServerError = ErrorInfo & { code: McpServerErrorCode };
 export type McpResult<T> = Result<T, McpServerError>;
 
@@ -82,6 +100,18 @@ export interface McpServersApi {
   /** Replaces the header's value ("" forgets it) and reconnects. */
   setMcpHeader(id: string, value: string, remember: boolean): Promise<McpResult<McpServerView>>;
   setMcpTool(id: string, tool: string, choice: McpToolChoice): Promise<McpResult<McpServerView>>;
+  /**
+   * Starts an OAuth sign-in whose callback page is `redirectUrl` (the site's oauth-callback.html); `remember` keeps
+   * the sign-in on this device. Gives the authorization URL for the sign-in window, or `null` when the server was
+   * signed in to without one (a stored refresh token).
+   */
+  beginMcpSignIn(id: string, redirectUrl: string, remember: boolean): Promise<McpResult<{ url: string | null; server: McpServerView }>>;
+  /** Finishes the sign-in with what the callback page received (refused unless its `state` is this sign-in's), and connects. */
+  finishMcpSignIn(id: string, callback: McpOAuthCallback): Promise<McpResult<McpServerView>>;
+  /** Ends a sign-in that will not finish (or could not start); `reason` is shown (the window was blocked or closed). */
+  cancelMcpSignIn(id: string, reason: string): Promise<McpResult<McpServerView>>;
+  /** Forgets the server's tokens and registered client, here and on this device. */
+  signOutMcpServer(id: string): Promise<McpResult<McpServerView>>;
   /** Disconnects and forgets the server and its header. */
   removeMcpServer(id: string): Promise<McpResult<null>>;
 }

@@ -6,6 +6,9 @@
  *   under ["mcp_secrets"] only when the person asks to remember it (otherwise only a mark that there was one, so
  *   after a reload the server says it needs the value again rather than connect without it). Values never leave
  *   the worker: no call returns one, and `redact` hides them in any text that leaves.
+ * - A server without a header signs people in with OAuth when it asks (tools/mcp-oauth.ts): its registered client and
+ *   tokens are kept as header values are (memory; under ["mcp_oauth"] only when the person chose Remember), hidden
+ *   by `redact` too, and forgotten by Sign out and Remove.
  * - The client (tools/mcp-*.ts) is imported when a server is first connected, so the worker starts without it.
  * - A run gets the enabled tools of the connected servers, and asks before those whose "ask" is on.
  */
@@ -15,11 +18,13 @@ import { redactSecrets } from "../core/redact.ts";
 import { err, ok } from "../core/result.ts";
 import type { AgentTool } from "../harness/types.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
+import type { McpOAuthCredentials, McpOAuthProvider } from "../tools/mcp-oauth.ts";
 import type { McpConnection } from "../tools/mcp-tools.ts";
-import type { McpResult, McpServersApi, McpServerView, McpToolChoice, McpToolView } from "./mcp-protocol.ts";
+import type { McpResult, McpServerError, McpServersApi, McpServerView, McpToolChoice, McpToolView } from "./mcp-protocol.ts";
 
 const SERVERS_NS = ["mcp_servers"];
 const SECRETS_NS = ["mcp_secrets"];
+const OAUTH_NS = ["mcp_oauth"];
 
 /** What is stored of a server (never its header's value). */
 interface StoredServer {
@@ -37,6 +42,10 @@ interface Live {
   view: McpServerView;
   connection?: McpConnection;
   connecting?: Promise<void>;
+  /** OAuth for a server without a header (created on first connect). */
+  oauth?: McpOAuthProvider;
+  /** The server asked for a sign-in at least once (Settings shows Sign in / Sign out). */
+  asksSignIn?: boolean;
 }
 
 /** The tools of a run and which of them ask first. */
@@ -80,13 +89,42 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
   const servers = new Map<string, Live>();
   const secrets = new Map<string, string>();
   const remembered = new Set<string>();
+  const credentials = new Map<string, McpOAuthCredentials>();
+  const rememberedSignIns = new Set<string>();
   let loaded: Promise<void> | undefined;
 
   const headerStatus = (id: string, stored: StoredServer) =>
     stored.headerName ? { header: { name: stored.headerName, set: secrets.has(id), remembered: remembered.has(id) } } : {};
 
+  function signInStatus(id: string): Pick<McpServerView, "signIn"> {
+    const live = servers.get(id);
+    if (!live?.asksSignIn && !credentials.get(id)?.tokens) return {};
+    return { signIn: { signedIn: credentials.get(id)?.tokens !== undefined, remembered: rememberedSignIns.has(id) } };
+  }
+
   function baseView(id: string, stored: StoredServer, state: McpServerView["state"]): McpServerView {
-    return { id, url: stored.url, name: stored.name, state, tools: [], skipped: [], ...headerStatus(id, stored) };
+    return { id, url: stored.url, name: stored.name, state, tools: [], skipped: [], ...headerStatus(id, stored), ...signInStatus(id) };
+  }
+
+  /** The credentials store of server `id`: memory, and IndexedDB when the person chose Remember. */
+  function oauthStore(id: string) {
+    return {
+      load: () => credentials.get(id) ?? {},
+      async save(next: McpOAuthCredentials) {
+        if (!next.client && !next.tokens) credentials.delete(id);
+        else credentials.set(id, { ...next });
+        if (rememberedSignIns.has(id) && (next.client || next.tokens)) await store?.put(OAUTH_NS, id, { ...next });
+        else await store?.delete(OAUTH_NS, id);
+      },
+    };
+  }
+
+  async function oauthFor(id: string, live: Live): Promise<McpOAuthProvider> {
+    if (!live.oauth) {
+      const { McpOAuthProvider } = await import("../tools/mcp-oauth.ts");
+      live.oauth ??= new McpOAuthProvider(live.stored.url, oauthStore(id), fetchImpl);
+    }
+    return live.oauth;
   }
 
   async function save(id: string, stored: StoredServer): Promise<void> {
@@ -105,20 +143,28 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
       }
       live.view = baseView(id, stored, "connecting");
       const { connectMcpServer } = await import("../tools/mcp-tools.ts");
+      const authProvider = stored.headerName ? undefined : await oauthFor(id, live);
       const result = await connectMcpServer({
         url: stored.url,
         name: stored.name,
         fetch: fetchImpl,
         ...(stored.headerName && secret ? { headers: { [stored.headerName]: secret } } : {}),
+        ...(authProvider ? { authProvider } : {}),
       }).catch((e: unknown) => err({ ...toErrorInfo(e), code: "protocol" as const }));
       if (servers.get(id) !== live) {
         if (result.ok) await result.value.close();
+        return;
+      }
+      if (!result.ok && result.error.code === "sign_in_required") {
+        live.asksSignIn = true;
+        live.view = baseView(id, stored, "needs_sign_in");
         return;
       }
       if (!result.ok) {
         live.view = { ...baseView(id, stored, "failed"), error: { ...result.error, message: redact(result.error.message) } };
         return;
       }
+      if (authProvider?.signedIn) live.asksSignIn = true;
       live.connection = result.value;
       live.view = {
         ...baseView(id, stored, "connected"),
@@ -136,6 +182,12 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
   function load(): Promise<void> {
     loaded ??= (async () => {
       if (!store) return;
+      for (const item of await store.search(OAUTH_NS, { limit: 1_000 })) {
+        const { client, tokens } = item.value as McpOAuthCredentials;
+        if (!client && !tokens) continue;
+        credentials.set(item.key, { ...(client ? { client } : {}), ...(tokens ? { tokens } : {}) });
+        rememberedSignIns.add(item.key);
+      }
       for (const item of await store.search(SECRETS_NS, { limit: 1_000 })) {
         const value = (item.value as { value?: unknown }).value;
         if (typeof value === "string" && value) {
@@ -156,10 +208,17 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
   }
 
   function redact(text: string): string {
-    return redactSecrets(
-      text,
-      [...secrets.values()].flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")]),
-    );
+    const oauth = [...credentials.values()].flatMap(({ client, tokens }) => [
+      tokens?.access_token ?? "",
+      tokens?.refresh_token ?? "",
+      client?.client_secret ?? "",
+    ]);
+    return redactSecrets(text, [...[...secrets.values()].flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")]), ...oauth.filter(Boolean)]);
+  }
+
+  function signInFailed(id: string, live: Live, message: string): void {
+    const error: McpServerError = { name: "McpError", code: "sign_in_failed", message: redact(message).slice(0, 600) };
+    live.view = { ...baseView(id, live.stored, "failed"), error };
   }
 
   async function setSecret(id: string, stored: StoredServer, value: string, remember: boolean): Promise<void> {
@@ -244,6 +303,61 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
         await save(id, live.stored);
         live.view = { ...live.view, tools: live.view.tools.map((t) => (t.tool === tool ? { ...t, ...next } : t)) };
       }),
+    beginMcpSignIn: async (id, redirectUrl, remember) => {
+      await load();
+      const live = servers.get(id);
+      if (!live) return notFound(id);
+      if (live.stored.headerName) {
+        return err({ name: "McpError", code: "sign_in_failed" as const, message: "This server uses a header value, not a sign-in." });
+      }
+      await live.connecting;
+      const oauth = await oauthFor(id, live);
+      if (remember) rememberedSignIns.add(id);
+      else rememberedSignIns.delete(id);
+      await oauthStore(id).save(credentials.get(id) ?? {});
+      live.asksSignIn = true;
+      try {
+        const url = await oauth.begin(redirectUrl);
+        if (url === null) {
+          await connect(id, live);
+          return ok({ url: null, server: live.view });
+        }
+        live.view = { ...baseView(id, live.stored, "signing_in") };
+        return ok({ url: url.href, server: live.view });
+      } catch (error) {
+        signInFailed(id, live, `Sign-in could not start: ${toErrorInfo(error).message}`);
+        return ok({ url: null, server: live.view });
+      }
+    },
+    finishMcpSignIn: (id, callback) =>
+      withServer(id, async (live) => {
+        if (!live.oauth?.signingIn) {
+          signInFailed(id, live, "No sign-in was in progress for this server: click Sign in again.");
+          return;
+        }
+        try {
+          await live.oauth.finish(callback);
+        } catch (error) {
+          signInFailed(id, live, toErrorInfo(error).message);
+          return;
+        }
+        await connect(id, live);
+      }),
+    cancelMcpSignIn: (id, reason) =>
+      withServer(id, async (live) => {
+        if (live.stored.headerName || live.view.state === "connected") return;
+        live.oauth?.cancel();
+        signInFailed(id, live, reason);
+      }),
+    signOutMcpServer: (id) =>
+      withServer(id, async (live) => {
+        await live.connection?.close().catch(() => undefined);
+        delete live.connection;
+        await live.oauth?.signOut();
+        credentials.delete(id);
+        await store?.delete(OAUTH_NS, id);
+        live.view = baseView(id, live.stored, "needs_sign_in");
+      }),
     async removeMcpServer(id) {
       await load();
       const live = servers.get(id);
@@ -252,8 +366,11 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
       await live.connection?.close().catch(() => undefined);
       secrets.delete(id);
       remembered.delete(id);
+      credentials.delete(id);
+      rememberedSignIns.delete(id);
       await store?.delete(SERVERS_NS, id);
       await store?.delete(SECRETS_NS, id);
+      await store?.delete(OAUTH_NS, id);
       return ok(null);
     },
   };
@@ -282,6 +399,8 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
       for (const id of [...servers.keys()]) await api.removeMcpServer(id);
       secrets.clear();
       remembered.clear();
+      credentials.clear();
+      rememberedSignIns.clear();
     },
   };
 }

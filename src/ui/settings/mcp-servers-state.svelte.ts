@@ -5,6 +5,7 @@
 import type { McpServersApi, McpServerView, McpToolChoice } from "../../worker/mcp-protocol.ts";
 import { localNetworkNote } from "./model-form.ts";
 import { guarded } from "../lib/guard.ts";
+import { callbackUrl, openSignInWindow, waitForCallback } from "./mcp-sign-in.ts";
 
 /** How long a list with servers still connecting is read again: every 500 ms, for at most 30 s. */
 const POLL_MS = 500;
@@ -21,6 +22,10 @@ export function stateText(server: McpServerView): string {
     }
     case "needs_secret":
       return `Needs its ${server.header?.name ?? "header"} value again: it was kept for the last session only.`;
+    case "needs_sign_in":
+      return "Needs sign-in: the server asks you to sign in before it lists its tools.";
+    case "signing_in":
+      return "Signing in… finish in the sign-in window.";
     case "failed":
       return `Failed: ${server.error?.message ?? "unknown error"}`;
   }
@@ -33,6 +38,8 @@ export class McpServersState {
   #error: string | null = $state.raw(null);
   #adding = $state(false);
   #disposed = false;
+  /** Sign-ins waiting for their window, by server id: Cancel aborts them. */
+  #signIns = new Map<string, AbortController>();
   url = $state("");
   name = $state("");
   headerName = $state("");
@@ -65,6 +72,7 @@ export class McpServersState {
 
   dispose(): void {
     this.#disposed = true;
+    for (const waiting of this.#signIns.values()) waiting.abort();
   }
 
   #guard<T>(call: () => Promise<T>): Promise<T | undefined> {
@@ -136,6 +144,55 @@ export class McpServersState {
   /** Sends a new header value (the caller empties its field). */
   setHeader(id: string, value: string, remember: boolean): Promise<void> {
     return this.#update(async () => (await this.#client).setMcpHeader(id, value, remember));
+  }
+
+  /**
+   * Signs in to server `id` (OAuth): opens the sign-in window now (call it from the click, before any await, or
+   * the browser blocks it), sends it where the worker says, and finishes with what the callback page passes back.
+   * `remember` keeps the sign-in on this device.
+   */
+  async signIn(id: string, remember: boolean, open: () => Window | null = openSignInWindow): Promise<void> {
+    const popup = open();
+    const api = await this.#guard(() => this.#client);
+    if (!api) return popup?.close();
+    if (!popup) {
+      // Say so through the worker, so the card shows it as the sign-in's failure.
+      const why = "The browser blocked the sign-in window: allow pop-ups for this site, then click Sign in again.";
+      await this.#update(() => api.cancelMcpSignIn(id, why));
+      return;
+    }
+    const started = await this.#guard(() => api.beginMcpSignIn(id, callbackUrl(), remember));
+    if (!started || this.#disposed || !started.ok || started.value.url === null) {
+      popup.close();
+      if (started && !started.ok) this.#error = started.error.message;
+      if (started?.ok) this.#replace(started.value.server);
+      return;
+    }
+    this.#replace(started.value.server);
+    const url = new URL(started.value.url);
+    popup.location.href = url.href;
+    const waiting = new AbortController();
+    this.#signIns.get(id)?.abort();
+    this.#signIns.set(id, waiting);
+    const ended = await waitForCallback(url.searchParams.get("state") ?? "", popup, waiting.signal);
+    if (this.#signIns.get(id) === waiting) this.#signIns.delete(id);
+    if (this.#disposed) return;
+    if (ended.kind === "answer") await this.#update(() => api.finishMcpSignIn(id, ended.callback));
+    else {
+      popup.close();
+      const why = ended.kind === "closed" ? "The sign-in window was closed before the sign-in finished." : "Sign-in cancelled.";
+      await this.#update(() => api.cancelMcpSignIn(id, why));
+    }
+  }
+
+  /** Stops waiting for a sign-in's window. */
+  cancelSignIn(id: string): void {
+    this.#signIns.get(id)?.abort();
+  }
+
+  /** Forgets the server's sign-in (tokens and registration). */
+  signOut(id: string): Promise<void> {
+    return this.#update(async () => (await this.#client).signOutMcpServer(id));
   }
 
   async remove(id: string): Promise<void> {
