@@ -1,6 +1,8 @@
 import { InMemoryStore } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it } from "vitest";
+import { consentWithFetch } from "../testing/mcp-oauth-server.ts";
 import { startMcpServer, type McpTestServer } from "../testing/mcp-servers.ts";
+import { runTool } from "../testing/runtime.ts";
 import { createMcpServers, type McpServersService } from "./mcp-servers.ts";
 
 const TOKEN = "mcp-token-5f4e3d2c1b-DO-NOT-STORE";
@@ -25,7 +27,11 @@ function service(store: InMemoryStore): McpServersService {
 }
 
 async function storedText(store: InMemoryStore): Promise<string> {
-  const items = [...(await store.search(["mcp_servers"])), ...(await store.search(["mcp_secrets"]))];
+  const items = [
+    ...(await store.search(["mcp_servers"])),
+    ...(await store.search(["mcp_secrets"])),
+    ...(await store.search(["mcp_oauth"])),
+  ];
   return JSON.stringify(items.map((i) => i.value));
 }
 
@@ -94,5 +100,104 @@ describe("MCP servers in the worker", () => {
     expect([a.ok && a.value.name, b.ok && b.value.name]).toEqual(["same", "same_2"]);
     const names = (await mcp.forRun()).tools.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe("MCP servers that require sign-in (OAuth) in the worker", () => {
+  const CALLBACK = "http://127.0.0.1:5173/deeptab/oauth-callback.html";
+
+  async function signIn(mcp: McpServersService, id: string, remember: boolean) {
+    const started = await mcp.api.beginMcpSignIn(id, CALLBACK, remember);
+    expect(started.ok && started.value.server.state).toBe("signing_in");
+    if (!started.ok || !started.value.url) throw new Error("no authorization URL");
+    const { callback } = await consentWithFetch(started.value.url);
+    return mcp.api.finishMcpSignIn(id, callback);
+  }
+
+  it("needs sign-in, signs in for the session only (nothing stored, tokens redacted), refreshes, and Sign out forgets", async () => {
+    const s = await server({ oauth: { autoApprove: true } });
+    const store = new InMemoryStore();
+    const mcp = service(store);
+    const added = await mcp.api.addMcpServer({ url: s.url, name: "secure" });
+    expect(added.ok && added.value.state).toBe("needs_sign_in");
+    expect(added.ok && added.value.signIn).toEqual({ signedIn: false, remembered: false });
+    expect(s.oauth!.stats.registrations).toBe(0);
+    if (!added.ok) return;
+    const id = added.value.id;
+
+    const done = await signIn(mcp, id, false);
+    expect(done.ok && done.value.state).toBe("connected");
+    expect(done.ok && done.value.tools).toHaveLength(8);
+    expect(done.ok && done.value.signIn).toEqual({ signedIn: true, remembered: false });
+    expect(JSON.stringify(done)).not.toMatch(/at-|rt-/);
+    expect(await storedText(store)).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
+    expect(await store.search(["mcp_oauth"])).toEqual([]);
+
+    const echo = (await mcp.forRun()).tools.find((t) => t.name === "secure__echo")!;
+    expect((await runTool(echo, { text: "hi" })).text).toBe("echo: hi");
+    s.oauth!.expireAccessTokens();
+    expect((await runTool(echo, { text: "again" })).text).toBe("echo: again");
+    expect(s.oauth!.stats.refreshes).toBeGreaterThanOrEqual(1);
+    const leaked = JSON.stringify(await mcp.api.listMcpServers());
+    expect(leaked).not.toMatch(/at-[0-9a-f-]{36}/);
+
+    // A session-only sign-in is gone after a reload: the server needs a sign-in again.
+    const reloaded = service(store);
+    await expect.poll(async () => (await reloaded.api.listMcpServers())[0]?.state, { timeout: 30_000 }).toBe("needs_sign_in");
+
+    const out = await mcp.api.signOutMcpServer(id);
+    expect(out.ok && out.value.state).toBe("needs_sign_in");
+    expect(out.ok && out.value.signIn).toEqual({ signedIn: false, remembered: false });
+    expect((await mcp.forRun()).tools.map((t) => t.name)).not.toContain("secure__echo");
+    await mcp.api.reconnectMcpServer(id);
+    expect((await mcp.api.listMcpServers())[0]?.state).toBe("needs_sign_in");
+  });
+
+  it("a remembered sign-in is stored and connects after a reload; Sign out removes it from storage too", async () => {
+    const s = await server({ oauth: { autoApprove: true } });
+    const store = new InMemoryStore();
+    const mcp = service(store);
+    const added = await mcp.api.addMcpServer({ url: s.url, name: "secure" });
+    if (!added.ok) throw new Error("not added");
+    const done = await signIn(mcp, added.value.id, true);
+    expect(done.ok && done.value.signIn).toEqual({ signedIn: true, remembered: true });
+    const [kept] = await store.search(["mcp_oauth"]);
+    expect(JSON.stringify(kept?.value)).toMatch(/at-[0-9a-f-]{36}/);
+    const token = (kept?.value as { tokens: { access_token: string } }).tokens.access_token;
+    expect(mcp.redact(`Bearer ${token}`)).not.toContain(token);
+
+    const reloaded = service(store);
+    await expect.poll(async () => (await reloaded.api.listMcpServers())[0]?.state, { timeout: 30_000 }).toBe("connected");
+    expect((await reloaded.api.listMcpServers())[0]?.signIn).toEqual({ signedIn: true, remembered: true });
+    await reloaded.api.signOutMcpServer(added.value.id);
+    expect(await store.search(["mcp_oauth"])).toEqual([]);
+  });
+
+  it("a refused consent, a forged state and a closed window fail with why, and Sign in works afterwards", async () => {
+    const s = await server({ oauth: {} });
+    const mcp = service(new InMemoryStore());
+    const added = await mcp.api.addMcpServer({ url: s.url, name: "secure" });
+    if (!added.ok) throw new Error("not added");
+    const id = added.value.id;
+
+    let started = await mcp.api.beginMcpSignIn(id, CALLBACK, false);
+    if (!started.ok || !started.value.url) throw new Error("no URL");
+    const denied = await mcp.api.finishMcpSignIn(id, (await consentWithFetch(started.value.url, false)).callback);
+    expect(denied.ok && denied.value.state).toBe("failed");
+    expect(denied.ok && denied.value.error).toMatchObject({ code: "sign_in_failed", message: expect.stringContaining("refused the sign-in") });
+
+    started = await mcp.api.beginMcpSignIn(id, CALLBACK, false);
+    if (!started.ok || !started.value.url) throw new Error("no URL");
+    const { callback } = await consentWithFetch(started.value.url);
+    const forged = await mcp.api.finishMcpSignIn(id, { ...callback, state: "not-this-one" });
+    expect(forged.ok && forged.value.error?.message).toContain("its state differs");
+    expect(s.oauth!.stats.codes).toBe(1);
+
+    started = await mcp.api.beginMcpSignIn(id, CALLBACK, false);
+    const closed = await mcp.api.cancelMcpSignIn(id, "The sign-in window was closed before the sign-in finished.");
+    expect(closed.ok && closed.value.error?.message).toBe("The sign-in window was closed before the sign-in finished.");
+
+    const done = await signIn(mcp, id, false);
+    expect(done.ok && done.value.state).toBe("connected");
   });
 });
