@@ -113,3 +113,108 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
   expect(stored).not.toContain(TOKEN);
   expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
 });
+
+/** Where the sign-in states' screenshots go (outside the repository). */
+const SHOTS = process.env.DEEPTAB_OAUTH_SHOTS ?? "";
+
+async function shotBoth(page: Page, name: string, card: ReturnType<Page["getByRole"]>): Promise<void> {
+  if (!SHOTS) return;
+  for (const [width, height, size] of [
+    [1280, 800, "desktop"],
+    [390, 844, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/mcp-oauth-${name}-${size}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test("an MCP server that requires sign-in: Sign in in a popup, its tools in a run, remembered only as chosen, Sign out", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const secure = await startMcpServer({ oauth: {}, port: Number(process.env.DEEPTAB_E2E_OAUTH_PORT) || 0 });
+  try {
+    const errors = watchErrors(page);
+    const scope = providerScope("openai");
+    await scope.script([
+      { toolCalls: [{ id: "call_secure", name: "secure__echo", args: { text: "signed in" } }] },
+      { text: "Signed-in tool used." },
+    ]);
+    await page.goto("/");
+    await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "gpt-4o-mini" });
+    await page.getByRole("button", { name: "Settings" }).click();
+    const section = page.getByTestId("mcp-servers");
+    await section.getByLabel("Server URL", { exact: true }).fill(secure.url);
+    await section.getByLabel("Name (optional)").fill("secure");
+    await section.getByRole("button", { name: "Add MCP server" }).click();
+    const card = () => page.getByTestId("mcp-servers").getByRole("article", { name: "secure" });
+    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+    expect(secure.oauth!.stats.registrations).toBe(0);
+    await shotBoth(page, "needs-sign-in", card());
+
+    // A blocked pop-up is said as such.
+    await page.evaluate(() => {
+      (window as { realOpen?: typeof window.open }).realOpen = window.open;
+      window.open = () => null;
+    });
+    await card().getByRole("button", { name: "Sign in to secure" }).click();
+    await expect(card().getByRole("status")).toHaveText(/^Failed: The browser blocked the sign-in window/, AFTER_LOAD);
+    await shotBoth(page, "popup-blocked", card());
+    await page.evaluate(() => {
+      window.open = (window as { realOpen?: typeof window.open }).realOpen!;
+    });
+
+    // Sign in for this session: the popup shows the server's consent page, Allow lands on the site's callback page.
+    const signIn = async (remember: boolean) => {
+      await card().getByRole("checkbox", { name: "Remember sign-in on this device" }).setChecked(remember);
+      const [popup] = await Promise.all([page.waitForEvent("popup"), card().getByRole("button", { name: "Sign in to secure" }).click()]);
+      await expect(card().getByRole("status")).toHaveText("Signing in… finish in the sign-in window.", AFTER_LOAD);
+      await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
+      if (!remember) await shotBoth(page, "signing-in", card());
+      await popup.getByRole("link", { name: "Allow" }).click();
+      await expect(card().getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+    };
+    await signIn(false);
+    await expect(card().getByText("Signed in (this session)")).toBeVisible();
+    await shotBoth(page, "connected", card());
+    expect(secure.oauth!.stats.registrations).toBe(1);
+    const html = await page.content();
+    for (const token of secure.oauth!.issuedTokens()) expect(html).not.toContain(token);
+
+    await page.keyboard.press("Escape");
+    await send(page, "Use the signed-in server");
+    await idle(page, 60_000);
+    await expect(page.getByTestId("assistant-message").getByText("Signed-in tool used.")).toBeVisible();
+    const requests = await scope.chatRequests();
+    expect(toolResults(requests[1])).toEqual(["echo: signed in"]);
+    expect(secure.calls.echo).toBe(1);
+    let stored = await databaseText(page);
+    expect(stored).toContain(secure.url);
+    for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
+
+    // Not remembered: a reload needs a sign-in again. Remembered: stored, and connected after a reload.
+    await page.reload();
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+    await signIn(true);
+    await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
+    stored = await databaseText(page);
+    expect(secure.oauth!.issuedTokens().some((token) => stored.includes(token))).toBe(true);
+    await page.reload();
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(card().getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+    await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
+
+    // Sign out forgets the tokens here and in IndexedDB.
+    await card().getByRole("button", { name: "Sign out of secure" }).click();
+    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+    stored = await databaseText(page);
+    for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
+    expect(stored).toContain(secure.url);
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  } finally {
+    await secure.close();
+  }
+});

@@ -68,10 +68,12 @@ export class TestOAuthServer implements OAuthServerProvider {
     this.#pending.set(id, { client, params });
     if (this.options.autoApprove) return this.consent(id, true, res);
     const name = String(client.client_name ?? "An app").replace(/[<>&"]/g, "");
-    res.type("html").send(
-      `<!doctype html><html lang="en"><head><title>Sign in</title></head><body><h1>Allow ${name} to use the test MCP server?</h1>` +
-        `<a href="/consent?id=${id}&allow=1">Allow</a> <a href="/consent?id=${id}&allow=0">Deny</a></body></html>`,
-    );
+    res
+      .type("html")
+      .send(
+        `<!doctype html><html lang="en"><head><title>Sign in</title></head><body><h1>Allow ${name} to use the test MCP server?</h1>` +
+          `<a href="/consent?id=${id}&allow=1">Allow</a> <a href="/consent?id=${id}&allow=0">Deny</a></body></html>`,
+      );
   }
 
   /** The consent page's answer: a code, or `access_denied`, sent to the client's redirect URI with its state. */
@@ -149,9 +151,9 @@ export class TestOAuthServer implements OAuthServerProvider {
     this.#clients.clear();
   }
 
-  /** Whether `token` is a live access or refresh token of this server. */
-  knows(token: string): boolean {
-    return this.#access.has(token) || this.#refresh.has(token);
+  /** Every access and refresh token it issued that is still known (to check none leaks where it must not). */
+  issuedTokens(): string[] {
+    return [...this.#access.keys(), ...this.#refresh.keys()];
   }
 
   /**
@@ -168,11 +170,7 @@ export class TestOAuthServer implements OAuthServerProvider {
     });
     app.use(mcpAuthRouter({ provider: this, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, resourceName: "deeptab test" }));
     app.get("/consent", (req, res) => this.consent(String(req.query.id), req.query.allow === "1", res));
-    app.all(
-      "/mcp",
-      requireBearerAuth({ verifier: this, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) }),
-      mcp,
-    );
+    app.all("/mcp", requireBearerAuth({ verifier: this, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) }), mcp);
     return app;
   }
 }
@@ -190,7 +188,8 @@ export async function consentWithFetch(authorizationUrl: string, allow = true): 
     response = await fetch(new URL(href, authorizationUrl), { redirect: "manual" });
   }
   const location = response.headers.get("location");
-  if (response.status !== 302 || !location) throw new Error(`The authorization server answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 302 || !location)
+    throw new Error(`The authorization server answered ${response.status}: ${await response.text()}`);
   const url = new URL(location);
   const get = (name: string) => url.searchParams.get(name) ?? undefined;
   const fields = { code: get("code"), state: get("state"), error: get("error"), errorDescription: get("error_description") };

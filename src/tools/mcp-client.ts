@@ -244,7 +244,10 @@ function validUrl(url: string): URL | undefined {
 
 async function open(options: McpServerOptions, kind: "http" | "sse", url: URL): Promise<Opened> {
   const requestInit: RequestInit = { headers: { ...options.headers }, credentials: "omit" };
-  const extra = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
+  const extra = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  };
   const transport =
     kind === "http"
       ? new StreamableHTTPClientTransport(url, { requestInit, ...extra })

@@ -19,15 +19,7 @@ import type { ErrorInfo } from "../core/errors.ts";
  * - `protocol`: the server answered, but not as an MCP server should.
  */
 export type McpErrorCode =
-    | "invalid_url"
-  | "cors"
-  | "unreachable"
-  | "unauthorized"
-  | "sign_in_required"
-  | "session_expired"
-  | "server_gone"
-  | "timeout"
-  | "protocol";
+  "invalid_url" | "cors" | "unreachable" | "unauthorized" | "sign_in_required" | "session_expired" | "server_gone" | "timeout" | "protocol";
 
 /** An MCP failure: {@link ErrorInfo} with a {@link McpErrorCode}, plain data (it crosses postMessage). */
 export type McpError = ErrorInfo & { code: McpErrorCode };

@@ -184,7 +184,10 @@ describe("MCP servers that require sign-in (OAuth) in the worker", () => {
     if (!started.ok || !started.value.url) throw new Error("no URL");
     const denied = await mcp.api.finishMcpSignIn(id, (await consentWithFetch(started.value.url, false)).callback);
     expect(denied.ok && denied.value.state).toBe("failed");
-    expect(denied.ok && denied.value.error).toMatchObject({ code: "sign_in_failed", message: expect.stringContaining("refused the sign-in") });
+    expect(denied.ok && denied.value.error).toMatchObject({
+      code: "sign_in_failed",
+      message: expect.stringContaining("refused the sign-in"),
+    });
 
     started = await mcp.api.beginMcpSignIn(id, CALLBACK, false);
     if (!started.ok || !started.value.url) throw new Error("no URL");
@@ -193,7 +196,7 @@ describe("MCP servers that require sign-in (OAuth) in the worker", () => {
     expect(forged.ok && forged.value.error?.message).toContain("its state differs");
     expect(s.oauth!.stats.codes).toBe(1);
 
-    started = await mcp.api.beginMcpSignIn(id, CALLBACK, false);
+    expect((await mcp.api.beginMcpSignIn(id, CALLBACK, false)).ok).toBe(true);
     const closed = await mcp.api.cancelMcpSignIn(id, "The sign-in window was closed before the sign-in finished.");
     expect(closed.ok && closed.value.error?.message).toBe("The sign-in window was closed before the sign-in finished.");
 

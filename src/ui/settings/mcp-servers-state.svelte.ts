@@ -39,6 +39,7 @@ export class McpServersState {
   #adding = $state(false);
   #disposed = false;
   /** Sign-ins waiting for their window, by server id: Cancel aborts them. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not state: nothing renders from it
   #signIns = new Map<string, AbortController>();
   url = $state("");
   name = $state("");
@@ -169,12 +170,12 @@ export class McpServersState {
       return;
     }
     this.#replace(started.value.server);
-    const url = new URL(started.value.url);
-    popup.location.href = url.href;
+    const url = started.value.url;
+    popup.location.href = url;
     const waiting = new AbortController();
     this.#signIns.get(id)?.abort();
     this.#signIns.set(id, waiting);
-    const ended = await waitForCallback(url.searchParams.get("state") ?? "", popup, waiting.signal);
+    const ended = await waitForCallback(URL.parse(url)?.searchParams.get("state") ?? "", popup, waiting.signal);
     if (this.#signIns.get(id) === waiting) this.#signIns.delete(id);
     if (this.#disposed) return;
     if (ended.kind === "answer") await this.#update(() => api.finishMcpSignIn(id, ended.callback));
