@@ -3,9 +3,12 @@
  * and two loopback MCP servers built with the SDK's server side (src/testing/mcp-servers.ts) on ports of their own:
  * add the server in Settings › MCP servers and see its tools; a run calls a read-only tool without asking and a
  * non-read-only one after approval; a server whose connections drop mid-call gives a tool error and the run goes
- * on; after a reload the servers are remembered and a session-only token is neither kept nor in IndexedDB.
+ * on; after a reload the servers are remembered and a session-only token is neither kept nor in IndexedDB. A third
+ * server requires an OAuth sign-in (its authorization server from the SDK's server side): Sign in opens a popup,
+ * the consent page's Allow lands on the site's oauth-callback.html, the tools work in a run, a blocked pop-up is said,
+ * tokens are in IndexedDB only when remembered, and Sign out forgets them.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { indexedDBText } from "../src/testing/indexeddb-text.ts";
 import { startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
@@ -27,6 +30,19 @@ test.afterAll(async () => {
 function toolResults(req: RecordedRequest | undefined): string[] {
   const messages = (req?.body.messages ?? []) as Array<{ role: string; content: unknown }>;
   return messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+}
+
+/** Screenshots with `card` in view at 1280×800 and 390×844; `path(size)` names each file. */
+async function shotBoth(page: Page, card: Locator, path: (size: "desktop" | "phone") => string): Promise<void> {
+  for (const [width, height, size] of [
+    [1280, 800, "desktop"],
+    [390, 844, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path(size) });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 async function addServer(page: Page, url: string, name: string, token?: string): Promise<void> {
@@ -66,15 +82,7 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
   await expect(card.getByRole("checkbox", { name: "Ask before calling fail" })).toBeChecked();
   await expect(card.getByText("Authorization: set (this session)")).toBeVisible();
   expect(await page.content()).not.toContain(TOKEN);
-  for (const [width, height, name] of [
-    [1280, 800, "desktop"],
-    [390, 844, "phone"],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: shot(`mcp-settings-${name}`) });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shotBoth(page, card, (size) => shot(`mcp-settings-${size}`));
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
@@ -114,21 +122,10 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
   expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
 });
 
-/** Where the sign-in states' screenshots go (outside the repository). */
+/** Where the sign-in states' screenshots go: DEEPTAB_OAUTH_SHOTS (a folder), else screenshots/ as the others. */
 const SHOTS = process.env.DEEPTAB_OAUTH_SHOTS ?? "";
-
-async function shotBoth(page: Page, name: string, card: ReturnType<Page["getByRole"]>): Promise<void> {
-  if (!SHOTS) return;
-  for (const [width, height, size] of [
-    [1280, 800, "desktop"],
-    [390, 844, "phone"],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/mcp-oauth-${name}-${size}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const oauthShot = (name: string) => (size: string) =>
+  SHOTS ? `${SHOTS}/mcp-oauth-${name}-${size}.png` : shot(`mcp-oauth-${name}-${size}`);
 
 test("an MCP server that requires sign-in: Sign in in a popup, its tools in a run, remembered only as chosen, Sign out", async ({
   page,
@@ -152,7 +149,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
     const card = () => page.getByTestId("mcp-servers").getByRole("article", { name: "secure" });
     await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
     expect(secure.oauth!.stats.registrations).toBe(0);
-    await shotBoth(page, "needs-sign-in", card());
+    await shotBoth(page, card(), oauthShot("needs-sign-in"));
 
     // A blocked pop-up is said as such.
     await page.evaluate(() => {
@@ -161,7 +158,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
     });
     await card().getByRole("button", { name: "Sign in to secure" }).click();
     await expect(card().getByRole("status")).toHaveText(/^Failed: The browser blocked the sign-in window/, AFTER_LOAD);
-    await shotBoth(page, "popup-blocked", card());
+    await shotBoth(page, card(), oauthShot("popup-blocked"));
     await page.evaluate(() => {
       window.open = (window as { realOpen?: typeof window.open }).realOpen!;
     });
@@ -172,13 +169,13 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
       const [popup] = await Promise.all([page.waitForEvent("popup"), card().getByRole("button", { name: "Sign in to secure" }).click()]);
       await expect(card().getByRole("status")).toHaveText("Signing in… finish in the sign-in window.", AFTER_LOAD);
       await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
-      if (!remember) await shotBoth(page, "signing-in", card());
+      if (!remember) await shotBoth(page, card(), oauthShot("signing-in"));
       await popup.getByRole("link", { name: "Allow" }).click();
       await expect(card().getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
     };
     await signIn(false);
     await expect(card().getByText("Signed in (this session)")).toBeVisible();
-    await shotBoth(page, "connected", card());
+    await shotBoth(page, card(), oauthShot("connected"));
     expect(secure.oauth!.stats.registrations).toBe(1);
     const html = await page.content();
     for (const token of secure.oauth!.issuedTokens()) expect(html).not.toContain(token);
