@@ -21,9 +21,9 @@ declare module "vitest" {
     /**
      * MCP servers on loopback (mcp-servers.ts): CORS for any origin; no CORS (`noCorsCorp`: with
      * Cross-Origin-Resource-Policy, so an opaque request reaches it from the isolated page); CORS without exposing
-     * Mcp-Session-Id; one for `die`; one speaking only HTTP+SSE.
+     * Mcp-Session-Id; one for `die`; one speaking only HTTP+SSE; one that requires an OAuth sign-in (approved at once).
      */
-    mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string };
+    mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string; oauth: string };
   }
 }
 
@@ -55,13 +55,14 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("providerServer", provider.url);
   links = await startAgentLinkServer();
   project.provide("agentLinkServer", links.url);
-  const [cors, noCors, noCorsCorp, noExpose, dying, legacy] = (mcp = await Promise.all([
+  const [cors, noCors, noCorsCorp, noExpose, dying, legacy, oauth] = (mcp = await Promise.all([
     startMcpServer(),
     startMcpServer({ cors: false }),
     startMcpServer({ cors: false, corp: true }),
     startMcpServer({ exposeSessionId: false }),
     startMcpServer(),
     startMcpServer({ legacySse: true }),
+    startMcpServer({ oauth: { autoApprove: true } }),
   ]));
   project.provide("mcpServers", {
     cors: cors!.url,
@@ -70,6 +71,7 @@ export async function setup(project: TestProject): Promise<void> {
     noExpose: noExpose!.url,
     dying: dying!.url,
     legacy: legacy!.url,
+    oauth: oauth!.url,
   });
 }
 

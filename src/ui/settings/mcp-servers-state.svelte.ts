@@ -47,9 +47,15 @@ export class McpServersState {
   headerValue = $state("");
   remember = $state(false);
 
-  /** `connect` gives the worker's MCP calls (AgentWorkerApi.mcpServers); it is called once, on first use. */
-  constructor(connect: () => Promise<McpServersApi>) {
+  readonly #callbackUrl: () => string;
+
+  /**
+   * `connect` gives the worker's MCP calls (AgentWorkerApi.mcpServers); it is called once, on first use.
+   * `callback` gives the sign-in callback page's URL (default: oauth-callback.html beside the page).
+   */
+  constructor(connect: () => Promise<McpServersApi>, callback: () => string | undefined = () => undefined) {
     this.#connect = connect;
+    this.#callbackUrl = () => callback() ?? callbackUrl();
   }
 
   get #client(): Promise<McpServersApi> {
@@ -162,7 +168,7 @@ export class McpServersState {
       await this.#update(() => api.cancelMcpSignIn(id, why));
       return;
     }
-    const started = await this.#guard(() => api.beginMcpSignIn(id, callbackUrl(), remember));
+    const started = await this.#guard(() => api.beginMcpSignIn(id, this.#callbackUrl(), remember));
     if (!started || this.#disposed || !started.ok || started.value.url === null) {
       popup.close();
       if (started && !started.ok) this.#error = started.error.message;

@@ -91,4 +91,22 @@ describe("Settings › MCP servers", () => {
     await userEvent.click(card.getByRole("button", { name: "Remove tokened" }));
     await expect.poll(() => databaseText(), { timeout: 30_000 }).not.toContain(TOKEN);
   });
+
+  it("signs in to a server that requires it: a popup, the site's callback page, the real worker finishes; Sign out", async () => {
+    const client = spawn();
+    render(McpServers, { client, callbackUrl: new URL("/oauth-callback.html", location.origin).href });
+    await userEvent.fill(page.getByLabelText("Server URL", { exact: true }), servers.oauth);
+    await userEvent.fill(page.getByLabelText("Name (optional)"), "secure");
+    await userEvent.click(page.getByRole("button", { name: "Add MCP server" }));
+    const card = server("secure");
+    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Needs sign-in/);
+    await userEvent.click(card.getByRole("button", { name: "Sign in to secure" }));
+    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Connected: 8 tools$/);
+    await expect.element(card.getByText("Signed in (this session)")).toBeVisible();
+    expect(document.body.innerHTML).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
+    expect(await databaseText()).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
+    await userEvent.click(card.getByRole("button", { name: "Sign out of secure" }));
+    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Needs sign-in/);
+    await userEvent.click(card.getByRole("button", { name: "Remove secure" }));
+  });
 });
