@@ -7,7 +7,9 @@
  * - an empty Vite project builds a page that runs createDeepAgent in its own Web Worker (the shell in a nested
  *   worker that Vite builds from the package), checked in headless Chromium;
  * - `deeptab new my-agent` → `npm install` → `npm run build` gives a static site that, served under a sub-path as
- *   GitHub Pages serves it, opens the app and serves `agents/index.json` listing the agent.
+ *   GitHub Pages serves it, opens the app on the agent `agents/index.json` lists, and runs a turn against a loopback
+ *   OpenAI-compatible server (the real `@langchain/openai` client in the site's worker): the answer streams into the
+ *   page and the request the server received carries the scaffolded AGENTS.md in its system prompt.
  *
  * Slow by nature (a production build of the app, two `npm install`s of deeptab's dependencies from npm's cache,
  * two Vite/Chromium runs): about 4–6 minutes on a loaded 2-core machine, so every step has its own explicit bound.
@@ -22,7 +24,8 @@ import { promisify } from "node:util";
 import { chromium, type Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSiteAgentIndex } from "../../src/agent-folders/site.ts";
-import { demoAnswer } from "../../src/models/demo.ts";
+import { PROVIDER_TABLE } from "../../src/models/catalog.ts";
+import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../../src/testing/provider-servers.ts";
 import { chromiumArgs, chromiumPath } from "../chromium.ts";
 import { manifestOf, precacheFiles } from "../shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../static-server.ts";
@@ -55,7 +58,16 @@ const temp = mkdtempSync(join(tmpdir(), "deeptab-package-"));
 let tarball = "";
 let packed: PackResult;
 let browser: Browser | undefined;
-const servers: StaticServer[] = [];
+const servers: Array<StaticServer | ScriptedServer> = [];
+/** The system prompt of a recorded chat-completions request, as text (string content or text parts). */
+function systemPrompt(request: RecordedRequest): string {
+  const messages = (request.body.messages ?? []) as Array<{ role: string; content: string | Array<{ text?: string }> }>;
+  return messages
+    .filter((m) => m.role === "system")
+    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((part) => part.text ?? "").join("")))
+    .join("\n");
+}
+
 /** The consumer project: deeptab from the tarball, and Vite. */
 const project = join(temp, "consumer");
 
@@ -174,7 +186,7 @@ try {
   );
 
   it(
-    "deeptab new → npm install → npm run build gives a site that serves under a sub-path with its agent listed",
+    "deeptab new → npm install → npm run build gives a site that, under a sub-path, runs a turn of its agent against a loopback provider",
     async () => {
       const site = join(temp, "my-agent");
       await sh(join(project, "node_modules/.bin/deeptab"), ["new", site, "--deeptab", `file:${tarball}`], temp, MINUTE);
@@ -212,13 +224,37 @@ try {
       const index = parseSiteAgentIndex(await p.evaluate(async () => (await fetch("agents/index.json")).json()));
       expect(index.ok && index.value).toMatchObject({ default: "my-agent", agents: [{ folder: "my-agent", name: "my-agent" }] });
       expect(server.requests).toContain("GET /my-agent/agents/index.json");
-      // The prebuilt app runs a turn in its worker under the sub-path (the demo model: no key, no network).
+      // The prebuilt app runs a turn in its worker under the sub-path, on the scaffolded agent, against a loopback
+      // OpenAI-compatible server: Settings as a person fills them, then a message.
+      const provider = await startScriptedServer("openai", [{ chunks: ["Streamed ", "from the ", "loopback server."], delayMs: 1_000 }]);
+      servers.push(provider);
+      await expect.poll(() => p.getByRole("combobox", { name: "Agent" }).inputValue(), { timeout: MINUTE }).toBe("site:my-agent");
+      await p.getByRole("button", { name: "Settings" }).click();
+      const settings = p.getByRole("dialog", { name: "Settings" });
+      await settings.getByLabel("Provider").selectOption({ label: PROVIDER_TABLE["openai-compatible"].label });
+      await settings.getByLabel("Base URL").fill(provider.baseUrl());
+      await settings.getByLabel("Model", { exact: true }).fill("loopback-model");
+      await settings.getByRole("button", { name: "Save" }).click();
+      await settings.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: MINUTE });
+      await p.keyboard.press("Escape");
+      await settings.waitFor({ state: "hidden", timeout: MINUTE });
       await message.fill("Hello from a new site");
       await message.press("Enter");
+      // Streamed: the live answer shows its first chunks a second apart before the whole answer lands.
+      await p
+        .getByTestId("assistant-live")
+        .filter({ hasText: "Streamed" })
+        .waitFor({ timeout: 2 * MINUTE });
       await p
         .getByTestId("assistant-message")
-        .filter({ hasText: demoAnswer(1) })
+        .filter({ hasText: "Streamed from the loopback server." })
         .waitFor({ timeout: 2 * MINUTE });
+      await expect.poll(() => p.getByTestId("messages").getAttribute("data-running"), { timeout: MINUTE }).toBe("false");
+      const chats = provider.requests.filter((r) => r.method === "POST" && r.path.endsWith("/chat/completions"));
+      expect(chats).toHaveLength(1);
+      expect(chats[0]!.body).toMatchObject({ model: "loopback-model", stream: true });
+      const instructions = readFileSync(join(site, "agents/my-agent/AGENTS.md"), "utf8").trim();
+      expect(systemPrompt(chats[0]!)).toContain(instructions);
       expect(errors).toEqual([]);
     },
     12 * MINUTE,
