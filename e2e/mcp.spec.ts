@@ -10,7 +10,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { indexedDBText } from "../src/testing/indexeddb-text.ts";
-import { startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
+import { RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
 
@@ -51,7 +51,7 @@ async function addServer(page: Page, url: string, name: string, token?: string):
   await section.getByLabel("Name (optional)").fill(name);
   if (token) await section.getByLabel("Token or header value (optional)").fill(token);
   await section.getByRole("button", { name: "Add MCP server" }).click();
-  await expect(section.getByRole("article", { name }).getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+  await expect(section.getByRole("article", { name }).getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
 }
 
 /** Every value of the app's IndexedDB databases, as one text. */
@@ -115,7 +115,7 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
     /^Needs its Authorization value again/,
     AFTER_LOAD,
   );
-  await expect(reloaded.getByRole("article", { name: "dying" }).getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+  await expect(reloaded.getByRole("article", { name: "dying" }).getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
   const stored = await databaseText(page);
   expect(stored).toContain(loop.url);
   expect(stored).not.toContain(TOKEN);
@@ -171,7 +171,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
       await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
       if (!remember) await shotBoth(page, card(), oauthShot("signing-in"));
       await popup.getByRole("link", { name: "Allow" }).click();
-      await expect(card().getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+      await expect(card().getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
     };
     await signIn(false);
     await expect(card().getByText("Signed in (this session)")).toBeVisible();
@@ -201,7 +201,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
     expect(secure.oauth!.issuedTokens().some((token) => stored.includes(token))).toBe(true);
     await page.reload();
     await page.getByRole("button", { name: "Settings" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Connected: 8 tools$/, AFTER_LOAD);
+    await expect(card().getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
     await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
 
     // Sign out forgets the tokens here and in IndexedDB.
@@ -214,4 +214,47 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
   } finally {
     await secure.close();
   }
+});
+
+test("an MCP tool's image shows in its tool card; an SVG, HTML called an image and a mislabelled file do not", async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  const scope = providerScope("openai");
+  await scope.script([
+    { toolCalls: [{ id: "call_img", name: "pics__image", args: {} }] },
+    { toolCalls: [{ id: "call_hostile", name: "pics__hostile_images", args: {} }] },
+    { text: "Looked at the images." },
+  ]);
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "gpt-4o-mini" });
+  await page.getByRole("button", { name: "Settings" }).click();
+  await addServer(page, loop.url, "pics");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Settings" })).toBeHidden();
+
+  await send(page, "Show me the images");
+  const approve = page.getByRole("dialog", { name: "Approve pics__image?" });
+  await expect(approve).toBeVisible(AFTER_LOAD);
+  await approve.getByRole("button", { name: "Approve", exact: true }).click();
+  await idle(page, 60_000);
+  await expect(page.getByTestId("assistant-message").getByText("Looked at the images.")).toBeVisible();
+
+  const imageCard = page.locator('[data-testid="tool-call"][data-tool="pics__image"]');
+  await imageCard.getByRole("button", { name: /pics__image/ }).click();
+  const img = imageCard.getByRole("img", { name: "Image 1 from pics__image" });
+  await expect(img).toHaveAttribute("src", `data:image/png;base64,${RED_PIXEL_PNG}`);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), AFTER_LOAD).toBe(1);
+
+  const hostileCard = page.locator('[data-testid="tool-call"][data-tool="pics__hostile_images"]');
+  await hostileCard.getByRole("button", { name: /pics__hostile_images/ }).click();
+  await expect(hostileCard.getByText("three images")).toBeVisible();
+  // The worker kept none of them as images: the card has none to show, and the page never made an element of them.
+  await expect(hostileCard.locator("img, svg, iframe, object, embed")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { hostile?: number }).hostile)).toBeUndefined();
+  // The model (OpenAI-compatible: text-only tool messages) read where each was saved.
+  const requests = await scope.chatRequests();
+  expect(toolResults(requests[1])[0]).toContain("saved at /large_tool_results/call_img-1.png");
+  expect(JSON.stringify(requests.map((r) => r.body))).not.toContain("image_url");
+  await page.screenshot({ path: shot("mcp-image-desktop") });
+  expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
 });

@@ -59,6 +59,8 @@ export {
   type ToolRuntime,
 } from "./harness/types.ts";
 export { defineStateField, stateSchema, type StateKey } from "./harness/state.ts";
+export { type ToolImage } from "./core/tool-images.ts";
+export { TOOL_IMAGE_TYPES } from "./core/tool-image-check.ts";
 export { fromLangChainTool } from "./harness/langchain-tools.ts";
 
 // Tools of remote MCP servers (Streamable HTTP, or the older HTTP+SSE), for createDeepAgent({ tools }).
@@ -82,6 +84,7 @@ export { SUBAGENTS, GENERAL_PURPOSE } from "./middleware/subagents.ts";
 export { SUMMARIZATION, type ContextSize, type SummarizationOptions } from "./middleware/summarization.ts";
 export { PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
 export { PROMPT_CACHING } from "./middleware/prompt-caching.ts";
+export { TOOL_IMAGES } from "./middleware/tool-images.ts";
 export { SKILLS, type SkillMetadata } from "./middleware/skills.ts";
 export { MEMORY } from "./middleware/memory.ts";
 export { TODO_LIST, type Todo, type TodoStatus } from "./middleware/todos.ts";

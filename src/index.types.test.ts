@@ -68,6 +68,7 @@ import {
   type ToolCallResult,
   type ToolHandler,
   type ToolOutput,
+  type ToolImage,
   type ToolRuntime,
 } from "./index.ts";
 
@@ -110,7 +111,7 @@ describe("the public API's types", () => {
     expectTypeOf({ model, tools: [echo, shout] }).toExtend<CreateDeepAgentOptions>();
     expectTypeOf(fromLangChainTool).returns.toEqualTypeOf<AgentTool>();
     expectTypeOf<ToolOutput>().toEqualTypeOf<
-      string | { content: string; status?: "success" | "error"; update?: Record<string, unknown> }
+      string | { content: string; status?: "success" | "error"; update?: Record<string, unknown>; images?: readonly ToolImage[] }
     >();
     expectTypeOf({ name: "critic", description: "Critiques.", systemPrompt: "Be harsh." }).toExtend<SubAgent>();
     // @ts-expect-error: a subagent without a description

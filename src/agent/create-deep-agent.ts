@@ -13,6 +13,7 @@ import { permissionInterruptRules } from "../middleware/fs-interrupt.ts";
 import { filesystemMiddleware, FILESYSTEM } from "../middleware/filesystem.ts";
 import { patchToolCallsMiddleware } from "../middleware/patch-tool-calls.ts";
 import { promptCachingMiddleware } from "../middleware/prompt-caching.ts";
+import { takesToolImages, toolImagesMiddleware } from "../middleware/tool-images.ts";
 import { hitlMiddleware, type InterruptOnConfig } from "../middleware/hitl.ts";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization.ts";
 import { memoryMiddleware } from "../middleware/memory.ts";
@@ -98,6 +99,12 @@ export interface CreateDeepAgentOptions {
    * A function is asked each time (keys set later are hidden too).
    */
   secrets?: readonly string[] | (() => Iterable<string>);
+  /**
+   * Whether the model gets the images of tool results (an MCP tool's screenshot) as image blocks beside their text;
+   * otherwise it reads only the text, which says where each image was saved. Default: for Anthropic models (OpenAI's
+   * chat completions take text only in tool results).
+   */
+  toolImages?: boolean;
 }
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
@@ -187,6 +194,7 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     });
   }
   slots.push({ middleware: promptCachingMiddleware(), position: "tail" });
+  if (options.toolImages ?? takesToolImages(model)) slots.push({ middleware: toolImagesMiddleware(), position: "tail" });
   if (spec.memory && options.memory?.length) {
     slots.push({ middleware: memoryMiddleware({ sources: [...options.memory], backend, now }), position: "tail" });
   }

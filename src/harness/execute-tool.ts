@@ -8,6 +8,7 @@ import { isGraphBubbleUp } from "@langchain/langgraph/web";
 import { describeThrown } from "../core/errors.ts";
 import { jsonText, safeString } from "../core/json-text.ts";
 import { redactSecrets } from "../core/redact.ts";
+import { TOOL_IMAGES_KEY, type ToolImage } from "../core/tool-images.ts";
 import { invalidCallProblem } from "./tool-calls.ts";
 import { checkArgs } from "./validate-args.ts";
 import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
@@ -97,26 +98,42 @@ export async function executeTool(
     if (endsRun(err, runtime.config.signal)) throw err;
     return { message: errorToolMessage(toolCall.id, tool.name, redact(thrownText(err))) };
   }
-  return normalizeOutput(output, toolCall.id, tool.name);
+  return normalizeOutput(output, toolCall.id, tool.name, await checkedImages(output));
 }
 
-/** A tool's return value as a result: a ToolOutput as it says, any other value as its JSON text. */
-export function normalizeOutput(output: unknown, toolCallId: string, name: string): ToolCallResult {
+/** The images of a ToolOutput that pass the check (its code loads only when a tool returns images). */
+async function checkedImages(output: unknown): Promise<ToolImage[]> {
+  const images = toolOutputFields(output)?.images;
+  if (!Array.isArray(images) || images.length === 0) return [];
+  return (await import("../core/tool-image-check.ts")).toolImagesOf({ [TOOL_IMAGES_KEY]: images });
+}
+
+/**
+ * A tool's return value as a result: a ToolOutput as it says, any other value as its JSON text; `kept`: its images
+ * that passed the check, kept in the message's `response_metadata`.
+ */
+export function normalizeOutput(output: unknown, toolCallId: string, name: string, kept: readonly ToolImage[] = []): ToolCallResult {
   const asToolOutput = toolOutputFields(output);
   if (asToolOutput) {
     const { content, status, update } = asToolOutput;
-    const message = new ToolMessage({ content, tool_call_id: toolCallId, name, status: status === "error" ? "error" : "success" });
+    const message = new ToolMessage({
+      content,
+      tool_call_id: toolCallId,
+      name,
+      status: status === "error" ? "error" : "success",
+      ...(kept.length ? { response_metadata: { [TOOL_IMAGES_KEY]: kept } } : {}),
+    });
     return isRecord(update) ? { message, update: update as StateUpdate } : { message };
   }
   return { message: new ToolMessage({ content: outputText(output), tool_call_id: toolCallId, name, status: "success" }) };
 }
 
 /** The fields of a ToolOutput, read once each; undefined for any other value, or one whose fields cannot be read. */
-function toolOutputFields(output: unknown): { content: string; status: unknown; update: unknown } | undefined {
+function toolOutputFields(output: unknown): { content: string; status: unknown; update: unknown; images: unknown } | undefined {
   try {
     if (!isRecord(output)) return undefined;
     const content = output.content;
-    return typeof content === "string" ? { content, status: output.status, update: output.update } : undefined;
+    return typeof content === "string" ? { content, status: output.status, update: output.update, images: output.images } : undefined;
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { BackendProtocol, FileData } from "../backends/protocol.ts";
 import type { BackendRuntime } from "../backends/runtime.ts";
 import { DeeptabError } from "../core/errors.ts";
+import type { ToolImage } from "../core/tool-images.ts";
 
 /** JSON schema of a tool's arguments (an object schema). */
 export type JsonSchema = Record<string, unknown>;
@@ -35,13 +36,19 @@ export interface ToolRuntime {
   readonly backendRuntime: BackendRuntime;
 }
 
-/** A tool's result: text, or text plus a state update. */
+/**
+ * A tool's result: text, or text plus a state update and images. `images` are kept beside the text (a model that
+ * takes images gets them with it, through toolImagesMiddleware; the page shows them in the tool card); one that
+ * fails `toolImageProblem` (core/tool-images.ts) is dropped, so the text must stand alone (say where the image was
+ * saved).
+ */
 export type ToolOutput =
   | string
   | {
       content: string;
       status?: "success" | "error";
       update?: StateUpdate;
+      images?: readonly ToolImage[];
     };
 
 /**

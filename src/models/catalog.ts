@@ -38,6 +38,8 @@ export interface ProviderSpec {
   runsIn: RunsIn;
   /** The window comes from the server (llama.cpp's /props, LM Studio, Ollama), never from deeptab's table of model names. */
   serverWindow?: true;
+  /** Its models take images in tool results (an MCP tool's screenshot); others read the text, which names the saved file. */
+  toolResultImages?: true;
 }
 
 /** The providers, in the order the settings list them. */
@@ -67,6 +69,7 @@ export const PROVIDER_TABLE = {
     defaultModel: "claude-sonnet-4-5",
     suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
     runsIn: "network",
+    toolResultImages: true,
   },
   "openai-compatible": {
     label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",

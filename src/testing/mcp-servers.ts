@@ -4,7 +4,8 @@
  *
  * Its tools: `echo` (read-only text), `image` (a PNG), `fail` (an `isError` result), `slow` (answers after `ms`, or
  * never; a cancellation is recorded), `links` (a resource link and an embedded resource), `big` (a long text),
- * `die` (the server drops every connection mid-call) and `web.search` (a name providers refuse as it is).
+ * `die` (the server drops every connection mid-call), `web.search` (a name providers refuse as it is) and
+ * `hostile_images` (an SVG with a script, HTML called an image, and HTML bytes labelled image/png).
  *
  * Options: CORS for the test origin or none, `Mcp-Session-Id` exposed or not, a bearer token it requires, the
  * legacy HTTP+SSE transport only, OAuth sign-in (mcp-oauth-server.ts: the SDK's authorization server on the same
@@ -17,9 +18,9 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { TestOAuthServer, type TestOAuthOptions } from "./mcp-oauth-server.ts";
+import { HOSTILE_IMAGES, RED_PIXEL_PNG } from "./images.ts";
 
-/** A 1×1 red PNG. */
-export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+export { HOSTILE_IMAGES, RED_PIXEL_PNG };
 
 export interface McpTestServerOptions {
   /** Send CORS headers allowing any origin (echoed). Default true. */
@@ -104,6 +105,16 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
         ],
       };
     });
+    server.registerTool(
+      "hostile_images",
+      { description: "Images that are not what they say.", annotations: { readOnlyHint: true } },
+      () => {
+        count("hostile_images");
+        return {
+          content: [{ type: "text", text: "three images" }, ...HOSTILE_IMAGES.map((image) => ({ type: "image" as const, ...image }))],
+        };
+      },
+    );
     server.registerTool("fail", { description: "Always fails." }, () => {
       count("fail");
       return { content: [{ type: "text", text: "the quota is used up" }], isError: true };

@@ -1,13 +1,16 @@
 /**
  * An MCP tool's result as a tool result the harness gives the model: text as text; images, audio and binary
  * resources saved as files of the run (beside offloaded results, in {@link LARGE_RESULTS_DIR}) and named in the text
- * with their type and size, so nothing is lost and the model can refer to them; resource links as Markdown links;
+ * with their type and size, so nothing is lost and the model can refer to them; images of a checked type
+ * (core/tool-images.ts: PNG, JPEG, GIF, WebP whose bytes say so, up to 1 MB) also kept beside the text as the
+ * result's `images`, which a model that takes images gets and the tool card shows; resource links as Markdown links;
  * embedded text resources as text; `structuredContent` alone as JSON; `isError` as an error result. Long text is
  * offloaded by the eviction middleware, as any tool's.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BackendProtocol } from "../backends/protocol.ts";
 import { jsonText } from "../core/json-text.ts";
+import { MAX_TOOL_IMAGES, type ToolImage } from "../core/tool-images.ts";
 import type { ToolOutput } from "../harness/types.ts";
 import { LARGE_RESULTS_DIR, sanitizeToolCallId } from "../middleware/eviction.ts";
 
@@ -82,6 +85,7 @@ export async function mcpResultOutput(
   backend: BackendProtocol | undefined,
 ): Promise<ToolOutput> {
   const parts: string[] = [];
+  const images: ToolImage[] = [];
   let n = 0;
   const fileFor = (mimeType: string): string =>
     `${LARGE_RESULTS_DIR}/${sanitizeToolCallId(toolCallId)}-${++n}.${EXTENSIONS[mimeType] ?? "bin"}`;
@@ -91,6 +95,11 @@ export async function mcpResultOutput(
         parts.push(block.text);
         break;
       case "image":
+        // The check loads only once a result has an image.
+        if (images.length < MAX_TOOL_IMAGES && (await import("../core/tool-image-check.ts")).toolImageProblem(block) === undefined)
+          images.push({ mimeType: block.mimeType, data: block.data });
+        parts.push(await saveBinary(block.type, block.mimeType, block.data, fileFor(block.mimeType), backend));
+        break;
       case "audio":
         parts.push(await saveBinary(block.type, block.mimeType, block.data, fileFor(block.mimeType), backend));
         break;
@@ -115,5 +124,6 @@ export async function mcpResultOutput(
   }
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(jsonText(result.structuredContent));
   const text = parts.join("\n\n") || "(the tool returned no content)";
-  return result.isError ? { content: `Error: ${text}`, status: "error" } : { content: text };
+  const kept = images.length ? { images } : {};
+  return result.isError ? { content: `Error: ${text}`, status: "error", ...kept } : { content: text, ...kept };
 }

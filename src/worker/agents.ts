@@ -19,6 +19,7 @@ import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
+import { providerInfo } from "../models/catalog.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import type { LocalModels } from "./local-models.ts";
@@ -135,6 +136,7 @@ export async function buildAgent(
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],
     middleware: [providerRetryMiddleware()],
+    toolImages: providerInfo(spec.choice.provider).toolResultImages === true,
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   };

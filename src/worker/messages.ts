@@ -4,6 +4,7 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { isGraderFeedback, messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { MAX_TOOL_IMAGES, TOOL_IMAGES_KEY, type ToolImage } from "../core/tool-images.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
 import { DECISION_KEY } from "../middleware/hitl.ts";
@@ -59,6 +60,9 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
       if (preview !== undefined) info.offloadPreview = preview;
     }
     if (typeof meta[TOOL_DURATION_KEY] === "number") info.durationMs = meta[TOOL_DURATION_KEY] as number;
+    // Checked when kept; the page checks them again before it shows one (a crafted import could hold anything).
+    const images = meta[TOOL_IMAGES_KEY];
+    if (Array.isArray(images) && images.length) info.images = plain(images.slice(0, MAX_TOOL_IMAGES)) as ToolImage[];
     if (meta[STOPPED_KEY]) info.stopped = true;
     else if (meta[CANCELLED_KEY]) info.cancelled = true;
   }

@@ -25,6 +25,7 @@ import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
+import type { ToolImage } from "../core/tool-images.ts";
 import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
@@ -105,6 +106,11 @@ export interface MessageInfo {
   offloadPreview?: string;
   /** Tool messages: how long the call ran. */
   durationMs?: number;
+  /**
+   * Tool messages: images the tool returned (an MCP tool's screenshot), each a checked PNG, JPEG, GIF or WebP
+   * (core/tool-images.ts); the page checks them again before it shows one, as a `data:` URL.
+   */
+  images?: ToolImage[];
 }
 
 /** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */

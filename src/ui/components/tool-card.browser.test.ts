@@ -1,8 +1,9 @@
-/** tool-card.svelte in Chromium: collapsed by default, expands, "Show more", offloaded results, errors, live output. */
+/** tool-card.svelte in Chromium: collapsed by default, expands, "Show more", offloaded results, errors, live output, images. */
 import { createRawSnippet, flushSync } from "svelte";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
 import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
+import { HOSTILE_IMAGES, RED_PIXEL_PNG } from "../../testing/images.ts";
 import ToolCard from "./tool-card.svelte";
 
 afterEach(cleanupRendered);
@@ -124,5 +125,53 @@ describe("tool card", () => {
     expect(el.querySelector(".nested")).toBeNull();
     await userEvent.click(toggle(el));
     expect(el.querySelector(".children .nested")?.textContent).toBe("subagent step");
+  });
+});
+
+describe("tool card images", () => {
+  const hostile = window as unknown as { hostile?: number };
+
+  it("shows a tool's PNG as an image, from a data: URL, once expanded", async () => {
+    const el = render(ToolCard, {
+      name: "t__image",
+      summary: "",
+      status: "done",
+      result: "here is the pixel",
+      images: [{ mimeType: "image/png", data: RED_PIXEL_PNG }],
+    });
+    expect(el.querySelector("img")).toBeNull();
+    await userEvent.click(toggle(el));
+    const img = el.querySelector<HTMLImageElement>(".images img")!;
+    expect(img.getAttribute("src")).toBe(`data:image/png;base64,${RED_PIXEL_PNG}`);
+    expect(img.alt).toBe("Image 1 from t__image");
+    await vi.waitFor(() => expect(img.complete && img.naturalWidth).toBe(1), { timeout: 10_000 });
+  });
+
+  it("never renders an SVG, HTML called an image, bytes that are not what they say, or a remote URL as an image", async () => {
+    const el = render(ToolCard, {
+      name: "t__hostile_images",
+      summary: "",
+      status: "done",
+      result: "three images",
+      open: true,
+      images: [
+        ...HOSTILE_IMAGES,
+        { mimeType: "image/png", data: "https://example.com/x.png" },
+        { mimeType: "image/png;charset=x", data: RED_PIXEL_PNG },
+        { mimeType: "image/png", url: "https://example.com/x.png" },
+      ],
+    });
+    expect(el.querySelectorAll("img, svg, iframe, object, embed, script")).toHaveLength(0);
+    const notes = [...el.querySelectorAll(".images p")].map((p) => p.textContent);
+    expect(notes).toEqual([
+      expect.stringMatching(/^Image 1 not shown: image\/svg\+xml is not one of image\/png, image\/jpeg, image\/gif, image\/webp\.$/),
+      expect.stringMatching(/^Image 2 not shown: text\/html is not one of/),
+      "Image 3 not shown: its bytes are not image/png.",
+      "Image 4 not shown: its data is not base64.",
+      expect.stringMatching(/^Image 5 not shown: image\/png;charset=x is not one of/),
+      "Image 6 not shown: not an image.",
+    ]);
+    expect(el.innerHTML).not.toMatch(/<script|onerror|data:image\/svg|https:/);
+    expect(hostile.hostile).toBeUndefined();
   });
 });

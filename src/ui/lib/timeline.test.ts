@@ -56,6 +56,13 @@ describe("buildTimeline", () => {
     ]);
   });
 
+  it("carries a tool's images to its card", () => {
+    const images = [{ mimeType: "image/png", data: "iVBORw0KGgo=" }];
+    const items = buildTimeline([user("look"), ai("", [["c1", "t__image"]]), { ...tool("c1", "t__image", "a pixel"), images }, ai("red")]);
+    const card = items.find((i) => i.kind === "tool");
+    expect(card?.kind === "tool" && card.images).toEqual(images);
+  });
+
   it("marks a call answered at an approval Responded or Rejected, not Done or Error: the tool did not run", () => {
     const messages = [
       user("run it"),

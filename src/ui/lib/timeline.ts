@@ -59,6 +59,8 @@ export interface ToolItem {
   /** The offloaded result's head and tail. */
   offloadPreview?: string;
   durationMs?: number;
+  /** Images the tool returned (checked again by the card before it shows one). */
+  images?: MessageInfo["images"];
   /** A running command's output so far. */
   output?: string;
   /** For `task`: the subagent's activity. */
@@ -200,6 +202,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
         if (result.offloadedTo) item.offloadedTo = result.offloadedTo;
         if (result.offloadPreview !== undefined) item.offloadPreview = result.offloadPreview;
         if (result.durationMs !== undefined) item.durationMs = result.durationMs;
+        if (result.images?.length) item.images = result.images;
       }
       const output = options.outputs?.[call.id];
       if (output && !result) item.output = output;

@@ -1,0 +1,20 @@
+/** Tool messages with images as the text + image blocks a model that takes images gets (see tool-images.ts). */
+import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { toolImagesOf } from "../core/tool-image-check.ts";
+
+/** `message` as the model gets it: a tool message with images as text + image blocks; any other as it is. */
+export function withToolImages(message: BaseMessage): BaseMessage {
+  if (!ToolMessage.isInstance(message)) return message;
+  const images = toolImagesOf(message.response_metadata);
+  if (!images.length) return message;
+  const text = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  const content = [...text, ...images.map((image) => ({ type: "image", mimeType: image.mimeType, data: image.data }))];
+  return new ToolMessage({
+    content: content as MessageContent,
+    tool_call_id: message.tool_call_id,
+    ...(message.name ? { name: message.name } : {}),
+    ...(message.id ? { id: message.id } : {}),
+    status: message.status ?? "success",
+    response_metadata: message.response_metadata,
+  });
+}
