@@ -10,6 +10,7 @@ import { benchBrowser } from "./bench-browser.ts";
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
+import { benchMcp } from "./bench-mcp.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
 import { benchRunaway } from "./bench-runaway.ts";
@@ -28,6 +29,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchShell,
   benchRunaway,
   benchAgents,
+  benchMcp,
   benchBrowser,
   benchApp,
 ];
