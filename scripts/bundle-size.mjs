@@ -41,13 +41,16 @@ export function staticImports(code, name = "chunk.js") {
 }
 
 /**
- * Every file a set of entry chunks loads before it runs: the entries and their static imports, transitively.
- * Sizes are of the files as served (raw) and gzip-compressed.
+ * Every file a set of entry chunks loads before it runs: the entries and their static imports, transitively, each
+ * once. Sizes are of the files as served (raw) and gzip-compressed.
  */
 export function closure(dist, entries) {
   const seen = new Set();
   const files = [];
-  const visit = (file) => {
+  const visit = (given) => {
+    // One key per file however it was reached: an entry named from index.html (under `dist` as given, perhaps
+    // relative) and the same file as a chunk's static import (resolved, absolute) are counted once.
+    const file = resolve(given);
     if (seen.has(file)) return;
     seen.add(file);
     if (!existsSync(file)) throw new Error(`bundle-size: ${relative(dist, file)} is imported but not in the build`);

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { firstLoad, staticImports, workerStartup } from "./bundle-size.mjs";
@@ -65,6 +65,31 @@ describe("bundle size", () => {
         .files.map((f) => f.file)
         .sort(),
     ).toEqual(["assets/index-1.js", "assets/vendor-2.js", "register-sw.js"]);
+  });
+
+  it("counts a module preload that the entry also imports once, whatever the base and however dist/ is named", () => {
+    const files = (base: string) => ({
+      "index.html":
+        `<script type="module" src="${base}assets/index-1.js"></script><link rel="modulepreload" href="${base}assets/dialog-2.js">` +
+        `<script src="${base}register-sw.js"></script>`,
+      "assets/index-1.js": 'import "./dialog-2.js";\n',
+      "assets/dialog-2.js": `export const d = "${"dialog ".repeat(100)}";\n`,
+      "register-sw.js": "navigator.serviceWorker;\n",
+    });
+    const counts = [];
+    for (const base of ["./", "/deeptab/"]) {
+      const dist = build(files(base));
+      for (const named of [dist, relative(process.cwd(), dist)]) {
+        const load = firstLoad(named);
+        expect(load.files.map((f) => f.file).sort(), `${base} ${named}`).toEqual([
+          "assets/dialog-2.js",
+          "assets/index-1.js",
+          "register-sw.js",
+        ]);
+        counts.push(load.gzip);
+      }
+    }
+    expect(new Set(counts).size).toBe(1);
   });
 
   it("fails when the worker entry is missing or imports a file the build does not have", () => {
