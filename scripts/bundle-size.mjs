@@ -21,10 +21,11 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * in-tab models, the provider clients and the shell's filesystem were loaded on demand; the approval, permission,
  * key-redaction and harness-index work added about 10 KiB since; the agent calls' glue 0.8 KiB, their loader, YAML and
  * zip loading with the first agent call; upstream's file-tool parity 1.6 KiB: recursive delete through every store,
- * argument aliases, the shell's files on one tree; the MCP servers' wiring, whose code loads on first use, 0.1 KiB):
- * lower it when the startup JS shrinks.
+ * argument aliases, the shell's files on one tree; the MCP servers' wiring, whose code loads on first use, 0.1 KiB;
+ * tool results' images, whose check and image blocks load with the first image, 0.3 KiB): lower it when the startup
+ * JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 351 * 1024;
+export const WORKER_STARTUP_BUDGET = 351.2 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;
