@@ -86,7 +86,7 @@ afterAll(async () => {
   await browser?.close();
   await Promise.all(servers.map((s) => s.close()));
   rmSync(temp, { recursive: true, force: true });
-}, 2 * MINUTE); // two node_modules of deeptab's dependencies to delete
+}, 5 * MINUTE); // two node_modules of deeptab's dependencies to delete: over 2 minutes once on a loaded 2-core machine
 
 async function page(url: string) {
   browser ??= await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
