@@ -127,7 +127,7 @@ describe("MCP servers that require sign-in (OAuth) in the worker", () => {
 
     const done = await signIn(mcp, id, false);
     expect(done.ok && done.value.state).toBe("connected");
-    expect(done.ok && done.value.tools).toHaveLength(8);
+    expect(done.ok && done.value.tools).toHaveLength(9);
     expect(done.ok && done.value.signIn).toEqual({ signedIn: true, remembered: false });
     expect(JSON.stringify(done)).not.toMatch(/at-|rt-/);
     expect(await storedText(store)).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
