@@ -214,6 +214,14 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     );
   });
 
+  it("knows fetch_url, the app's tool: a folder may keep it, drop it or ask before it", () => {
+    const kept = loaded({ "agent.yaml": "name: x\ntools: [read_file, fetch_url]\ninterrupt_on:\n  fetch_url: true\n", "AGENTS.md": "x" });
+    expect(kept.manifest.tools?.allowed).toEqual(["read_file", "fetch_url"]);
+    expect(kept.manifest.interruptOn).toEqual({ fetch_url: true });
+    const dropped = loaded({ "agent.yaml": "name: x\ntools:\n  disallowed: [fetch_url]\n", "AGENTS.md": "x" });
+    expect(dropped.manifest.tools?.disallowed).toEqual(["fetch_url"]);
+  });
+
   it("a subagent without a description or a body, and two subagents of one name", () => {
     const error = refused({
       "AGENTS.md": "x",

@@ -17,7 +17,7 @@
  */
 import type { z } from "zod";
 import { ok, type Result } from "../core/result.ts";
-import { BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
+import { APP_TOOL_NAMES, BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
 import { normalizeRulePath, type FilesystemPermission } from "../backends/permissions.ts";
 import { splitFrontmatter } from "../middleware/frontmatter.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
@@ -57,7 +57,7 @@ const MISNAMED: Record<string, string> = {
 };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-const known = new Set(BUILTIN_TOOL_NAMES);
+const known = new Set([...BUILTIN_TOOL_NAMES, ...APP_TOOL_NAMES]);
 
 /**
  * Loads an agent from any source: the files are checked and normalized ({@link readAgentFiles}; a zip's and a
@@ -137,7 +137,7 @@ class Reading {
       if (known.has(name)) return;
       const path = single ? list : [...list, i];
       this.problems.push(
-        problem("unknown_tool", `no tool is named '${name}' (the tools are ${BUILTIN_TOOL_NAMES.join(", ")})`, {
+        problem("unknown_tool", `no tool is named '${name}' (the tools are ${[...known].join(", ")})`, {
           file,
           field: path.join("."),
           ...line(at, path),

@@ -12,3 +12,9 @@ export const FILE_TOOL_NAMES = ["ls", "read_file", "write_file", "edit_file", "d
  * depends on its options (todos, a sandbox, the tool profile, being a subagent).
  */
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOL_NAMES, "write_todos", "task", "compact_conversation"];
+
+/**
+ * Tools the app gives its agents besides the built-in ones (`fetch_url`, tools/fetch-url.ts): an agent folder may
+ * name them in `tools` (to keep or drop them) and in `interrupt_on`.
+ */
+export const APP_TOOL_NAMES: readonly string[] = ["fetch_url"];

@@ -2,8 +2,8 @@
  * Builds the agent a run uses, from the thread's model choice and the
  * settings: the chat model (a provider client with the session's key, the
  * demo, llama.cpp in the tab, or Chrome's built-in model), the filesystem
- * layout with the active sandbox, approvals for `execute`, todos, memory,
- * skills, visible retries. Built per run (cheap: the heavy parts, the
+ * layout with the active sandbox, approvals for `execute` and `fetch_url`,
+ * `fetch_url` and the MCP servers' tools, todos, memory, skills, visible retries. Built per run (cheap: the heavy parts, the
  * checkpointer, storage and a loaded model, are shared). The code of a
  * model other than the demo (provider clients, ChatWllama, Chrome's model)
  * is imported when a run first uses it, so the worker starts without it.
@@ -39,7 +39,7 @@ export interface AgentDeps {
   key(provider: ModelChoice["provider"]): Promise<string | undefined>;
   local: LocalModels;
   promptApi(): PromptApiPort | undefined;
-  /** The fetch provider clients use (the request log). */
+  /** The fetch provider clients and `fetch_url` use (the request log). */
   fetch: typeof fetch;
   /** The window of an OpenAI-compatible server's loaded model, when it tells (cached by the caller). */
   serverWindow(choice: ModelChoice): Promise<ServerWindow | undefined>;
@@ -122,8 +122,12 @@ export async function buildAgent(
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
   if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
+  // fetch_url asks first: a URL the model writes can carry what it read to any host (the person sees the URL).
+  interruptOn.fetch_url = true;
   const mcp = await deps.mcpTools?.();
   Object.assign(interruptOn, mcp?.interruptOn);
+  // fetch_url's code loads with the first run (the worker starts without it); its requests go through the request log.
+  const { createFetchUrlTool } = await import("../tools/fetch-url.ts");
   const base: CreateDeepAgentOptions = {
     model: built.value.model,
     checkpointer: deps.checkpointer,
@@ -131,7 +135,7 @@ export async function buildAgent(
     backend: deps.backend(spec.sandbox),
     systemPrompt: basePrompt(spec.sandbox),
     interruptOn,
-    tools: mcp?.tools ?? [],
+    tools: [createFetchUrlTool({ fetch: deps.fetch }), ...(mcp?.tools ?? [])],
     todos: true,
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],

@@ -374,13 +374,15 @@ export interface KeyStatus {
   notKept?: boolean;
 }
 
-/** One request the worker made to a model provider (the request log). */
+/** One request the worker made to a model provider, a download host, an MCP server or a page (the request log). */
 export interface RequestLogEntry {
   at: string;
   method: string;
   host: string;
   path: string;
   status?: number;
+  /** The browser followed a redirect from here (the next entry is where it ended). */
+  redirected?: boolean;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The request log: every request the worker makes to a model provider or a
- * model download host, as method, host, path and status (never headers,
- * bodies or query strings, which can hold keys; a key in a path is hidden). The page shows it, so a
- * person can check that nothing goes anywhere they did not choose.
+ * The request log: every request the worker makes to a model provider, a
+ * model download host, an MCP server or a page `fetch_url` reads (and where a redirect the browser followed
+ * ended), as method, host, path and status (never headers, bodies or query strings, which can hold keys; a key in
+ * a path is hidden). The page shows it, so a person can check that nothing goes anywhere they did not choose.
  */
 import { redactSecrets } from "../core/redact.ts";
 import type { RequestLogEntry } from "./protocol.ts";
@@ -47,6 +47,12 @@ export function createRequestLog(
     try {
       const response = await base(input, init);
       entry.status = response.status;
+      // A redirect the browser followed by itself: the host it ended at is listed too.
+      const final = response.redirected ? describe(response.url).url : undefined;
+      if (final && final.href !== url?.href) {
+        entry.redirected = true;
+        record({ at: entry.at, method, host: redact(final.host), path: redact(final.pathname), status: response.status });
+      }
       return response;
     } catch (cause) {
       entry.status = 0;
