@@ -77,6 +77,22 @@ export {
 export { DEFAULT_MCP_TIMEOUT_MS, type McpServerOptions } from "./tools/mcp-client.ts";
 export { MCP_REQUEST_HEADERS, type McpError, type McpErrorCode } from "./tools/mcp-errors.ts";
 export { MAX_TOOL_NAME, mcpToolName } from "./tools/mcp-names.ts";
+export {
+  createFetchUrlTool,
+  FETCH_URL_DESCRIPTION,
+  FETCH_URL_TIMEOUT,
+  FETCH_URL_TOOL_NAME,
+  type FetchUrlToolOptions,
+} from "./tools/fetch-url.ts";
+export {
+  fetchPage,
+  MAX_PAGE_BYTES,
+  MAX_REDIRECTS,
+  type FetchedPage,
+  type FetchPageError,
+  type FetchPageErrorCode,
+  type FetchPageOptions,
+} from "./tools/fetch-page.ts";
 
 // Built-in middleware, by name (to replace one in place or exclude it) and their options.
 export { FILESYSTEM } from "./middleware/filesystem.ts";

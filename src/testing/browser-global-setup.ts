@@ -8,6 +8,7 @@ import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
 import { startMcpServer, type McpTestServer } from "./mcp-servers.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
+import { startWebPagesServer, type WebPagesServer } from "./web-pages.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -24,6 +25,8 @@ declare module "vitest" {
      * Mcp-Session-Id; one for `die`; one speaking only HTTP+SSE; one that requires an OAuth sign-in (approved at once).
      */
     mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string; oauth: string };
+    /** A web host for fetch_url: pages with and without CORS, a 50 MB page, redirects and a loop (web-pages.ts). */
+    webPages: string;
   }
 }
 
@@ -32,6 +35,7 @@ let llama: ScriptedServer | undefined;
 let provider: ScriptedServer | undefined;
 let links: AgentLinkServer | undefined;
 let mcp: McpTestServer[] = [];
+let web: WebPagesServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -64,6 +68,8 @@ export async function setup(project: TestProject): Promise<void> {
     startMcpServer({ legacySse: true }),
     startMcpServer({ oauth: { autoApprove: true } }),
   ]));
+  web = await startWebPagesServer();
+  project.provide("webPages", web.url);
   project.provide("mcpServers", {
     cors: cors!.url,
     noCors: noCors!.url,
@@ -81,4 +87,5 @@ export async function teardown(): Promise<void> {
   await provider?.close();
   await links?.close();
   await Promise.all(mcp.map((s) => s.close()));
+  await web?.close();
 }
