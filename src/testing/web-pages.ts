@@ -67,6 +67,8 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
     res.end();
   };
   const server = createServer((req, res) => {
+    // No keep-alive: a client reusing a socket the server is closing meanwhile fails (a race a loaded machine hits).
+    res.setHeader("Connection", "close");
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const chain = /^\/chain\/(\d+)$/.exec(path);
     const status = /^\/status\/(\d{3})$/.exec(path);
@@ -91,7 +93,6 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
       res.writeHead(200, {
         "Content-Type": "text/html",
         "Content-Length": String(BIG_PAGE_BYTES),
-        Connection: "close",
         "Access-Control-Allow-Origin": "*",
         "Cross-Origin-Resource-Policy": "cross-origin",
       });
