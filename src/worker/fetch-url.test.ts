@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveScripted } from "../testing/scripted-servers.ts";
 import { startWebPagesServer, type WebPagesServer } from "../testing/web-pages.ts";
 import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
+import { createRequestLog } from "./request-log.ts";
 
 const serve = serveScripted();
 let web: WebPagesServer;
@@ -52,4 +53,18 @@ describe("fetch_url in the app's agent", () => {
       expect.objectContaining({ method: "GET", host: new URL(web.url).host, path: "/article.html", status: 200 }),
     );
   }, 60_000);
+});
+
+describe("the request log and redirects a browser follows by itself", () => {
+  it("lists the host a followed redirect ended at, and marks the first request as redirected", async () => {
+    const ended = new Response("page", { status: 200 });
+    Object.defineProperty(ended, "redirected", { value: true });
+    Object.defineProperty(ended, "url", { value: "https://pages.example.org/final?token=x" });
+    const log = createRequestLog(500, async () => ended);
+    await log.fetch("https://short.example.com/abc", { redirect: "follow" });
+    expect(log.entries().map(({ host, path, status, redirected }) => ({ host, path, status, redirected }))).toEqual([
+      { host: "short.example.com", path: "/abc", status: 200, redirected: true },
+      { host: "pages.example.org", path: "/final", status: 200, redirected: undefined },
+    ]);
+  });
 });
