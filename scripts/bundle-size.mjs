@@ -22,10 +22,11 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * key-redaction and harness-index work added about 10 KiB since; the agent calls' glue 0.8 KiB, their loader, YAML and
  * zip loading with the first agent call; upstream's file-tool parity 1.6 KiB: recursive delete through every store,
  * argument aliases, the shell's files on one tree; the MCP servers' wiring, whose code loads on first use, 0.1 KiB;
- * tool results' images, whose check and image blocks load with the first image, 0.3 KiB): lower it when the startup
- * JS shrinks.
+ * tool results' images, whose check and image blocks load with the first image, 0.3 KiB; fetch_url's wiring and the
+ * request log's line for redirects a browser follows, 0.2 KiB, fetch_url's code and its HTML-to-Markdown libraries
+ * loading with the first run): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 351.2 * 1024;
+export const WORKER_STARTUP_BUDGET = 351.7 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;
