@@ -13,5 +13,7 @@ export const AGENT_CALLS = {
   useAgent: true,
   removeAgent: true,
   exportAgent: true,
+  agentFolder: true,
+  saveAgentEdit: true,
   setThreadAgent: true,
 } as const satisfies Record<keyof AgentLibraryApi, true>;

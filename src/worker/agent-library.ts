@@ -11,6 +11,7 @@ import { loadAgent, type AgentSource } from "../agent-folders/load.ts";
 import { zipAgent } from "../agent-folders/zip.ts";
 import { toErrorInfo } from "../core/errors.ts";
 import { ok } from "../core/result.ts";
+import { applyAgentChanges, editedName, editorFiles } from "./agent-edit.ts";
 import { fetchAgentLink, linkName, sniffAgent } from "./agent-links.ts";
 import {
   agentFail,
@@ -24,7 +25,7 @@ import {
 } from "./agent-review.ts";
 import type { AgentStore, StoredAgent } from "./agent-store.ts";
 import { GENERAL_AGENT } from "./general-agent.ts";
-import type { AgentLibraryApi, AgentResult, AgentReview, AgentSummary } from "./protocol.ts";
+import type { AgentFileChange, AgentLibraryApi, AgentResult, AgentReview, AgentSummary } from "./protocol.ts";
 import type { SiteAgentSource } from "./site-agents.ts";
 
 /** What the library needs. */
@@ -104,7 +105,9 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       addedAt: record.addedAt,
       ...(record.url ? { url: record.url } : {}),
     };
-    return ok({ summary: agentSummary(agent, place), agent });
+    const summary = agentSummary(agent, place);
+    if (!record.editedFrom) return ok({ summary, agent });
+    return ok({ summary: { ...summary, name: editedName(summary.name, record.editedFrom), editedFrom: record.editedFrom.id }, agent });
   }
 
   async function general(): Promise<AgentDefinition> {
@@ -128,6 +131,48 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       if (record) return storedAgent(record);
     }
     return agentFail("not_found", `No agent ${agentId}.`);
+  }
+
+  /** Any agent with its folder: the general agent's too. */
+  async function withFolder(agentId: string): Promise<AgentResult<Required<ResolvedAgent>>> {
+    if (agentId === GENERAL_AGENT.id) return ok({ summary: GENERAL_AGENT, agent: await general() });
+    const found = await resolve(agentId);
+    return found.ok ? ok({ summary: found.value.summary, agent: found.value.agent! }) : found;
+  }
+
+  async function saveEdit(agentId: string, changes: AgentFileChange[]): Promise<AgentResult<AgentSummary>> {
+    const base = await withFolder(agentId);
+    if (!base.ok) return base;
+    const { summary, agent } = base.value;
+    const changed = applyAgentChanges(agent.files, changes);
+    if (!changed.ok) return agentFail("not_found", changed.error);
+    const loaded = loadAgent({ files: changed.value });
+    if (!loaded.ok) return invalidAgent(loaded.error);
+    const hash = await hashAgentFiles(loaded.value.files);
+    if (hash === summary.hash) return agentFail("unchanged", "Nothing changed: every file is as it was.");
+    const id = parseAgentId(agentId);
+    const record = id?.kind === "stored" ? await deps.store.get(id.hash) : undefined;
+    const plainName = agent.manifest.name ?? record?.fallbackName ?? summary.name;
+    const next: StoredAgent = {
+      hash,
+      origin: "local",
+      addedAt: new Date().toISOString(),
+      fallbackName: record?.fallbackName ?? summary.name,
+      bundle: agentBundle(loaded.value.files, loaded.value.manifest.name ?? plainName),
+      editedFrom: { id: agentId, name: record?.editedFrom?.name ?? plainName },
+    };
+    // A local version no thread uses is replaced; one a thread ran with (or a link's, pinned to its URL) is kept for it.
+    const replaces =
+      record?.origin === "local" && (await deps.threadsUsing(agentId)).length === 0 && record.hash !== hash ? record.hash : undefined;
+    try {
+      await deps.store.put(next, replaces);
+    } catch (cause) {
+      return agentFail("storage_failed", `The edit could not be stored (${toErrorInfo(cause).message}); nothing was stored.`);
+    }
+    if (replaces) storedDefs.delete(replaces);
+    storedDefs.set(hash, loaded.value);
+    const found = storedAgent(next);
+    return found.ok ? ok(found.value.summary) : found;
   }
 
   async function preview(source: AgentSource, from: Omit<Pending, "agent" | "hash">): Promise<AgentResult<AgentReview>> {
@@ -165,7 +210,11 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
         ...(e.model ? { model: { ...e.model } } : {}),
         ...(e.sandbox ? { sandbox: e.sandbox } : {}),
       }));
-      const stored = (await deps.store.list()).flatMap((record) => {
+      const records = await deps.store.list();
+      // A version an edit superseded stays for the threads that ran with it, not in the list.
+      const superseded = new Set(records.flatMap((r) => (r.editedFrom ? [r.editedFrom.id] : [])));
+      const stored = records.flatMap((record) => {
+        if (superseded.has(storedAgentId(record.hash))) return [];
         const found = storedAgent(record);
         return found.ok ? [found.value.summary] : [];
       });
@@ -254,16 +303,23 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
     },
 
     async exportAgent(agentId) {
-      const found = agentId === GENERAL_AGENT.id ? ok({ summary: GENERAL_AGENT, agent: await general() }) : await resolve(agentId);
+      const found = await withFolder(agentId);
       if (!found.ok) return found;
       const { summary, agent } = found.value;
       const slug = agentSlug(summary.name);
       return ok({
         slug,
-        zip: zipAgent(agent!.files, slug),
-        bundle: agentBundle(agent!.files, summary.name),
+        zip: zipAgent(agent.files, slug),
+        bundle: agentBundle(agent.files, summary.name),
         ...(summary.url ? { url: summary.url } : {}),
       });
     },
+
+    async agentFolder(agentId) {
+      const found = await withFolder(agentId);
+      return found.ok ? ok({ summary: found.value.summary, files: editorFiles(found.value.agent.files) }) : found;
+    },
+
+    saveAgentEdit: saveEdit,
   };
 }

@@ -25,6 +25,11 @@ export interface StoredAgent {
   fallbackName: string;
   /** Its folder as a JSON bundle (agent-folders/bundle.ts). */
   bundle: string;
+  /**
+   * A local edit: the agent (the version) it was edited from, and that agent's name then; while agent.yaml keeps that
+   * name the edit is shown as "<name> (edited)".
+   */
+  editedFrom?: { id: string; name: string };
 }
 
 /** Stored agents and link pins. */
@@ -32,8 +37,11 @@ export interface AgentStore {
   /** Every stored agent, newest first. */
   list(): Promise<StoredAgent[]>;
   get(hash: string): Promise<StoredAgent | undefined>;
-  /** Stores the agent and, when it has a URL, pins the URL to its hash: both in one transaction. */
-  put(agent: StoredAgent): Promise<void>;
+  /**
+   * Stores the agent and, when it has a URL, pins the URL to its hash, and forgets the stored agent `replaces` (a
+   * version an edit supersedes) and its link pins: all in one transaction.
+   */
+  put(agent: StoredAgent, replaces?: string): Promise<void>;
   /** Forgets the agent and every link pinned to it. */
   remove(hash: string): Promise<void>;
   /** The hash a link's URL was accepted with, if it was. */
@@ -49,6 +57,14 @@ function isStoredAgent(value: unknown): value is StoredAgent {
 
 /** Stored agents in a LangGraph store (the worker's IndexedDB store). */
 export function storeAgents(store: BaseStore): AgentStore {
+  /** The writes that forget a stored agent and its link pins. */
+  async function removal(hash: string) {
+    const links = await store.search(AGENT_LINKS_NS, { limit: 100_000 });
+    return [
+      { namespace: AGENTS_NS, key: hash, value: null },
+      ...links.filter((l) => l.value.hash === hash).map((l) => ({ namespace: AGENT_LINKS_NS, key: l.key, value: null })),
+    ];
+  }
   return {
     async list() {
       const items = await store.search(AGENTS_NS, { limit: 100_000 });
@@ -61,18 +77,15 @@ export function storeAgents(store: BaseStore): AgentStore {
       const value = (await store.get(AGENTS_NS, hash))?.value;
       return isStoredAgent(value) ? value : undefined;
     },
-    async put(agent) {
+    async put(agent, replaces) {
       await store.batch([
+        ...(replaces && replaces !== agent.hash ? await removal(replaces) : []),
         { namespace: AGENTS_NS, key: agent.hash, value: { ...agent } },
         ...(agent.url ? [{ namespace: AGENT_LINKS_NS, key: agent.url, value: { hash: agent.hash, at: agent.addedAt } }] : []),
       ]);
     },
     async remove(hash) {
-      const links = await store.search(AGENT_LINKS_NS, { limit: 100_000 });
-      await store.batch([
-        { namespace: AGENTS_NS, key: hash, value: null },
-        ...links.filter((l) => l.value.hash === hash).map((l) => ({ namespace: AGENT_LINKS_NS, key: l.key, value: null })),
-      ]);
+      await store.batch(await removal(hash));
     },
     async pinned(url) {
       const hash: unknown = (await store.get(AGENT_LINKS_NS, url))?.value.hash;
@@ -85,17 +98,19 @@ export function storeAgents(store: BaseStore): AgentStore {
 export function memoryAgents(): AgentStore {
   const agents = new Map<string, StoredAgent>();
   const links = new Map<string, string>();
+  function remove(hash: string): void {
+    agents.delete(hash);
+    for (const [url, pinned] of links) if (pinned === hash) links.delete(url);
+  }
   return {
     list: async () => [...agents.values()].sort(newestFirst),
     get: async (hash) => agents.get(hash),
-    async put(agent) {
+    async put(agent, replaces) {
+      if (replaces && replaces !== agent.hash) remove(replaces);
       agents.set(agent.hash, { ...agent });
       if (agent.url) links.set(agent.url, agent.hash);
     },
-    async remove(hash) {
-      agents.delete(hash);
-      for (const [url, pinned] of links) if (pinned === hash) links.delete(url);
-    },
+    remove: async (hash) => remove(hash),
     pinned: async (url) => links.get(url),
   };
 }

@@ -557,6 +557,8 @@ export interface AgentSummary {
   sandbox?: AgentManifest["sandbox"];
   /** When it was stored in this browser (ISO); none for built-in and site agents. */
   addedAt?: string;
+  /** `local` edits: the id of the agent (the version) it was edited from. */
+  editedFrom?: string;
 }
 
 /**
@@ -601,9 +603,11 @@ export interface AgentReview {
  * - `not_found`: no agent (or no pending review) with that id;
  * - `in_use`: a stored agent that threads still use cannot be removed;
  * - `storage_failed`: IndexedDB refused the write (quota); nothing was stored;
- * - `thread_started`: `setThreadAgent` on a thread that has messages (its agent is fixed by its first message).
+ * - `thread_started`: `setThreadAgent` on a thread that has messages (its agent is fixed by its first message);
+ * - `unchanged`: `saveAgentEdit` with changes that leave every file as it was (no new version).
  */
-export type AgentErrorCode = "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed" | "thread_started";
+export type AgentErrorCode =
+  "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed" | "thread_started" | "unchanged";
 export type AgentError = ErrorInfo & { code: AgentErrorCode; problems?: AgentProblem[] };
 export type AgentResult<T> = Result<T, AgentError>;
 
@@ -619,6 +623,15 @@ export interface AgentExport {
   /** The link it came from, when it came from one (copied by "Share agent"). */
   url?: string;
 }
+
+/** An agent's folder as the editor shows it: every file, its text when it is UTF-8 text (else only its size). */
+export interface AgentFolderView {
+  summary: AgentSummary;
+  files: Array<{ path: string; size: number; text?: string }>;
+}
+
+/** One change of an edit: a file's new text (a new file when the path is new), or its removal. */
+export type AgentFileChange = { path: string; text: string } | { path: string; remove: true };
 
 /**
  * The agent calls. A review comes first (nothing is stored by a preview); `useAgent` stores the reviewed agent,
@@ -644,6 +657,15 @@ export interface AgentLibraryApi {
   removeAgent(agentId: string): Promise<AgentResult<null>>;
   /** The agent's folder as a zip and a JSON bundle (the general agent included). */
   exportAgent(agentId: string): Promise<AgentResult<AgentExport>>;
+  /** The agent's files for the editor (the general agent's too: its agent.yaml and AGENTS.md). */
+  agentFolder(agentId: string): Promise<AgentResult<AgentFolderView>>;
+  /**
+   * Saves an edit of any agent as a new local version (`editedFrom` names the version it came from): the whole folder
+   * with the changes is validated first (`invalid_agent` with every problem, nothing stored), then stored in one
+   * transaction. Threads keep the version they ran with; the version edited is no longer listed, and a local one no
+   * thread uses is forgotten in the same transaction. `unchanged` when the files end up as they were.
+   */
+  saveAgentEdit(agentId: string, changes: AgentFileChange[]): Promise<AgentResult<AgentSummary>>;
   /**
    * The agent of a thread that has no messages yet (a thread's agent is fixed by its first message): its starter
    * files and skills are written to the thread's workspace then.
