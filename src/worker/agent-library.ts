@@ -105,9 +105,12 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       addedAt: record.addedAt,
       ...(record.url ? { url: record.url } : {}),
     };
-    const summary = agentSummary(agent, place);
-    if (!record.editedFrom) return ok({ summary, agent });
-    return ok({ summary: { ...summary, name: editedName(summary.name, record.editedFrom), editedFrom: record.editedFrom.id }, agent });
+    const summary = {
+      ...agentSummary(agent, place),
+      ...(record.editedFrom ? { editedFrom: record.editedFrom.id } : {}),
+      ...(record.unreviewed ? { unreviewed: true as const } : {}),
+    };
+    return ok({ summary: { ...summary, name: editedName(summary.name, record.editedFrom) }, agent });
   }
 
   async function general(): Promise<AgentDefinition> {
@@ -131,6 +134,13 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       if (record) return storedAgent(record);
     }
     return agentFail("not_found", `No agent ${agentId}.`);
+  }
+
+  /** Keeps a preview for `useAgent` (the newest few). */
+  function remember(preview: Pending): void {
+    pending.delete(preview.hash);
+    pending.set(preview.hash, preview);
+    while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
   }
 
   /** Any agent with its folder: the general agent's too. */
@@ -181,9 +191,7 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
     const agent = loaded.value;
     const hash = await hashAgentFiles(agent.files);
     const [stored, pinned] = await Promise.all([deps.store.get(hash), from.url ? deps.store.pinned(from.url) : undefined]);
-    pending.delete(hash);
-    pending.set(hash, { agent, hash, ...from });
-    while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
+    remember({ agent, hash, ...from });
     const summary = agentSummary(agent, {
       id: storedAgentId(hash),
       origin: from.origin,
@@ -214,7 +222,7 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       // A version an edit superseded stays for the threads that ran with it, not in the list.
       const superseded = new Set(records.flatMap((r) => (r.editedFrom ? [r.editedFrom.id] : [])));
       const stored = records.flatMap((record) => {
-        if (superseded.has(storedAgentId(record.hash))) return [];
+        if (record.unreviewed || superseded.has(storedAgentId(record.hash))) return [];
         const found = storedAgent(record);
         return found.ok ? [found.value.summary] : [];
       });
@@ -257,6 +265,11 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       const found = await resolve(agentId);
       if (!found.ok) return found;
       const { summary, agent } = found.value;
+      if (summary.unreviewed && summary.hash) {
+        // An imported thread's agent: `useAgent` with this hash is the person's **Use this agent**.
+        remember({ agent: agent!, hash: summary.hash, origin: "local", fallbackName: summary.name });
+        return ok(agentReview(agent!, summary));
+      }
       return ok(agentReview(agent!, summary, { stored: summary.origin === "link" || summary.origin === "local" }));
     },
 
@@ -270,6 +283,7 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
         addedAt: existing?.addedAt ?? new Date().toISOString(),
         fallbackName: chosen.fallbackName,
         bundle: existing?.bundle ?? agentBundle(chosen.agent.files, chosen.fallbackName),
+        ...(existing?.editedFrom ? { editedFrom: existing.editedFrom } : {}),
         ...((chosen.url ?? existing?.url) ? { url: chosen.url ?? existing!.url! } : {}),
       };
       try {

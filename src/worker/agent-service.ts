@@ -10,7 +10,9 @@ import type { BaseStore } from "@langchain/langgraph/web";
 import type { AgentLibraryApi, ThreadView } from "./protocol.ts";
 import { siteAgents } from "./site-agents.ts";
 import { defaultSiteBase } from "./site-base.ts";
+import { threadAgentTransfer } from "./thread-agent-transfer.ts";
 import { threadAgent, threadAgentSetter, threadAgentView, type ThreadAgentDeps } from "./thread-agents.ts";
+import type { ThreadAgentTransfer } from "./threads.ts";
 
 export interface AgentServiceDeps extends Omit<AgentLibraryDeps, "store" | "site" | "origin">, Omit<ThreadAgentDeps, "library"> {
   /** The IndexedDB store; none: agents are kept for the session. */
@@ -26,12 +28,15 @@ export interface AgentService {
   view(threadId: string): Promise<ThreadView["agent"]>;
   /** The folder a thread's run uses (undefined: the general agent), or why it is gone. */
   folderOf(threadId: string): Promise<{ ok: true; agent: AgentDefinition | undefined } | { ok: false; message: string }>;
+  /** A thread's agent in thread exports and imports. */
+  transfer: ThreadAgentTransfer;
 }
 
 export function createAgentService(deps: AgentServiceDeps): AgentService {
+  const store = deps.store ? storeAgents(deps.store) : memoryAgents();
   const library = createAgentLibrary({
     ...deps,
-    store: deps.store ? storeAgents(deps.store) : memoryAgents(),
+    store,
     origin: globalThis.location?.origin ?? "this page",
     site: siteAgents(deps.siteBase ?? defaultSiteBase(), (input, init) => globalThis.fetch(input, init)),
   });
@@ -42,5 +47,6 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     api: { ...calls, setThreadAgent: threadAgentSetter({ ...deps, library }) },
     view: (threadId) => threadAgentView(threadId, threads),
     folderOf: (threadId) => threadAgent(threadId, threads),
+    transfer: threadAgentTransfer({ library, store }),
   };
 }

@@ -30,6 +30,8 @@ export interface StoredAgent {
    * name the edit is shown as "<name> (edited)".
    */
   editedFrom?: { id: string; name: string };
+  /** Stored with an imported thread and not reviewed yet (not listed; its thread does not run until it is used). */
+  unreviewed?: true;
 }
 
 /** Stored agents and link pins. */

@@ -142,6 +142,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         messages: messagesOf,
         runningHere,
         defaultModel: async () => (await settings.get()).defaultModel,
+        agents: async () => (await agents()).transfer,
       })
     : { ...unavailableThreads, ...memoryRegistry(async () => (await settings.get()).defaultModel) };
 

@@ -305,8 +305,11 @@ export interface ThreadView {
   /** The last run did not finish (a reload or a crash): it can be continued. */
   interrupted?: InterruptedRun;
   model: ModelChoice;
-  /** The thread's agent; `changed`: the agent with this id is gone or no longer has the hash the thread ran with. */
-  agent: { id: string; name: string; hash?: string; changed?: boolean };
+  /**
+   * The thread's agent; `changed`: the agent with this id is gone or no longer has the hash the thread ran with;
+   * `unreviewed`: it came with an imported thread and the person has not reviewed it yet (the thread does not run).
+   */
+  agent: { id: string; name: string; hash?: string; changed?: boolean; unreviewed?: boolean };
   /** Totals of provider usage over the thread: every model call of the main agent and of its subagents. */
   usage: UsageInfo;
   /** Tokens of the latest request (provider-reported, else estimated). */
@@ -489,6 +492,21 @@ export interface ThreadExport {
   thread: ThreadInfo;
   checkpoints: ExportedCheckpoint[];
   files: Record<string, FileData>;
+  /** The thread's agent when it is not the general agent. */
+  agent?: ThreadAgentExport;
+}
+
+/**
+ * A thread's agent in its export: which one and the hash it ran with, and its folder as a JSON bundle
+ * (agent-folders/bundle.ts) when the exporting browser still had that version. An import validates the bundle with
+ * the loader (and its hash) before it writes anything; an agent the importing browser does not have yet is stored
+ * unreviewed: the thread does not run until the person has seen the agent's review and chosen **Use this agent**.
+ */
+export interface ThreadAgentExport {
+  id: string;
+  name: string;
+  hash?: string;
+  bundle?: string;
 }
 
 /** Sent on `BroadcastChannel(THREADS_CHANNEL)` by every tab's worker when a thread changes. */
@@ -559,6 +577,8 @@ export interface AgentSummary {
   addedAt?: string;
   /** `local` edits: the id of the agent (the version) it was edited from. */
   editedFrom?: string;
+  /** Stored with an imported thread and not reviewed yet: it does not run until the person uses it from its review. */
+  unreviewed?: true;
 }
 
 /**

@@ -85,7 +85,8 @@ export async function threadAgentView(threadId: string, deps: Pick<ThreadAgentDe
   if (!info) return { id: GENERAL_AGENT_ID, name: GENERAL_AGENT.name };
   const now = await deps.library.resolve(info.id);
   const changed = !now.ok || now.value.summary.hash !== info.hash;
-  return { ...info, ...(changed ? { changed: true } : {}) };
+  const unreviewed = now.ok && now.value.summary.unreviewed;
+  return { ...info, ...(changed ? { changed: true } : {}), ...(unreviewed ? { unreviewed: true } : {}) };
 }
 
 /** The folder a thread's run uses: undefined for the general agent; an error message when it is gone. */
@@ -97,5 +98,13 @@ export async function threadAgent(
   if (!info) return { ok: true, agent: undefined };
   const found = await deps.library.resolve(info.id);
   if (!found.ok) return { ok: false, message: `This thread's agent (${info.name}) is no longer available: ${found.error.message}` };
+  if (found.value.summary.unreviewed) {
+    return {
+      ok: false,
+      message:
+        `This thread's agent (${info.name}) came with the imported thread and has not been reviewed in this browser: ` +
+        "review it (Review agent, above the thread) and choose Use this agent before the thread runs.",
+    };
+  }
   return { ok: true, agent: found.value.agent };
 }

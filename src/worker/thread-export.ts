@@ -3,6 +3,7 @@
  * saver threads belong to a thread, and validation of export files (zod).
  */
 import { z } from "zod";
+import { MAX_AGENT_ARCHIVE_BYTES } from "../agent-folders/limits.ts";
 import { normalizePath } from "../backends/paths.ts";
 import { isBackendError } from "../backends/protocol.ts";
 import { SUBAGENT_THREAD_SEPARATOR } from "../backends/runtime.ts";
@@ -76,12 +77,24 @@ const fileDataSchema = z.object({
   modifiedAt: isoDate,
 });
 
+/** A thread's agent (its bundle is checked by the agent loader before anything is written: thread-agent-transfer.ts). */
+const agentSchema = z.strictObject({
+  id: boundedId,
+  name: z.string().max(1000),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "is not an agent's content hash")
+    .optional(),
+  bundle: z.string().max(MAX_AGENT_ARCHIVE_BYTES, "is larger than an agent may be").optional(),
+});
+
 const exportSchema = z.object({
   format: z.literal("deeptab-thread"),
   version: z.literal(1),
   thread: threadInfoSchema,
   checkpoints: z.array(checkpointSchema).max(IMPORT_LIMITS.checkpoints),
   files: z.record(z.string(), fileDataSchema),
+  agent: agentSchema.optional(),
 });
 
 /** Why a file path of an export is refused, if it is. */

@@ -6,7 +6,7 @@
 import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
 import { toErrorInfo } from "../core/errors.ts";
-import { fail as codedFail } from "../core/result.ts";
+import { fail as codedFail, type Result } from "../core/result.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelChoice } from "../models/providers.ts";
@@ -17,6 +17,7 @@ import {
   threadLockName,
   type ExportedCheckpoint,
   type ThreadApi,
+  type ThreadAgentExport,
   type ThreadErrorCode,
   type ThreadEvent,
   type ThreadExport,
@@ -47,6 +48,19 @@ export interface ThreadServiceOptions {
   runningHere(threadId: string): boolean;
   /** The model of a thread that has none yet. */
   defaultModel(): Promise<ModelChoice>;
+  /** A thread's agent in exports and imports (thread-agent-transfer.ts); loaded when a thread with an agent needs it. */
+  agents(): Promise<ThreadAgentTransfer>;
+}
+
+/** A thread's agent in its export, and an export's agent checked before an import writes anything. */
+export interface ThreadAgentTransfer {
+  /** The agent as the export carries it (its folder as a bundle while this browser has the version the thread ran with). */
+  exported(agent: NonNullable<ThreadInfo["agent"]>): Promise<ThreadAgentExport>;
+  /**
+   * Validates an export's agent (nothing written): the imported thread's agent and the write that keeps the agent in
+   * this browser (done once the thread is written), or why the import is refused.
+   */
+  imported(agent: ThreadAgentExport): Promise<Result<{ agent: ThreadInfo["agent"]; keep(): Promise<void> }, string>>;
 }
 
 /** Per-thread model choice. */
@@ -249,9 +263,17 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const thread: ThreadInfo = found
         ? { id: found.id, title: found.title, createdAt: found.createdAt, updatedAt: found.updatedAt, messageCount }
         : { id: threadId, title: threadTitle(""), createdAt: now, updatedAt: now, messageCount };
+      const agent = found?.agent && (await (await options.agents()).exported(found.agent));
       return {
         ok: true,
-        value: { format: "deeptab-thread", version: 1, thread: { ...thread }, checkpoints, files } satisfies ThreadExport,
+        value: {
+          format: "deeptab-thread",
+          version: 1,
+          thread: { ...thread },
+          checkpoints,
+          files,
+          ...(agent ? { agent } : {}),
+        } satisfies ThreadExport,
       };
     },
 
@@ -268,6 +290,8 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
           return fail("invalid_export", `This file is not a valid deeptab thread export (checkpoint ${cp.checkpointId}: ${problem}).`);
         decoded.push(value);
       }
+      const agent = parsed.agent && (await (await options.agents()).imported(parsed.agent));
+      if (agent && !agent.ok) return fail("invalid_export", `This thread export cannot be imported: ${agent.error}. Nothing was stored.`);
       const id = crypto.randomUUID();
       try {
         for (const [i, cp] of parsed.checkpoints.entries()) {
@@ -286,8 +310,9 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
             await saver.putWrites({ configurable: { ...base, checkpoint_id: checkpoint.id } }, writes, taskId);
         }
         await options.layout.uploadThreadFiles(id, parsed.files);
+        if (agent) await agent.value.keep();
         const now = new Date().toISOString();
-        await save({ ...parsed.thread, id, updatedAt: now });
+        await save({ ...parsed.thread, id, updatedAt: now, ...(agent?.value.agent ? { agent: agent.value.agent } : {}) });
       } catch (err) {
         // Undo a partial import (each write is its own transaction).
         for (const saved of ownedThreadIds(id, await saver.listThreads())) await saver.deleteThread(saved);
