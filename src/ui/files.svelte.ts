@@ -33,6 +33,21 @@ export interface OpenFile {
   line?: number;
 }
 
+/**
+ * What the file viewer (file-viewer.svelte) shows and changes: the workspace's files ({@link FilesState}) or an agent's
+ * folder (agents/editor.svelte.ts). `savedNote`: what the viewer says after a save.
+ */
+export interface ViewerFiles {
+  readonly current: OpenFile | null;
+  readonly savedNote?: string;
+  entry(path: string): { size: number } | undefined;
+  page(offset: number): Promise<void>;
+  text(path: string): Promise<Result<string>>;
+  save(path: string, content: string): Promise<Result<null>>;
+  remove(path: string): Promise<Result<null>>;
+  download(path: string): Promise<Result<null>>;
+}
+
 function message(error: unknown): string {
   return toErrorInfo(error).message;
 }
@@ -55,7 +70,7 @@ export function saveBlob(blob: Blob, name: string): void {
   }
 }
 
-export class FilesState {
+export class FilesState implements ViewerFiles {
   readonly #client: AgentClient;
   readonly #chat: Chat;
   #entries: readonly FileEntry[] = $state.raw([]);

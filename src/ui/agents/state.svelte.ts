@@ -21,13 +21,14 @@ import type { Chat } from "../chat.svelte.ts";
 import { saveBlob } from "../files.svelte.ts";
 import { copyText } from "../lib/clipboard.ts";
 import type { Threads } from "../threads.svelte.ts";
+import { AgentEditor } from "./editor.svelte.ts";
 import { checkSize, pickFrom, readPick } from "./upload.ts";
 
 /** The address's parameter that names an agent's link. */
 export const AGENT_PARAM = "agent";
 
 /** Where a reviewed agent comes from. */
-export type ReviewSource = { kind: "link"; url: string } | { kind: "upload"; name: string } | { kind: "listed" };
+export type ReviewSource = { kind: "link"; url: string } | { kind: "upload"; name: string } | { kind: "listed" } | { kind: "imported" };
 
 /** What the review dialog shows: an agent to use, or why it cannot be opened. */
 export type ReviewShown = { source: ReviewSource; review: AgentReview } | { source: ReviewSource; error: AgentError | ErrorInfo };
@@ -57,12 +58,15 @@ export class AgentsState {
   #working: string | null = $state.raw(null);
   /** The outcome of the last action (a share, a removal), or its error. */
   #notice: { text: string; error: boolean } | null = $state.raw(null);
+  /** The agent editor (the side panel shows it while an agent is open in it). */
+  readonly editor: AgentEditor;
 
   constructor(client: AgentClient, chat: Chat, threads: Threads, address: AddressBar = windowAddress) {
     this.#client = client;
     this.#chat = chat;
     this.#threads = threads;
     this.#address = address;
+    this.editor = new AgentEditor(client, (from, saved) => this.#edited(from, saved));
   }
 
   /** The general agent first, then the site's, then the stored ones (newest first). */
@@ -167,10 +171,33 @@ export class AgentsState {
     this.#shown = result.ok ? { source: { kind: "listed" }, review: result.value } : { source: { kind: "listed" }, error: result.error };
   }
 
-  /** **Use this agent**: stores the reviewed agent (pinned by the hash shown) and opens a thread with it. */
+  /** The review of the agent an imported thread brought (the thread does not run until the person uses it). */
+  async reviewImported(agentId: string): Promise<void> {
+    const result = await this.#busy("Opening the agent…", () => this.#client.reviewAgent(agentId));
+    if (!result) return;
+    this.#shown = result.ok
+      ? { source: { kind: "imported" }, review: result.value }
+      : { source: { kind: "imported" }, error: result.error };
+  }
+
+  /**
+   * **Use this agent**: stores the reviewed agent (pinned by the hash shown) and opens a thread with it; an imported
+   * thread's agent is kept for that thread, which stays shown.
+   */
   async accept(): Promise<void> {
     const shown = this.#shown;
     if (!shown || !("review" in shown)) return;
+    if (shown.source.kind === "imported") {
+      const used = await this.#busy("Storing the agent…", () => this.#client.useAgent(shown.review.summary.hash ?? ""));
+      if (!used) return;
+      if (!used.ok) {
+        this.#shown = { source: shown.source, error: used.error };
+        return;
+      }
+      this.#shown = null;
+      await Promise.all([this.refresh(), this.#chat.reload()]);
+      return;
+    }
     if (shown.source.kind === "listed") {
       this.#shown = null;
       await this.startWith(shown.review.summary.id);
@@ -201,6 +228,19 @@ export class AgentsState {
     }
     await this.#threads.create();
     return this.#setAgent(this.#chat.threadId, agentId);
+  }
+
+  /** Opens an agent's folder in the editor (the notice says why when it cannot). */
+  async edit(agentId: string): Promise<void> {
+    this.#notice = null;
+    const opened = await this.editor.edit(agentId);
+    if (!opened.ok) this.#notice = { text: opened.error.message, error: true };
+  }
+
+  /** A saved edit: the list shows the new version, and the shown thread takes it while it has no messages. */
+  async #edited(from: string, saved: AgentSummary): Promise<void> {
+    await this.refresh();
+    if (this.currentId === from && this.#chatIsEmpty()) await this.#setAgent(this.#chat.threadId, saved.id);
   }
 
   /** Forgets a stored agent (refused while a thread uses it). */
