@@ -194,6 +194,76 @@ test("a CORS link: review, Use this agent, a turn with its instructions, subagen
   expect(errors).toEqual([]);
 });
 
+test("editing an agent in the app: an invalid agent.yaml is refused with its problem and nothing stored; a new AGENTS.md runs", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  const provider = providerScope("openai");
+  await provider.script([{ text: "Arr, the research is done." }]);
+  const marker = `edited-${crypto.randomUUID().slice(0, 8)}`;
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: provider.baseUrl, model: "m", contextWindow: 200_000 });
+  const before = await cardIds(page);
+
+  await page
+    .locator('[data-testid="agent-card"][data-agent="site:research"]')
+    .getByRole("button", { name: "Edit Research assistant" })
+    .click();
+  const editor = page.getByTestId("agent-editor");
+  await expect(editor).toBeVisible(AFTER_LOAD);
+  await expect(editor.getByRole("heading", { level: 2 }).first()).toHaveText("Editing Research assistant");
+  // It opens on AGENTS.md in the file viewer; back to the folder's files, then agent.yaml.
+  const viewer = editor.getByTestId("file-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "AGENTS.md");
+  await viewer.getByRole("button", { name: "Close file" }).click();
+  await expect(editor.getByRole("list", { name: "Files of the agent" })).toContainText("agents/critic.md");
+  await editor.getByRole("button", { name: /^agent\.yaml/ }).click();
+  await viewer.getByRole("button", { name: "Edit" }).click();
+  const yaml = viewer.getByRole("textbox", { name: "Contents of agent.yaml" });
+  const typed = "name: Research assistant\ntools: [read_file, teleport]\n";
+  await yaml.fill(typed);
+  await viewer.getByRole("button", { name: "Save" }).click();
+  const alert = viewer.getByRole("alert");
+  await expect(alert).toContainText("Not saved", AFTER_LOAD);
+  await expect(alert).toContainText("agent.yaml");
+  await expect(alert).toContainText("tools.1");
+  await expect(alert).toContainText("teleport");
+  // Nothing typed is lost, nothing is stored.
+  await expect(yaml).toHaveValue(typed);
+  expect(await cardIds(page)).toEqual(before);
+  await viewer.getByRole("button", { name: "Cancel" }).click();
+
+  await viewer.getByRole("button", { name: "Close file" }).click();
+  await editor.getByRole("button", { name: /^AGENTS\.md/ }).click();
+  await viewer.getByRole("button", { name: "Edit" }).click();
+  await viewer.getByRole("textbox", { name: "Contents of AGENTS.md" }).fill(`You are a pirate researcher (${marker}).\n`);
+  await viewer.getByRole("button", { name: "Save" }).click();
+  await expect(viewer.getByRole("status")).toContainText("Saved as a new version", AFTER_LOAD);
+
+  // The edit is a new local agent in the gallery, and the empty thread shown took it.
+  const edited = page.locator('[data-testid="agent-card"]', { hasText: "Research assistant (edited)" });
+  await expect(edited).toBeVisible(AFTER_LOAD);
+  const editedId = (await edited.getAttribute("data-agent"))!;
+  expect(editedId).toMatch(/^agent:[0-9a-f]{64}$/);
+  expect(await cardIds(page)).toEqual([...before, editedId]);
+  await expect(page.getByRole("combobox", { name: "Agent" })).toHaveValue(editedId);
+  await editor.getByRole("button", { name: "Done" }).click();
+  await expect(editor).toBeHidden();
+
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Research pirates.");
+  await box.press("Enter");
+  await idle(page, 60_000);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Arr, the research is done.");
+  const chats = await provider.chatRequests();
+  expect(systemText(chats.at(-1)!)).toContain(`You are a pirate researcher (${marker}).`);
+  // A reload keeps the edit; the site's agent is still there as it was.
+  await page.reload();
+  await expect(page.getByRole("combobox", { name: "Agent" })).toHaveValue(editedId, AFTER_LOAD);
+  expect(errors).toEqual([]);
+});
+
 test("the same link from a host without CORS: an error that names CORS, nothing stored", async ({ page }) => {
   const errors = watchErrors(page);
   const url = await putAgentFile(links.url, `${crypto.randomUUID()}/agent.zip`, zipAgent(linkAgent("nocors")), { cors: false });

@@ -237,10 +237,13 @@ export class AgentsState {
     if (!opened.ok) this.#notice = { text: opened.error.message, error: true };
   }
 
-  /** A saved edit: the list shows the new version, and the shown thread takes it while it has no messages. */
-  async #edited(from: string, saved: AgentSummary): Promise<void> {
+  /**
+   * A saved edit: the list shows the new version, and the shown thread takes it while it has no messages (the person
+   * tries what they edit); a thread that ran keeps the version it ran with.
+   */
+  async #edited(_from: string, saved: AgentSummary): Promise<void> {
     await this.refresh();
-    if (this.currentId === from && this.#chatIsEmpty()) await this.#setAgent(this.#chat.threadId, saved.id);
+    if (this.#chatIsEmpty()) await this.#setAgent(this.#chat.threadId, saved.id);
   }
 
   /** Forgets a stored agent (refused while a thread uses it). */
