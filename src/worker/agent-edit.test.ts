@@ -94,6 +94,24 @@ describe("agent edits (worker API, Node)", () => {
     expect(loaded.ok && loaded.value.instructions).toBe("You are a pirate researcher.");
   });
 
+  it("keeps one version listed however the saves and threads interleave", async () => {
+    const { api } = openWorkerApi();
+    const base = await stored(api, "research");
+    expect(await api.setThreadAgent("t", base.id)).toEqual({ ok: true, value: null });
+    const v1 = await api.saveAgentEdit(base.id, [{ path: "AGENTS.md", text: "One.\n" }]);
+    if (!v1.ok) throw new Error(v1.error.message);
+    expect(await api.setThreadAgent("t", v1.value.id)).toEqual({ ok: true, value: null });
+    // v2 is saved and edited again before any thread takes it: v3 replaces it, and v1 (which "t" holds) stays hidden.
+    const v2 = await api.saveAgentEdit(v1.value.id, [{ path: "AGENTS.md", text: "Two.\n" }]);
+    if (!v2.ok) throw new Error(v2.error.message);
+    const v3 = await api.saveAgentEdit(v2.value.id, [{ path: "AGENTS.md", text: "Three.\n" }]);
+    if (!v3.ok) throw new Error(v3.error.message);
+    expect(v3.value.editedFrom).toBe(v1.value.id);
+    expect((await api.listAgents()).map((a) => a.id)).toEqual(["general", v3.value.id]);
+    expect(await api.reviewAgent(v2.value.id)).toMatchObject({ ok: false, error: { code: "not_found" } });
+    expect((await api.getThread("t")).agent).toEqual({ id: v1.value.id, name: "Research assistant (edited)", hash: v1.value.hash });
+  });
+
   it("replaces a local version no thread uses, in the same save", async () => {
     const { api } = openWorkerApi();
     const data = await stored(api, "data");
@@ -102,7 +120,8 @@ describe("agent edits (worker API, Node)", () => {
     expect(await api.reviewAgent(data.id)).toMatchObject({ ok: false, error: { code: "not_found" } });
     const second = await api.saveAgentEdit(first.value.id, [{ path: "AGENTS.md", text: "Second edit.\n" }]);
     if (!second.ok) throw new Error(second.error.message);
-    expect(second.value).toMatchObject({ name: "Data cleaner (edited)", editedFrom: first.value.id });
+    // The first edit was replaced too: the second remembers the version the first came from.
+    expect(second.value).toMatchObject({ name: "Data cleaner (edited)", editedFrom: data.id });
     expect((await api.listAgents()).map((a) => a.id)).toEqual(["general", second.value.id]);
   });
 

@@ -107,7 +107,7 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
     };
     const summary = {
       ...agentSummary(agent, place),
-      ...(record.editedFrom ? { editedFrom: record.editedFrom.id } : {}),
+      ...(record.editedFrom && record.editedFrom.id !== place.id ? { editedFrom: record.editedFrom.id } : {}),
       ...(record.unreviewed ? { unreviewed: true as const } : {}),
     };
     return ok({ summary: { ...summary, name: editedName(summary.name, record.editedFrom) }, agent });
@@ -163,17 +163,17 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
     const id = parseAgentId(agentId);
     const record = id?.kind === "stored" ? await deps.store.get(id.hash) : undefined;
     const plainName = agent.manifest.name ?? record?.fallbackName ?? summary.name;
+    // A local version no thread uses is replaced; one a thread ran with (or a link's, pinned to its URL) is kept for it.
+    const replaces = record?.origin === "local" && (await deps.threadsUsing(agentId)).length === 0 ? record.hash : undefined;
     const next: StoredAgent = {
       hash,
       origin: "local",
       addedAt: new Date().toISOString(),
       fallbackName: record?.fallbackName ?? summary.name,
       bundle: agentBundle(loaded.value.files, loaded.value.manifest.name ?? plainName),
-      editedFrom: { id: agentId, name: record?.editedFrom?.name ?? plainName },
+      // The version it came from; when this save replaces that one, the version that one came from (still hidden by it).
+      editedFrom: { id: (replaces && record?.editedFrom?.id) || agentId, name: record?.editedFrom?.name ?? plainName },
     };
-    // A local version no thread uses is replaced; one a thread ran with (or a link's, pinned to its URL) is kept for it.
-    const replaces =
-      record?.origin === "local" && (await deps.threadsUsing(agentId)).length === 0 && record.hash !== hash ? record.hash : undefined;
     try {
       await deps.store.put(next, replaces);
     } catch (cause) {
@@ -220,7 +220,9 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       }));
       const records = await deps.store.list();
       // A version an edit superseded stays for the threads that ran with it, not in the list.
-      const superseded = new Set(records.flatMap((r) => (r.editedFrom ? [r.editedFrom.id] : [])));
+      const superseded = new Set(
+        records.flatMap((r) => (r.editedFrom && r.editedFrom.id !== storedAgentId(r.hash) ? [r.editedFrom.id] : [])),
+      );
       const stored = records.flatMap((record) => {
         if (record.unreviewed || superseded.has(storedAgentId(record.hash))) return [];
         const found = storedAgent(record);

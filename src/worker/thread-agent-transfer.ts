@@ -49,12 +49,16 @@ export function threadAgentTransfer(deps: {
       const info = { name: agent.name, hash };
       if (await deps.store.get(hash)) return ok({ agent: { id: storedAgentId(hash), ...info }, keep: none });
       if (parseAgentId(agent.id)?.kind === "site" && (await known(agent.id))) return ok({ agent: { id: agent.id, ...info }, keep: none });
+      const own = loaded.value.manifest.name ?? agent.name;
       const record = {
         hash,
         origin: "local" as const,
         addedAt: new Date().toISOString(),
         fallbackName: agent.name,
-        bundle: agentBundle(loaded.value.files, loaded.value.manifest.name ?? agent.name),
+        bundle: agentBundle(loaded.value.files, own),
+        // An edit the exporting browser showed as "<name> (edited)" keeps that name here (the version it came from is
+        // that browser's: the record names itself, which hides nothing).
+        ...(agent.name === `${own} (edited)` ? { editedFrom: { id: agent.id, name: own } } : {}),
         unreviewed: true as const,
       };
       return ok({ agent: { id: storedAgentId(hash), ...info }, keep: () => deps.store.put(record) });

@@ -243,7 +243,11 @@ export class AgentsState {
    */
   async #edited(_from: string, saved: AgentSummary): Promise<void> {
     await this.refresh();
-    if (this.#chatIsEmpty()) await this.#setAgent(this.#chat.threadId, saved.id);
+    if (this.#chat.running || this.#chat.live.messages.length > 0) return;
+    // The worker decides (the page's copy may be reloading): a thread with messages refuses, and keeps its version.
+    const result = await this.#busy("Opening the agent…", () => this.#client.setThreadAgent(this.#chat.threadId, saved.id));
+    if (result?.ok) await this.#chat.reload();
+    else if (result && result.error.code !== "thread_started") this.#notice = { text: result.error.message, error: true };
   }
 
   /** Forgets a stored agent (refused while a thread uses it). */
