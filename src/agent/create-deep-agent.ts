@@ -38,6 +38,9 @@ import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
 import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 import { filterTools, toolAllowed, type ToolFilter } from "./tool-filter.ts";
+import { applyProfilePrompt } from "./profiles/registry.ts";
+import { pickHarnessProfile, withProfileDescriptions, withProfileMiddleware } from "./profiles/pick.ts";
+import type { HarnessProfile, HarnessProfileOptions } from "./profiles/types.ts";
 
 export interface CreateDeepAgentOptions {
   model: BaseChatModel;
@@ -91,6 +94,11 @@ export interface CreateDeepAgentOptions {
    * model's window is under 16,384 tokens.
    */
   toolProfile?: ToolProfile;
+  /**
+   * The harness profile (deepagentsjs): a registered key (`"anthropic:claude-sonnet-4-6"`, `"compact"`) or a profile.
+   * Unset, the one registered for the model's provider and name, if any. A key no profile has is an error.
+   */
+  harnessProfile?: string | HarnessProfile | HarnessProfileOptions;
   /**
    * Texts that must never be stored or sent: hidden from every error text
    * (tool results, a failed step as the checkpointer stores it, the thrown
@@ -171,6 +179,7 @@ interface StackSpec {
   window: number | undefined;
   profile: ToolProfile;
   tools: ToolFilter;
+  harness: HarnessProfile;
 }
 
 /** The ordered built-ins for one agent (main or child); see stack.ts for the order. */
@@ -211,7 +220,8 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
 }
 
 function assemble(spec: StackSpec): AgentMiddleware[] {
-  const stack = assembleStack(builtinSlots(spec), spec.middleware, spec.options.excludeMiddleware ?? []);
+  const exclude = [...(spec.options.excludeMiddleware ?? []), ...spec.harness.excludedMiddleware];
+  const stack = assembleStack(builtinSlots(spec), withProfileMiddleware(spec.harness, spec.middleware), exclude);
   if (!stack.some((mw) => mw.name === FILESYSTEM)) throw new HarnessError("required_middleware", `${FILESYSTEM} is required.`);
   return stack;
 }
@@ -230,19 +240,28 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   }
   const backend = withPermissions(rawBackend, options.permissions ?? []);
   const redact = redactorFor(options);
-  const base = { backend, now, options };
-  /** The window a model works in (it sizes results and picks the tool profile). */
+  const harness = pickHarnessProfile(options.model, options.harnessProfile);
+  const base = { backend, now, options, harness };
+  /** The window a model works in (it sizes results and picks the tool profile unless one is set or named). */
   const sizing = (model: BaseChatModel) => {
     const window = options.summarization?.maxInputTokens ?? maxInputTokens(model);
-    return { window, profile: toolProfileFor(window, options.toolProfile) };
+    return { window, profile: toolProfileFor(window, options.toolProfile ?? harness.toolProfile) };
   };
+  const systemPrompt = applyProfilePrompt(harness, options.systemPrompt ?? "");
 
   const specs: (SubAgent | ForkedSubAgent)[] = [...(options.subagents ?? [])];
-  if (!specs.some((s) => s.name === GENERAL_PURPOSE)) {
-    specs.unshift({ name: GENERAL_PURPOSE, description: GENERAL_PURPOSE_DESCRIPTION, systemPrompt: GENERAL_PURPOSE_PROMPT });
+  const gp = harness.generalPurposeSubagent;
+  if (!specs.some((s) => s.name === GENERAL_PURPOSE) && gp?.enabled !== false) {
+    specs.unshift({
+      name: GENERAL_PURPOSE,
+      description: gp?.description ?? GENERAL_PURPOSE_DESCRIPTION,
+      systemPrompt: applyProfilePrompt(harness, gp?.systemPrompt ?? GENERAL_PURPOSE_PROMPT),
+    });
   }
   const names = new Set<string>();
-  const disallowed = options.disallowedTools ?? [];
+  const denied = options.disallowedTools ?? [];
+  // The profile's exclusions take tools away like disallowedTools, but a name no tool has is no error (upstream).
+  const disallowed = [...denied, ...harness.excludedTools];
   const entries: SubagentEntry[] = specs.map((sub) => {
     if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
     names.add(sub.name);
@@ -262,11 +281,14 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     });
     const agent = buildAgentLoop({
       model,
-      systemPrompt: fork ? (options.systemPrompt ?? "") : sub.systemPrompt,
-      tools: filterTools(collectTools(stack, sub.tools ?? options.tools ?? []), tools, `Subagent '${sub.name}'`, [
-        ...(sub.allowedTools ?? []),
-        ...(sub.disallowedTools ?? []),
-      ]),
+      systemPrompt: fork ? systemPrompt : sub.systemPrompt,
+      tools: withProfileDescriptions(
+        harness,
+        filterTools(collectTools(stack, sub.tools ?? options.tools ?? []), tools, `Subagent '${sub.name}'`, [
+          ...(sub.allowedTools ?? []),
+          ...(sub.disallowedTools ?? []),
+        ]),
+      ),
       middleware: stack,
       backend,
       now,
@@ -301,8 +323,14 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
 
   const agent = buildAgentLoop({
     model: options.model,
-    systemPrompt: options.systemPrompt ?? "",
-    tools: filterTools(collectTools(stack, options.tools ?? []), tools, "The agent's allowedTools/disallowedTools"),
+    systemPrompt,
+    tools: withProfileDescriptions(
+      harness,
+      filterTools(collectTools(stack, options.tools ?? []), tools, "The agent's allowedTools/disallowedTools", [
+        ...(options.allowedTools ?? []),
+        ...denied,
+      ]),
+    ),
     middleware: stack,
     backend,
     now,

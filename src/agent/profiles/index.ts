@@ -1,0 +1,29 @@
+/** Harness profiles: the public surface (see README "Harness profiles"). */
+export { createHarnessProfile, EMPTY_HARNESS_PROFILE } from "./create.ts";
+export { mergeProfiles } from "./merge.ts";
+export { validateProfileKey } from "./keys.ts";
+export {
+  applyProfilePrompt,
+  getHarnessProfile,
+  harnessProfileKeys,
+  hasHarnessProfile,
+  hasUserRegisteredProfiles,
+  registerHarnessProfile,
+  resolveHarnessProfile,
+  type ResolveHarnessProfileOpts,
+} from "./registry.ts";
+export {
+  generalPurposeSubagentConfigSchema,
+  harnessProfileConfigSchema,
+  parseHarnessProfileConfig,
+  serializeProfile,
+  type HarnessProfileConfigData,
+} from "./serialization.ts";
+export { COMPACT_PROFILE } from "./builtins/compact.ts";
+export {
+  isHarnessProfile,
+  REQUIRED_MIDDLEWARE_NAMES,
+  type GeneralPurposeSubagentConfig,
+  type HarnessProfile,
+  type HarnessProfileOptions,
+} from "./types.ts";
