@@ -261,6 +261,31 @@ export {
 // Context sizing for small windows.
 export { resultTokenBudget, toolProfileFor, COMPACT_PROFILE_BELOW, type ToolProfile } from "./context/budget.ts";
 
+// Harness profiles (deepagentsjs): prompt additions, tool texts and exclusions by provider and model.
+export {
+  applyProfilePrompt,
+  COMPACT_PROFILE,
+  createHarnessProfile,
+  EMPTY_HARNESS_PROFILE,
+  getHarnessProfile,
+  harnessProfileConfigSchema,
+  harnessProfileKeys,
+  hasHarnessProfile,
+  hasUserRegisteredProfiles,
+  isHarnessProfile,
+  mergeProfiles,
+  parseHarnessProfileConfig,
+  registerHarnessProfile,
+  resolveHarnessProfile,
+  serializeProfile,
+  validateProfileKey,
+  type GeneralPurposeSubagentConfig,
+  type HarnessProfile,
+  type HarnessProfileConfigData,
+  type HarnessProfileOptions,
+  type ResolveHarnessProfileOpts,
+} from "./agent/profiles/index.ts";
+
 // Errors and results.
 export { DeeptabError, toErrorInfo, type ErrorInfo } from "./core/errors.ts";
 export { KEY_HIDDEN, redactSecrets } from "./core/redact.ts";

@@ -27,6 +27,13 @@ import type {
 import {
   canExecute,
   createDeepAgent,
+  createHarnessProfile,
+  parseHarnessProfileConfig,
+  resolveHarnessProfile,
+  serializeProfile,
+  type HarnessProfile,
+  type HarnessProfileConfigData,
+  type HarnessProfileOptions,
   defineStateField,
   err,
   fail,
@@ -230,5 +237,16 @@ describe("the public API's types", () => {
     expectTypeOf<ChatChromeAI>().toExtend<BaseChatModel>();
     expectTypeOf<IndexedDBSaver>().toExtend<BaseCheckpointSaver>();
     expectTypeOf<IndexedDBStore>().toExtend<BaseStore>();
+  });
+
+  it("harness profiles: options in, a frozen profile out; a key or a profile names one for createDeepAgent", () => {
+    expectTypeOf(createHarnessProfile).parameter(0).toEqualTypeOf<HarnessProfileOptions | undefined>();
+    expectTypeOf(createHarnessProfile).returns.toEqualTypeOf<HarnessProfile>();
+    expectTypeOf(resolveHarnessProfile).returns.toEqualTypeOf<HarnessProfile>();
+    expectTypeOf<HarnessProfile["excludedTools"]>().toEqualTypeOf<ReadonlySet<string>>();
+    expectTypeOf(parseHarnessProfileConfig).returns.toEqualTypeOf<HarnessProfile>();
+    expectTypeOf(serializeProfile).returns.toEqualTypeOf<HarnessProfileConfigData>();
+    expectTypeOf<"anthropic:claude-sonnet-4-6">().toExtend<NonNullable<CreateDeepAgentOptions["harnessProfile"]>>();
+    expectTypeOf<HarnessProfile>().toExtend<NonNullable<CreateDeepAgentOptions["harnessProfile"]>>();
   });
 });

@@ -59,6 +59,8 @@ export interface AgentManifest {
   mcpServers: McpServerSpec[];
   /** The rubric loop: every answer is graded against `criteria` (by the agent's model) before the run ends. */
   rubric?: { criteria: string; maxIterations?: number };
+  /** A registered harness profile's key (`harness_profile`), checked at load; unset, the model's own profile. */
+  harnessProfile?: string;
 }
 
 /** A subagent from `agents/<file>.md`. */

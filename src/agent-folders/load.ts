@@ -18,6 +18,7 @@
 import type { z } from "zod";
 import { ok, type Result } from "../core/result.ts";
 import { APP_TOOL_NAMES, BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
+import { harnessProfileKeys, hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { normalizeRulePath, type FilesystemPermission } from "../backends/permissions.ts";
 import { splitFrontmatter } from "../middleware/frontmatter.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
@@ -216,6 +217,10 @@ function readManifest(r: Reading): AgentManifest | undefined {
       );
     }
   });
+  if (m.harness_profile !== undefined && !hasHarnessProfile(m.harness_profile)) {
+    const why = `unknown harness profile '${m.harness_profile}' (registered: ${harnessProfileKeys().join(", ")})`;
+    r.problems.push(problem("invalid_field", why, { file, field: "harness_profile", ...line(at, ["harness_profile"]) }));
+  }
   if (r.problems.length > before) return undefined;
   return {
     ...(m.name ? { name: m.name } : {}),
@@ -233,6 +238,7 @@ function readManifest(r: Reading): AgentManifest | undefined {
       ...(s.transport ? { transport: s.transport } : {}),
       headers: s.headers ?? [],
     })),
+    ...(m.harness_profile ? { harnessProfile: m.harness_profile } : {}),
   };
 }
 

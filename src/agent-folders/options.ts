@@ -28,7 +28,7 @@ export interface AgentOptionsContext {
 export type AgentFolderOptions = Required<
   Pick<CreateDeepAgentOptions, "model" | "systemPrompt" | "subagents" | "interruptOn" | "permissions" | "skills">
 > &
-  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools" | "middleware">;
+  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools" | "middleware" | "harnessProfile">;
 
 /** The approval rules: the app's, plus the agent's, never fewer. */
 export function mergeInterruptOn(app: InterruptOnConfig, agent: AgentDefinition["manifest"]["interruptOn"]): InterruptOnConfig {
@@ -72,6 +72,7 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
           ],
         }
       : {}),
+    ...(manifest.harnessProfile ? { harnessProfile: manifest.harnessProfile } : {}),
   };
 }
 

@@ -90,6 +90,7 @@ export const manifestSchema = z.strictObject({
       }),
     ])
     .optional(),
+  harness_profile: text("a harness profile's key, e.g. anthropic:claude-sonnet-4-6 or compact", 200).optional(),
 });
 export type ManifestYaml = z.infer<typeof manifestSchema>;
 
