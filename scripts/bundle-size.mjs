@@ -27,7 +27,7 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * loading with the first run; harness profiles 3 KiB: resolution runs when the first agent is built and the built-ins'
  * prompt texts reach the first request of a Claude or Codex model): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 354.8 * 1024;
+export const WORKER_STARTUP_BUDGET = 355.0 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;
