@@ -18,6 +18,7 @@ import { err, ok, type Result } from "../core/result.ts";
 import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
+import { RUBRIC_STATE_READER } from "../middleware/rubric-events.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createDemoModel } from "../models/demo.ts";
@@ -167,5 +168,7 @@ export function readerAgent(deps: Pick<AgentDeps, "checkpointer" | "store" | "ba
     todos: true,
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],
+    // Threads an agent folder's rubric loop ran on keep their grades in a channel of its own.
+    middleware: [RUBRIC_STATE_READER],
   });
 }

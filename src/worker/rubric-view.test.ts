@@ -15,6 +15,8 @@ import { buildTimeline } from "../ui/lib/timeline.ts";
 import { createTranslator } from "./events.ts";
 import { gradeInfo, toMessageInfo } from "./messages.ts";
 import { withGrades } from "./thread-view.ts";
+import { readerAgent } from "./agents.ts";
+import { StateBackend } from "../backends/state.ts";
 
 const verdict = (args: Record<string, unknown>) => ({ toolCalls: [{ name: GRADER_RESPONSE, args }] });
 
@@ -27,9 +29,10 @@ describe("the rubric loop in the timeline", () => {
         verdict({ result: "satisfied", explanation: "Good.", criteria: [{ name: "length", passed: true }] }),
       ],
     });
+    const checkpointer = new MemorySaver();
     const agent = createDeepAgent({
       model,
-      checkpointer: new MemorySaver(),
+      checkpointer,
       middleware: [rubricMiddleware({ model: grader, rubric: "- at least two sentences" })],
     });
     const config = { configurable: { thread_id: "t" } };
@@ -50,8 +53,10 @@ describe("the rubric loop in the timeline", () => {
     const feedback = buildTimeline(live.messages).find((i) => i.kind === "grader");
     expect(feedback && "text" in feedback ? feedback.text : "").toContain("- length: Say more.");
 
-    // Read back from the thread's state, as the worker's thread view does.
-    const state = await agent.getState(config);
+    // Read back from the thread's state, as the worker's thread view does: through the app's reader agent, which
+    // has no grader but must still see the evaluations' channel.
+    const reader = readerAgent({ checkpointer, store: undefined, backend: () => (rt) => new StateBackend(rt) });
+    const state = await reader.getState(config);
     const messages = (state.values.messages as HumanMessage[]).map(toMessageInfo);
     withGrades(messages, (state.values as Record<string, unknown>)._rubric_evaluations);
     expect(shown(buildTimeline(messages)).filter((k) => k !== "usage")).toEqual(expected);
