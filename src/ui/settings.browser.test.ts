@@ -43,6 +43,37 @@ const field = (name: string) => page.getByLabelText(name, { exact: true });
 const save = () => page.getByRole("button", { name: "Save", exact: true });
 
 describe("settings dialog", () => {
+  it("a save made while the dialog still loads is not undone when the load's older answer comes", async () => {
+    const client = spawn();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    // The first listLocalModels answer (part of load) is held until after the save has answered.
+    const slow = new Proxy(client, {
+      get(target, prop) {
+        if (prop === "listLocalModels" && !held) {
+          held = true;
+          return async () => {
+            const models = await target.listLocalModels();
+            await gate;
+            return models;
+          };
+        }
+        return Reflect.get(target, prop) as unknown;
+      },
+    });
+    const settings = new SettingsState(slow);
+    cleanup.push(() => settings.dispose());
+    const loading = settings.load();
+    await settings.save({ sandbox: "none" });
+    expect(settings.settings?.sandbox).toBe("none");
+    expect(settings.sandbox?.choice).toBe("none");
+    release();
+    await loading;
+    expect(settings.settings?.sandbox).toBe("none");
+    expect(settings.sandbox?.choice).toBe("none");
+  });
+
   it("names every field and shows the ones the provider needs", async () => {
     await open();
     await expect.element(page.getByRole("dialog", { name: "Settings" })).toBeVisible();

@@ -56,6 +56,8 @@ export class SettingsState {
   readonly #pendingLists: Record<string, Promise<ProviderModels> | undefined> = {};
   #listeners: Array<(settings: Settings) => void> = [];
   #disposed = false;
+  /** Counts saves: a load that started before a save must not put the settings and sandbox back as they were. */
+  #saves = 0;
 
   constructor(client: AgentClient) {
     this.#client = client;
@@ -128,6 +130,7 @@ export class SettingsState {
   /** Reads everything the dialog shows from the worker. */
   async load(): Promise<void> {
     await this.#guard(async () => {
+      const saves = this.#saves;
       const [settings, keys, sandbox, models] = await Promise.all([
         this.#client.getSettings(),
         this.#client.keyStatus(),
@@ -136,14 +139,17 @@ export class SettingsState {
       ]);
       if (this.#disposed) return;
       this.#keys = keys;
-      this.#sandbox = sandbox;
       this.#models = models;
+      // A save answered meanwhile (a quick choice while the dialog was still loading): its values are newer.
+      if (saves !== this.#saves) return;
+      this.#sandbox = sandbox;
       this.#changed(settings);
     });
   }
 
   /** Saves a change of the settings; the saved settings (null when the worker failed). */
   async save(patch: Partial<Settings>): Promise<Settings | null> {
+    this.#saves++;
     const saved = await this.#guard(() => this.#client.updateSettings(patch));
     if (!saved || this.#disposed) return null;
     this.#changed(saved);
