@@ -7,16 +7,14 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { isGraderFeedback, messageText, RUBRIC_GRADER_SOURCE } from "../core/messages.ts";
+import type { CriterionEval, RubricResult } from "./rubric-events.ts";
+
+export type { CriterionEval, RubricResult };
 
 export { isGraderFeedback, RUBRIC_GRADER_SOURCE };
 
 /** The grader's verdicts. */
-export type GraderVerdict = "satisfied" | "needs_revision" | "failed";
-/** What an evaluation records: a verdict, or one of the two the middleware gives itself. */
-export type RubricResult = GraderVerdict | "max_iterations_reached" | "grader_error";
-
-/** One criterion's verdict: a failing one says what is missing. */
-export type CriterionEval = { name: string; passed: true } | { name: string; passed: false; gap: string };
+export type GraderVerdict = Extract<RubricResult, "satisfied" | "needs_revision" | "failed">;
 
 /** What the grader returns. */
 export interface GraderResponse {

@@ -25,29 +25,19 @@ import {
   graderTool,
   parseGraderAnswer,
   revisionPrompt,
-  type CriterionEval,
   type GraderResponse,
-  type RubricResult,
 } from "./rubric-grade.ts";
+import {
+  RUBRIC_END_EVENT,
+  RUBRIC_EVALUATIONS,
+  RUBRIC_START_EVENT,
+  type CriterionEval,
+  type RubricEvaluation,
+  type RubricResult,
+} from "./rubric-events.ts";
 
 export const RUBRIC = "RubricMiddleware";
-import { RUBRIC_END_EVENT, RUBRIC_EVALUATIONS_KEY, RUBRIC_START_EVENT } from "./rubric-events.ts";
-
-export { RUBRIC_END_EVENT, RUBRIC_START_EVENT };
-
-/** One grading, as kept in `_rubric_evaluations` and sent with {@link RUBRIC_END_EVENT}. */
-export interface RubricEvaluation {
-  grading_run_id: string;
-  /** Zero-based, within the grading run. */
-  iteration: number;
-  result: RubricResult;
-  explanation: string;
-  criteria: CriterionEval[];
-  /** Index in `messages` of the answer it graded. */
-  afterMessage: number;
-  /** The graded answer's message id, when it has one. */
-  answerId?: string;
-}
+export { RUBRIC_END_EVENT, RUBRIC_EVALUATIONS, RUBRIC_START_EVENT, type RubricEvaluation };
 
 export interface RubricOptions {
   /** The grader's model (the agent's own, or another). */
@@ -71,7 +61,6 @@ const TERMINAL: ReadonlySet<RubricResult> = new Set(["satisfied", "failed", "max
 export const RUBRIC_TEXT = defineStateField<string>("rubric", { default: () => "" });
 const STATUS = defineStateField<RubricResult | null>("_rubric_status", { default: () => null, private: true });
 const ITERATIONS = defineStateField<number>("_rubric_iterations", { default: () => 0, private: true });
-export const RUBRIC_EVALUATIONS = defineStateField<RubricEvaluation[]>(RUBRIC_EVALUATIONS_KEY, { default: () => [], private: true });
 const RUN_ID = defineStateField<string>("_current_grading_run_id", { default: () => "", private: true });
 const ACTIVE = defineStateField<string>("_active_rubric", { default: () => "", private: true });
 
@@ -156,5 +145,5 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
   };
 }
 
-export type { CriterionEval, GraderResponse, RubricResult } from "./rubric-grade.ts";
+export type { CriterionEval, GraderResponse, RubricResult };
 export { GRADER_SYSTEM_PROMPT, RUBRIC_GRADER_SOURCE, isGraderFeedback } from "./rubric-grade.ts";

@@ -8,6 +8,7 @@ import { MAX_TOOL_IMAGES, TOOL_IMAGES_KEY, type ToolImage } from "../core/tool-i
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
 import { DECISION_KEY } from "../middleware/hitl.ts";
+import { RUBRIC_RESULTS } from "../middleware/rubric-events.ts";
 import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
 import type { ApprovalAction, GradeInfo, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
@@ -140,7 +141,7 @@ export function visibleCount(messages: readonly BaseMessage[]): number {
   return n;
 }
 
-const GRADE_RESULTS: ReadonlySet<string> = new Set(["satisfied", "needs_revision", "failed", "max_iterations_reached", "grader_error"]);
+const GRADE_RESULTS: ReadonlySet<string> = new Set(RUBRIC_RESULTS);
 
 /** A rubric evaluation (from the stream or the thread's state) as plain, checked data; undefined when it is not one. */
 export function gradeInfo(evaluation: unknown): GradeInfo | undefined {

@@ -26,6 +26,7 @@ import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { ToolImage } from "../core/tool-images.ts";
+import type { RubricResult } from "../middleware/rubric-events.ts";
 import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
@@ -115,7 +116,7 @@ export interface MessageInfo {
 
 /** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */
 export interface GradeInfo {
-  result: "satisfied" | "needs_revision" | "failed" | "max_iterations_reached" | "grader_error";
+  result: RubricResult;
   explanation: string;
   criteria: Array<{ name: string; passed: boolean; gap?: string }>;
   /** Zero-based, within the grading run. */

@@ -9,7 +9,7 @@ import { subagentThreadId } from "../backends/runtime.ts";
 import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
-import { RUBRIC_EVALUATIONS_KEY } from "../middleware/rubric-events.ts";
+import { RUBRIC_EVALUATIONS } from "../middleware/rubric-events.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
 import { gradeInfo, plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
 import { brokenThread, messagesProblem } from "./stored-state.ts";
@@ -143,7 +143,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const shown = await withChildren(threadId, messages, deps);
-  withGrades(shown.messages, (snapshot.values as Record<string, unknown>)[RUBRIC_EVALUATIONS_KEY]);
+  withGrades(shown.messages, (snapshot.values as Record<string, unknown>)[RUBRIC_EVALUATIONS.key]);
   const view: Omit<ThreadView, "agent"> = {
     threadId,
     messages: shown.messages,
