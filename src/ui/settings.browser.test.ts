@@ -334,6 +334,20 @@ describe("settings dialog", () => {
     expect((await client.getSettings()).toolProfile).toBe("compact");
   });
 
+  it("chooses the harness profile (automatic or a built-in one) and saves the choice", async () => {
+    const { client } = await open();
+    const profile = page.getByRole("combobox", { name: "Harness profile", exact: true });
+    await expect.element(profile).toHaveValue("auto");
+    const labels = [...(profile.element() as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(labels[0]).toBe("Automatic (by provider and model)");
+    expect(labels).toEqual(expect.arrayContaining(["Claude Sonnet 4.6", "OpenAI Codex (GPT-5.3)", "Compact"]));
+    await userEvent.selectOptions(profile, "openai:gpt-5.3-codex");
+    await expect.element(profile).toHaveAccessibleDescription(expect.stringContaining("deepagentsjs' Codex profile"));
+    await userEvent.click(save());
+    await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    expect((await client.getSettings()).harnessProfile).toBe("openai:gpt-5.3-codex");
+  });
+
   it("takes a local server's loaded context as the window and says a setting may only lower it", async () => {
     await open();
     await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai-compatible");

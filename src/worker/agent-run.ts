@@ -82,5 +82,6 @@ export async function folderOptions(
     ...(folder.allowedTools ? { allowedTools: folder.allowedTools } : {}),
     ...(folder.disallowedTools ? { disallowedTools: folder.disallowedTools } : {}),
     ...(folder.middleware ? { middleware: [...(base.middleware ?? []), ...folder.middleware] } : {}),
+    ...(folder.harnessProfile ? { harnessProfile: folder.harnessProfile } : {}),
   };
 }

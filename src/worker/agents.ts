@@ -55,6 +55,8 @@ export interface AgentSpec {
   approveWrites?: boolean;
   /** Tool descriptions; `auto` (or missing): by the window. */
   toolProfile?: ToolProfileChoice;
+  /** A harness profile's key, over the agent folder's; `auto` (or missing): the folder's, else by provider and model. */
+  harnessProfile?: string;
   /** The thread's agent folder; none: deeptab's general agent. */
   agent?: AgentDefinition | undefined;
 }
@@ -146,9 +148,10 @@ export async function buildAgent(
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   };
   // An agent folder's options (and the loader's code behind them) load only for a thread that has one.
-  const options = spec.agent
+  const folder = spec.agent
     ? await (await import("./agent-run.ts")).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps })
     : base;
+  const options = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });

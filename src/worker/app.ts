@@ -211,6 +211,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           approveExecute: s.approveExecute,
           approveWrites: s.approveWrites,
           toolProfile: s.toolProfile,
+          harnessProfile: s.harnessProfile,
         },
         {
           checkpointer,

@@ -15,6 +15,7 @@ import type { ModelSource } from "./protocol.ts";
 
 export { KEY_PROVIDERS, LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";
 export { COMPACT_PROFILE_BELOW } from "../context/tool-profile.ts";
+export { BUILTIN_PROFILE_LABELS, type BuiltinProfileKey } from "../agent/profiles/builtins/labels.ts";
 export { wllamaSupport, type WllamaSupport } from "../models/wllama/support.ts";
 
 export interface RecommendedModel {

@@ -365,6 +365,12 @@ export interface Settings {
   approveWrites: boolean;
   /** Tool descriptions: chosen by the model's window (`auto`, the default), deepagents' full texts, or the compact ones. */
   toolProfile: ToolProfileChoice;
+  /**
+   * The harness profile of every thread (deepagentsjs' profiles: prompt additions, tool texts, exclusions): `auto`
+   * (the default) picks it by the thread's provider and model; a registered key forces that one, over an agent
+   * folder's own `harness_profile` (the person's choice wins, as for the tool descriptions).
+   */
+  harnessProfile: string;
 }
 
 /** `auto`: compact below 16,384 tokens of window (COMPACT_PROFILE_BELOW), else full (`default`). */

@@ -13,6 +13,7 @@
  * - No call returns a key: the page learns only whether one is set.
  */
 import type { BaseStore } from "@langchain/langgraph/web";
+import { hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { redactSecrets } from "../core/redact.ts";
 import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
@@ -29,6 +30,7 @@ export const DEFAULT_SETTINGS: Settings = {
   approveExecute: true,
   approveWrites: false,
   toolProfile: "auto",
+  harnessProfile: "auto",
 };
 
 export interface SettingsService {
@@ -67,7 +69,14 @@ export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTIN
     approveExecute: typeof v.approveExecute === "boolean" ? v.approveExecute : base.approveExecute,
     approveWrites: typeof v.approveWrites === "boolean" ? v.approveWrites : base.approveWrites,
     toolProfile: TOOL_PROFILES.includes(v.toolProfile as ToolProfileChoice) ? (v.toolProfile as ToolProfileChoice) : base.toolProfile,
+    harnessProfile: validProfile(v.harnessProfile) ?? base.harnessProfile,
   };
+}
+
+/** `auto` or a registered harness profile's key; anything else (a profile no longer registered) is undefined. */
+function validProfile(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  return value === "auto" || (value.length <= 200 && hasHarnessProfile(value)) ? value : undefined;
 }
 
 export { validChoice as sanitizeModelChoice };

@@ -23,10 +23,12 @@ import {
   choiceOf,
   endpointOf,
   fieldsOf,
+  harnessProfileChoice,
   modelError,
   providerOptions,
   suggestionsOf,
   switchProvider,
+  type HarnessProfileChoice,
   type ModelFields,
 } from "./model-form.ts";
 
@@ -62,6 +64,7 @@ export class SettingsForm {
   approveExecute = $state(true);
   approveWrites = $state(false);
   toolProfile: ToolProfileChoice = $state("auto");
+  harnessProfile: HarnessProfileChoice = $state("auto");
   saving = $state(false);
   notice = $state("");
   failure = $state("");
@@ -176,6 +179,7 @@ export class SettingsForm {
     this.approveExecute = settings?.approveExecute ?? true;
     this.approveWrites = settings?.approveWrites ?? false;
     this.toolProfile = settings?.toolProfile ?? "auto";
+    this.harnessProfile = harnessProfileChoice(settings?.harnessProfile);
     this.key = "";
     this.remember = false;
     this.failure = "";
@@ -218,8 +222,8 @@ export class SettingsForm {
     const typed = this.info.key !== "none" ? this.key.trim() : "";
     this.key = "";
     try {
-      const { sandbox, approveExecute, approveWrites, toolProfile } = this;
-      const saved = await this.settings.save({ defaultModel: chosen, sandbox, approveExecute, approveWrites, toolProfile });
+      const { sandbox, approveExecute, approveWrites, toolProfile, harnessProfile } = this;
+      const saved = await this.settings.save({ defaultModel: chosen, sandbox, approveExecute, approveWrites, toolProfile, harnessProfile });
       if (!saved) {
         this.failure = this.settings.error ?? "The settings could not be saved.";
         return;

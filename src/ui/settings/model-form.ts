@@ -6,10 +6,12 @@
  * class (form.svelte.ts) calls these; nothing here is reactive.
  */
 import {
+  BUILTIN_PROFILE_LABELS,
   COMPACT_PROFILE_BELOW,
   LOCAL_SERVER_WINDOW,
   PROVIDERS,
   providerInfo,
+  type BuiltinProfileKey,
   type ProviderInfo,
   type WllamaSupport,
 } from "../../worker/catalog.ts";
@@ -230,6 +232,23 @@ export const TOOL_PROFILES: Readonly<Record<ToolProfileChoice, Explained>> = {
   default: { label: "Full", hint: "deepagents' full descriptions whatever the window (more than twice the tokens of the compact ones)." },
   compact: { label: "Compact", hint: "One line per tool and no compact_conversation: leaves a small window room to work." },
 };
+
+/** The harness profiles Settings offers: automatic, then every built-in one. */
+export type HarnessProfileChoice = "auto" | BuiltinProfileKey;
+
+/** The harness profiles, in the order offered (the built-ins' labels come with the profiles). */
+export const HARNESS_PROFILES: Readonly<Record<HarnessProfileChoice, Explained>> = {
+  auto: {
+    label: "Automatic (by provider and model)",
+    hint: "The profile registered for the thread's model, if any (Claude and Codex models have one); an agent may name its own.",
+  },
+  ...BUILTIN_PROFILE_LABELS,
+};
+
+/** A saved profile as the form can show it: one Settings does not offer (a library's own) shows as automatic. */
+export function harnessProfileChoice(saved: string | undefined): HarnessProfileChoice {
+  return saved !== undefined && Object.hasOwn(HARNESS_PROFILES, saved) ? (saved as HarnessProfileChoice) : "auto";
+}
 
 /** A table's entries in its order, typed by its keys. */
 export function entriesOf<K extends string, V>(table: Readonly<Record<K, V>>): Array<[K, V]> {
