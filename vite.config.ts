@@ -3,7 +3,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
 import { siteAgentsPlugin } from "./scripts/agents/plugin.ts";
-import { appShell } from "./scripts/shell/plugin.ts";
+import { appShell, BOOT_ENTRY } from "./scripts/shell/plugin.ts";
 
 /** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
 const isolation = {
@@ -59,8 +59,9 @@ export default defineConfig({
     // (vite:worker-import-meta-url), which is no plugin to speed up. `npm run build` stays free of warnings.
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      // The OAuth callback page of MCP sign-ins (oauth-callback.html) beside the app's page.
-      input: { index: "index.html", "oauth-callback": "oauth-callback.html" },
+      // The OAuth callback page of MCP sign-ins (oauth-callback.html) beside the app's page; `boot` (the agent worker's
+      // creation) an entry of its own, so index.html can run it before the page's graph has loaded (appShell adds it).
+      input: { index: "index.html", "oauth-callback": "oauth-callback.html", [BOOT_ENTRY]: "src/worker/boot.ts" },
     },
   },
   test: {

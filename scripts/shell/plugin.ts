@@ -19,6 +19,21 @@ import { stampShell } from "./stamp.ts";
 /** The registration script's file name in dist/. */
 export const REGISTER_FILE = "register-sw.js";
 
+/** The build input that creates the agent worker (src/worker/boot.ts, imported by nothing but main.ts). */
+export const BOOT_ENTRY = "boot";
+
+/**
+ * The page with the boot entry's script first after its security meta tags: module scripts run in document order,
+ * and this one (a few hundred bytes, no imports, `async`) runs as soon as it is fetched, while the app's own script still
+ * waits for its whole module graph; the app imports the same file, so the worker is created once.
+ */
+export function withBootScript(html: string, src: string): string {
+  const referrer = /<meta\s+name="referrer"[^>]*>/i.exec(html);
+  if (!referrer) throw new Error("index.html has no referrer meta tag to put the boot script after (withSecurityMeta first).");
+  const end = referrer.index + referrer[0].length;
+  return `${html.slice(0, end)}\n    <script type="module" async crossorigin src="${src}"></script>${html.slice(end)}`;
+}
+
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 /** One TypeScript entry bundled into a classic script (an IIFE: service workers and head scripts are not modules here). */
@@ -65,10 +80,16 @@ export function appShell(): Plugin {
     },
     transformIndexHtml: {
       order: "post",
-      handler: (html): { html: string; tags: HtmlTagDescriptor[] } => ({
-        html: withSecurityMeta(html),
-        tags: [{ tag: "script", attrs: { src: `${config.base}${REGISTER_FILE}` }, injectTo: "head" }],
-      }),
+      handler: (html, ctx): { html: string; tags: HtmlTagDescriptor[] } => {
+        const secured = withSecurityMeta(html);
+        const boot = Object.values(ctx.bundle ?? {}).find((c) => c.type === "chunk" && c.isEntry && c.name === BOOT_ENTRY);
+        const isApp = ctx.filename.endsWith("index.html");
+        if (isApp && !boot) throw new Error(`The build has no "${BOOT_ENTRY}" entry (vite.config.ts input) for index.html.`);
+        return {
+          html: isApp && boot ? withBootScript(secured, `${config.base}${boot.fileName}`) : secured,
+          tags: [{ tag: "script", attrs: { src: `${config.base}${REGISTER_FILE}` }, injectTo: "head" }],
+        };
+      },
     },
     async generateBundle() {
       this.emitFile({ type: "asset", fileName: REGISTER_FILE, source: await register });

@@ -12,7 +12,7 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
 import { ISOLATION_HEADERS, isolatedHeaders, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
-import { REGISTER_FILE, appShell, withSecurityMeta } from "./plugin.ts";
+import { BOOT_ENTRY, REGISTER_FILE, appShell, withBootScript, withSecurityMeta } from "./plugin.ts";
 import { manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
 const origin = "https://user.github.io";
@@ -137,6 +137,16 @@ describe("the Content-Security-Policy", () => {
     expect(html).toContain('<meta name="referrer" content="no-referrer" />');
     expect(() => withSecurityMeta("<html><head></head></html>")).toThrow(/meta charset/);
   });
+
+  it("puts the boot script first after the security meta tags, and refuses a page without them", () => {
+    const html = withBootScript(
+      withSecurityMeta('<html><head><meta charset="UTF-8" /><script src="./a.js"></script></head></html>'),
+      "./b.js",
+    );
+    expect(html.indexOf('<script type="module" async crossorigin src="./b.js"></script>')).toBeGreaterThan(html.indexOf("referrer"));
+    expect(html.indexOf("./b.js")).toBeLessThan(html.indexOf("./a.js"));
+    expect(() => withBootScript('<html><head><meta charset="UTF-8" /></head></html>', "./b.js")).toThrow(/referrer/);
+  });
 });
 
 describe("appShell in a real vite build under /deeptab/", () => {
@@ -147,9 +157,10 @@ describe("appShell in a real vite build under /deeptab/", () => {
       join(root, "index.html"),
       '<!doctype html><html><head><meta charset="UTF-8" /></head><body><script type="module" src="./main.js"></script></body></html>',
     );
+    await writeFile(join(root, "main.js"), 'import "./style.css";\nimport { worker } from "./boot.js";\nconsole.log(worker);\n');
     await writeFile(
-      join(root, "main.js"),
-      'import "./style.css";\nnew Worker(new URL("./work.js", import.meta.url), { type: "module" });\n',
+      join(root, "boot.js"),
+      'export const worker = new Worker(new URL("./work.js", import.meta.url), { type: "module" });\n',
     );
     await writeFile(join(root, "style.css"), "body { margin: 0; }\n");
     await writeFile(join(root, "work.js"), 'import wasm from "./tiny.wasm?url";\nfetch(wasm);\n');
@@ -161,7 +172,12 @@ describe("appShell in a real vite build under /deeptab/", () => {
       base: "/deeptab/",
       plugins: [appShell()],
       worker: { format: "es" },
-      build: { outDir: "dist", assetsInlineLimit: 0, sourcemap: true },
+      build: {
+        outDir: "dist",
+        assetsInlineLimit: 0,
+        sourcemap: true,
+        rolldownOptions: { input: { index: join(root, "index.html"), [BOOT_ENTRY]: join(root, "boot.js") } },
+      },
     });
   }, 30_000);
   afterAll(async () => {
@@ -186,6 +202,10 @@ describe("appShell in a real vite build under /deeptab/", () => {
     expect(html).toContain(`<script src="/deeptab/${REGISTER_FILE}"></script>`);
     expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<script"));
     expect(html.match(/<script\b[^>]*>/g)?.every((tag) => /\ssrc="\/deeptab\//.test(tag))).toBe(true);
+    // The boot entry (the worker's creation) is the page's first script, before the app's own.
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts[0]).toMatch(new RegExp(`src="/deeptab/assets/${BOOT_ENTRY}-[\\w-]+\\.js"`));
+    expect(scripts.findIndex((tag) => /assets\/index-/.test(tag))).toBeGreaterThan(0);
     const register = await readFile(join(root, "dist", REGISTER_FILE), "utf8");
     expect(register).toContain('new URL("sw.js"');
   });

@@ -1,11 +1,11 @@
 /**
- * The page's agent worker, created when this module is evaluated. main.ts
- * imports it before anything else, so the worker's script loads and runs on
- * its own thread while the page's other modules evaluate and the UI mounts,
- * instead of after them.
+ * The page's agent worker, created when this module is evaluated. It imports nothing, so the build makes it an entry
+ * of its own that index.html runs first (scripts/shell/plugin.ts): the worker's script starts loading and runs on
+ * its own thread while the page's larger module graph is still being fetched and compiled, instead of after it.
+ * main.ts imports it too (the same module, evaluated once), and in `vite dev` and tests that import is what runs it.
  */
-import { spawnAgentWorker } from "./client.ts";
 
-export const agentWorker: Worker = spawnAgentWorker();
+/** The app's agent worker (Vite bundles its entry as a separate module chunk). */
+export const agentWorker: Worker = new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name: "deeptab-agent" });
 // When the page asked for the worker (`npm run bench` reads it beside the worker's own "deeptab:worker-ready").
 performance.mark("deeptab:worker-spawned");

@@ -69,7 +69,7 @@ export interface AgentClient extends PlainCalls {
   close(): void;
 }
 
-/** The app's agent worker. Vite bundles the entry as a separate module chunk. */
+/** A new agent worker (tests and benches; the page's own is created by boot.ts, which imports nothing). */
 export function spawnAgentWorker(name = "deeptab-agent"): Worker {
   return new Worker(new URL("./agent.worker.ts", import.meta.url), { type: "module", name });
 }
