@@ -16,7 +16,7 @@
 // And holds the agent worker to its startup budget: its entry chunk and everything that chunk imports statically
 // must be at most WORKER_STARTUP_BUDGET gzip bytes (scripts/bundle-size.mjs, which says why that is above the
 // 250 KiB goal); what a first turn does not need (provider clients, the shell, llama.cpp's glue, zip, YAML, …) is
-// loaded with a dynamic import() when first used.
+// loaded with a dynamic import() when first used. And LangSmith's client is in no bundle (scripts/langsmith-off).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
@@ -223,6 +223,16 @@ const budgetProblems =
           "with a dynamic import()",
       ]
     : [];
+
+// LangSmith's real client (its run-ingest endpoint) must not be in any bundle: scripts/langsmith-off replaces it.
+const LANGSMITH_CLIENT = "/runs/multipart";
+for (const file of files) {
+  if (readFileSync(file, "utf8").includes(LANGSMITH_CLIENT)) {
+    budgetProblems.push(
+      `${relative(process.cwd(), file)} holds LangSmith's client ("${LANGSMITH_CLIENT}"): scripts/langsmith-off no longer replaces it`,
+    );
+  }
+}
 
 const kb = (bytes / 1024).toFixed(1);
 if (problems.length || hostingProblems.length || budgetProblems.length) {
