@@ -2,6 +2,7 @@
  * What a reader of the rubric loop's output needs without loading the grader (rubric.ts, rubric-grade.ts): its custom
  * stream events, the statuses an evaluation can end with, and the private field that keeps the evaluations.
  */
+import type { TokenUsage } from "../core/usage.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
 
@@ -28,6 +29,8 @@ export interface RubricEvaluation {
   afterMessage: number;
   /** The graded answer's message id, when it has one. */
   answerId?: string;
+  /** deeptab: the grader call's provider usage, when the provider reported it (it counts in the turn's and thread's). */
+  usage?: TokenUsage;
 }
 
 /** Every evaluation of a thread (private: it never crosses into or out of subagents). */

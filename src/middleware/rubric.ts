@@ -15,6 +15,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import { redactSecrets } from "../core/redact.ts";
+import { tokenUsage, type TokenUsage } from "../core/usage.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, StateUpdate } from "../harness/types.ts";
@@ -75,12 +76,17 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
   const system = options.systemPrompt ?? GRADER_SYSTEM_PROMPT;
   const rubricOf = (state: Readonly<AgentState>) => RUBRIC_TEXT.get(state) || options.rubric || "";
 
-  async function grade(state: Readonly<AgentState>, iteration: number, config: LangGraphRunnableConfig): Promise<GraderResponse> {
+  async function grade(
+    state: Readonly<AgentState>,
+    iteration: number,
+    config: LangGraphRunnableConfig,
+  ): Promise<GraderResponse & { usage?: TokenUsage }> {
     const model = options.model.bindTools ? options.model.bindTools([graderTool()]) : options.model;
     const payload = graderPayload(rubricOf(state), state.messages, iteration, nonce());
     // Its own call: no callbacks, so the grader's tokens never stream as the agent's answer.
     const answer = await model.invoke([new SystemMessage(system), new HumanMessage(payload)], { signal: config.signal });
-    return parseGraderAnswer(new AIMessage({ content: answer.content, tool_calls: answer.tool_calls ?? [] }));
+    const verdict = parseGraderAnswer(new AIMessage({ content: answer.content, tool_calls: answer.tool_calls ?? [] }));
+    return answer.usage_metadata ? { ...verdict, usage: tokenUsage(answer.usage_metadata) } : verdict;
   }
 
   function emit(config: LangGraphRunnableConfig, type: string, runId: string, iteration: number, evaluation?: RubricEvaluation): void {

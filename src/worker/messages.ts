@@ -156,5 +156,17 @@ export function gradeInfo(evaluation: unknown): GradeInfo | undefined {
       ...(typeof c.gap === "string" && c.gap ? { gap: c.gap } : {}),
     })),
     iteration: typeof evaluation.iteration === "number" ? evaluation.iteration : 0,
+    ...usageField(evaluation.usage),
   };
+}
+
+/** A stored usage as plain numbers, when it is one (state is read back from storage: nothing is trusted). */
+function usageField(value: unknown): { usage?: UsageInfo } {
+  if (!isRecord(value)) return {};
+  const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const input = count(value.input);
+  const output = count(value.output);
+  if (input === undefined || output === undefined) return {};
+  const cacheRead = count(value.cacheRead);
+  return { usage: { input, output, ...(cacheRead ? { cacheRead } : {}) } };
 }

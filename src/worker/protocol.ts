@@ -121,6 +121,8 @@ export interface GradeInfo {
   criteria: Array<{ name: string; passed: boolean; gap?: string }>;
   /** Zero-based, within the grading run. */
   iteration: number;
+  /** The grader call's provider usage, when reported. */
+  usage?: UsageInfo;
 }
 
 /** Streamed assistant text; consecutive chunks may be batched (`chunks` counts them). */

@@ -14,7 +14,8 @@ import { applyEvent, beginTurn, emptyLive, type LiveThread } from "../ui/lib/liv
 import { buildTimeline } from "../ui/lib/timeline.ts";
 import { createTranslator } from "./events.ts";
 import { gradeInfo, toMessageInfo } from "./messages.ts";
-import { withGrades } from "./thread-view.ts";
+import { threadUsage, withGrades } from "./thread-view.ts";
+import { turnUsageText } from "../ui/lib/turn-usage.ts";
 import { readerAgent } from "./agents.ts";
 import { StateBackend } from "../backends/state.ts";
 
@@ -81,5 +82,47 @@ describe("the rubric loop in the timeline", () => {
     withGrades(messages, [{ result: "satisfied", afterMessage: 0 }, { result: "satisfied", afterMessage: 5 }, "junk"]);
     // A grade never lands on a message that is not an answer, nor outside the thread.
     expect(messages[0]!.grade).toBeUndefined();
+  });
+
+  it("counts the grader's calls in the turn's usage (named on their own) and in the thread's", async () => {
+    const model = new ScriptedChatModel({
+      script: [
+        { text: "A draft.", usage: { input_tokens: 100, output_tokens: 10 } },
+        { text: "The final answer.", usage: { input_tokens: 150, output_tokens: 20 } },
+      ],
+    });
+    const grader = new ScriptedChatModel({
+      script: [
+        { ...verdict({ result: "needs_revision", explanation: "Short.", criteria: [] }), usage: { input_tokens: 40, output_tokens: 4 } },
+        { ...verdict({ result: "satisfied", explanation: "Good.", criteria: [] }), usage: { input_tokens: 60, output_tokens: 6 } },
+      ],
+    });
+    const checkpointer = new MemorySaver();
+    const agent = createDeepAgent({ model, checkpointer, middleware: [rubricMiddleware({ model: grader, rubric: "- detailed" })] });
+    const config = { configurable: { thread_id: "u" } };
+    const translator = createTranslator("r", "u");
+    let live: LiveThread = beginTurn(emptyLive(), "Explain.");
+    const stream = await agent.stream(
+      { messages: [new HumanMessage("Explain.")] },
+      { ...config, streamMode: ["messages", "updates", "custom"] },
+    );
+    for await (const chunk of stream) for (const event of translator.translate(chunk)) live = applyEvent(live, event);
+
+    // The turn's usage: on its last answer, or an item of its own after the last grade.
+    const turnLine = (items: ReturnType<typeof buildTimeline>) =>
+      items.flatMap((i) => (i.kind === "usage" ? [i.usage] : i.kind === "assistant" && i.usage ? [i.usage] : [])).map(turnUsageText);
+    const expected = "4 model calls · 350 in · 40 out (grader: 2 calls · 100 in · 10 out)";
+    expect(turnLine(buildTimeline(live.messages))).toEqual([expected]);
+
+    const reader = readerAgent({ checkpointer, store: undefined, backend: () => (rt) => new StateBackend(rt) });
+    const state = await reader.getState(config);
+    const stored = state.values.messages as HumanMessage[];
+    const evaluations = (state.values as Record<string, unknown>)._rubric_evaluations as unknown[];
+    const messages = stored.map(toMessageInfo);
+    withGrades(messages, evaluations);
+    expect(turnLine(buildTimeline(messages))).toEqual([expected]);
+    expect(threadUsage(stored, { input: 0, output: 0 }, undefined, evaluations.map(gradeInfo))).toEqual({ input: 350, output: 40 });
+    // A stored usage that is not plain numbers is dropped, not trusted.
+    expect(gradeInfo({ result: "satisfied", usage: { input: "9", output: 1 } })?.usage).toBeUndefined();
   });
 });

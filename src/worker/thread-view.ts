@@ -16,7 +16,7 @@ import { brokenThread, messagesProblem } from "./stored-state.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
 import { addUsage } from "../core/usage.ts";
-import type { MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
+import type { GradeInfo, MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
 
 export interface ViewDeps {
   reader: DeepAgent;
@@ -62,11 +62,18 @@ export function totalUsage(messages: readonly BaseMessage[]): UsageInfo {
 
 /**
  * The whole thread's provider usage: the main agent's model calls (its AI
- * messages), its subagents' (`children`, from their threads) and its
- * summarization calls' (kept on the summarization event: they leave no message).
+ * messages), its subagents' (`children`, from their threads), its
+ * summarization calls' (kept on the summarization event: they leave no message)
+ * and its rubric grader's (`grades`, kept on each evaluation).
  */
-export function threadUsage(messages: readonly BaseMessage[], children: UsageInfo, event: SummarizationEvent | undefined): UsageInfo {
-  return addUsage(addUsage(totalUsage(messages), children), event?.usage ?? NO_USAGE);
+export function threadUsage(
+  messages: readonly BaseMessage[],
+  children: UsageInfo,
+  event: SummarizationEvent | undefined,
+  grades: readonly (GradeInfo | undefined)[] = [],
+): UsageInfo {
+  const graded = grades.reduce<UsageInfo>((sum, g) => (g?.usage ? addUsage(sum, g.usage) : sum), NO_USAGE);
+  return addUsage(addUsage(addUsage(totalUsage(messages), children), event?.usage ?? NO_USAGE), graded);
 }
 
 /**
@@ -143,14 +150,15 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
   const [approval, cut] = await Promise.all([pending ? deps.enrich(threadId, pending) : null, deps.runs.interrupted(threadId)]);
   const partial = cut ? await deps.registry.partial(threadId) : undefined;
   const shown = await withChildren(threadId, messages, deps);
-  withGrades(shown.messages, (snapshot.values as Record<string, unknown>)[RUBRIC_EVALUATIONS.key]);
+  const evaluations = (snapshot.values as Record<string, unknown>)[RUBRIC_EVALUATIONS.key];
+  withGrades(shown.messages, evaluations);
   const view: Omit<ThreadView, "agent"> = {
     threadId,
     messages: shown.messages,
     todos: plain(values.todos ?? []),
     approval,
     model,
-    usage: threadUsage(messages, shown.childUsage, event),
+    usage: threadUsage(messages, shown.childUsage, event, Array.isArray(evaluations) ? evaluations.map(gradeInfo) : []),
     lastRequestTokens: lastRequestTokens(messages, event),
     branches: deps.history ? await branchesOf(deps.history, threadId, head) : [],
   };
