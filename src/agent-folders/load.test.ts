@@ -222,6 +222,36 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(dropped.manifest.tools?.disallowed).toEqual(["fetch_url"]);
   });
 
+  it("knows the tools of its own MCP servers by the app's names (<server>__<tool>), and no other server's", () => {
+    const yaml = [
+      "name: x",
+      "mcp_servers:",
+      '  - { name: docs-hub, url: "https://mcp.example.org/mcp" }',
+      "tools: [read_file, docs-hub__search, docs-hub__fetch-page]",
+      "interrupt_on:",
+      "  docs-hub__search: true",
+      "",
+    ].join("\n");
+    const agent = loaded({
+      "agent.yaml": yaml,
+      "AGENTS.md": "x",
+      "agents/scout.md": "---\ndescription: d\ntools: [docs-hub__search]\n---\nScout.",
+    });
+    expect(agent.manifest.tools?.allowed).toEqual(["read_file", "docs-hub__search", "docs-hub__fetch-page"]);
+    expect(agent.manifest.interruptOn).toEqual({ "docs-hub__search": true });
+    expect(agent.subagents[0]!.tools).toEqual(["docs-hub__search"]);
+
+    const error = refused({ "agent.yaml": `${yaml}  other__search: true\n  docs-hub__: true\n`, "AGENTS.md": "x" });
+    expect(where(error.problems)).toEqual([
+      { code: "unknown_tool", file: "agent.yaml", field: "interrupt_on.other__search", line: 7 },
+      { code: "unknown_tool", file: "agent.yaml", field: "interrupt_on.docs-hub__", line: 8 },
+    ]);
+    expect(error.problems[0]!.message).toContain("an MCP server's are named docs-hub__<tool>");
+    expect(refused({ "agent.yaml": "interrupt_on:\n  docs__search: true\n", "AGENTS.md": "x" }).problems[0]!.message).toContain(
+      "need the server in mcp_servers",
+    );
+  });
+
   it("a subagent without a description or a body, and two subagents of one name", () => {
     const error = refused({
       "AGENTS.md": "x",

@@ -24,6 +24,7 @@ import { splitFrontmatter } from "../middleware/frontmatter.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import { skillNameProblem } from "../middleware/skills.ts";
 import type { ProviderId } from "../models/catalog.ts";
+import { MAX_TOOL_NAME, serverPrefix } from "../tools/mcp-names.ts";
 import { parseAgentBundle } from "./bundle.ts";
 import type { AgentDefinition, AgentManifest, AgentToolSelection, ModelRef, SkillDefinition, SubagentDefinition } from "./definition.ts";
 import { compareCodePoints, INSTRUCTIONS_FILE, MANIFEST_FILE, readAgentFiles, type AgentFileInput, type AgentFiles } from "./file-map.ts";
@@ -73,7 +74,16 @@ export function loadAgent(source: AgentSource): Result<AgentDefinition, AgentFol
 /** Problems found while reading one folder, and the helpers every part shares. */
 class Reading {
   readonly problems: AgentProblem[] = [];
+  /** The namespaces of agent.yaml's `mcp_servers` (`docs` → `docs__<tool>`), once the manifest is read. */
+  mcpPrefixes: ReadonlySet<string> = new Set();
   constructor(readonly files: AgentFiles) {}
+
+  /** A built-in tool's name, or one of an MCP server's tools this agent declares (`<server>__<tool>`, as the app names them). */
+  isTool(name: string): boolean {
+    if (known.has(name)) return true;
+    if (name.length > MAX_TOOL_NAME) return false;
+    return [...this.mcpPrefixes].some((prefix) => name.startsWith(`${prefix}__`) && /^[A-Za-z0-9_-]+$/.test(name.slice(prefix.length + 2)));
+  }
 
   text(file: string): string | undefined {
     try {
@@ -135,10 +145,13 @@ class Reading {
   /** Tool names no built-in tool has, each reported at `list.<i>` (or at `list` itself when `single`). */
   tools(names: readonly string[], file: string, list: Array<string | number>, at: LocatedYaml, single = false): string[] {
     names.forEach((name, i) => {
-      if (known.has(name)) return;
+      if (this.isTool(name)) return;
       const path = single ? list : [...list, i];
+      const mcp = this.mcpPrefixes.size
+        ? `; an MCP server's are named ${[...this.mcpPrefixes].map((p) => `${p}__<tool>`).join(", ")}`
+        : "; an MCP server's tools (<server>__<tool>) need the server in mcp_servers";
       this.problems.push(
-        problem("unknown_tool", `no tool is named '${name}' (the tools are ${[...known].join(", ")})`, {
+        problem("unknown_tool", `no tool is named '${name}' (the tools are ${[...known].join(", ")}${mcp})`, {
           file,
           field: path.join("."),
           ...line(at, path),
@@ -169,6 +182,8 @@ function readManifest(r: Reading): AgentManifest | undefined {
   if (!parsed) return undefined;
   const { data: m, at } = parsed;
   const before = r.problems.length;
+  // Tool names below may be the declared servers' (`docs__search`): their namespaces first.
+  r.mcpPrefixes = new Set((m.mcp_servers ?? []).map((s) => serverPrefix(s.name)));
   const interruptOn: AgentManifest["interruptOn"] = {};
   for (const [tool, rule] of Object.entries(m.interrupt_on ?? {})) {
     r.tools([tool], file, ["interrupt_on", tool], at, true);
@@ -342,7 +357,7 @@ function readSkills(r: Reading): SkillDefinition[] {
       r.problems.push(problem(code, why.replace(/^name /, ""), { file, field: "name", ...line(at, ["name"]) }));
       continue;
     }
-    if (data["allowed-tools"] && r.tools(data["allowed-tools"], file, ["allowed-tools"], at).some((t) => !known.has(t))) continue;
+    if (data["allowed-tools"] && r.tools(data["allowed-tools"], file, ["allowed-tools"], at).some((t) => !r.isTool(t))) continue;
     out.push({ name: data.name, description: data.description, file, files });
   }
   return out;

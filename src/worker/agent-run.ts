@@ -7,7 +7,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition, ModelRef } from "../agent-folders/definition.ts";
-import { agentOptions } from "../agent-folders/options.ts";
+import { agentOptions, type AgentFolderOptions } from "../agent-folders/options.ts";
 import type { CreateDeepAgentOptions } from "../agent/create-deep-agent.ts";
 import { err, type Result } from "../core/result.ts";
 import { providerInfo } from "../models/catalog.ts";
@@ -41,6 +41,21 @@ export async function subagentModel(ref: ModelRef, context: FolderRunContext): P
   return createRemoteModel({ provider, model, ...(baseUrl ? { baseUrl } : {}) }, key, context.fetch);
 }
 
+/**
+ * The folder's tool lists without the tools of its MCP servers that this run does not have (`<server>__<tool>`: the
+ * person has not added the server, or it is not connected): an agent is not refused for a server the person has not
+ * consented to; it runs without that server's tools. Built-in names never hold `__` (tools/mcp-names.ts).
+ */
+function withoutAbsentMcpTools(options: AgentFolderOptions, present: ReadonlySet<string>): AgentFolderOptions {
+  const keep = (names: readonly string[]) => names.filter((name) => !name.includes("__") || present.has(name));
+  const lists = <L extends { allowedTools?: readonly string[]; disallowedTools?: readonly string[] }>(o: L): L => ({
+    ...o,
+    ...(o.allowedTools ? { allowedTools: keep(o.allowedTools) } : {}),
+    ...(o.disallowedTools ? { disallowedTools: keep(o.disallowedTools) } : {}),
+  });
+  return { ...lists(options), subagents: options.subagents.map(lists) };
+}
+
 /** deeptab's options for a run, with the agent folder's added. */
 export async function folderOptions(
   agent: AgentDefinition,
@@ -60,7 +75,10 @@ export async function folderOptions(
   // Path rules beside a shell: every command waits for approval (agent-permissions.ts).
   const guarded = permissions.length > 0 && context.sandbox !== "none";
   if (guarded && typeof appRules.execute !== "object") appRules.execute = true;
-  const folder = agentOptions(agent, { model: base.model, resolveModel: (_ref, sub) => models.get(sub.name), interruptOn: appRules });
+  const folder = withoutAbsentMcpTools(
+    agentOptions(agent, { model: base.model, resolveModel: (_ref, sub) => models.get(sub.name), interruptOn: appRules }),
+    new Set((base.tools ?? []).map((t) => t.name)),
+  );
   for (const [name, why] of fallbacks) {
     const sub = folder.subagents.find((s) => s.name === name);
     if (!sub) continue;
