@@ -78,6 +78,7 @@ export function agentReview(
     interruptOn: structuredClone(manifest.interruptOn),
     permissions: structuredClone(manifest.permissions),
     hosts: agentHosts(agent),
+    mcpServers: structuredClone(manifest.mcpServers),
     allFiles: [...agent.files].map(([path, bytes]) => ({ path, size: bytes.length })),
     ...(extra.changedFrom ? { changedFrom: extra.changedFrom } : {}),
     ...(extra.stored ? { stored: true } : {}),

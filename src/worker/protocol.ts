@@ -17,7 +17,7 @@
  * - API keys go in through `setKey` and never come back out: no call
  *   returns a key, and no event, log or error message holds one.
  */
-import type { AgentManifest, ModelRef } from "../agent-folders/definition.ts";
+import type { AgentManifest, McpServerSpec, ModelRef } from "../agent-folders/definition.ts";
 import { MAX_AGENT_ARCHIVE_BYTES, MAX_AGENT_BYTES, MAX_AGENT_FILES } from "../agent-folders/limits.ts";
 import type { AgentHost } from "../agent-folders/hosts.ts";
 import type { AgentProblem } from "../agent-folders/problems.ts";
@@ -612,6 +612,8 @@ export interface AgentReview {
   rubric?: AgentManifest["rubric"];
   /** Every host the agent would contact besides the person's own provider. */
   hosts: AgentHost[];
+  /** The MCP servers agent.yaml names (`mcp_servers`): none is connected unless the person adds it. */
+  mcpServers: McpServerSpec[];
   /** Every file of the folder with its size (what "Share" exports and the hash covers). */
   allFiles: Array<{ path: string; size: number }>;
   /**

@@ -6,7 +6,7 @@
  * and the thread takes it; **Leave** on a link's review takes `?agent=` out of the address and stores nothing.
  */
 import { flushSync } from "svelte";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 import { workerPool } from "../../testing/worker-pool.ts";
 import { Chat } from "../chat.svelte.ts";
@@ -145,5 +145,51 @@ describe("agents on the page", () => {
     // The subagent without a description, named by its file and field.
     expect(problems.join("\n")).toMatch(/agents\/helper\.md.*description/s);
     expect((await client.listAgents()).length).toBe(before);
+  });
+
+  it("shows an agent's MCP servers, connects none unless ticked, and adds the ticked one under the agent's name on Use", async () => {
+    const { agents, client, chat } = await setup();
+    const url = inject("mcpServers").cors;
+    const folder = (name: string) => ({
+      [`${name}/AGENTS.md`]: "Use the docs.",
+      [`${name}/agent.yaml`]: [
+        `name: ${name}`,
+        "mcp_servers:",
+        `  - { name: docs-hub, url: "${url}", headers: [X-Api-Key] }`,
+        `  - { name: other, url: "${url}?b" }`,
+        "",
+      ].join("\n"),
+    });
+    const open = async (name: string) => {
+      const files = Object.entries(folder(name)).map(([path, text]) => ({ path, file: new File([text], path.split("/").pop()!) }));
+      await agents.openUpload(files, true);
+      const root = render(ReviewDialog, { agents });
+      return root.ownerDocument.querySelector("dialog[open]")!;
+    };
+    const mcp = await client.mcpServers();
+    const before = (await mcp.listMcpServers()).length;
+
+    // Used without ticking: nothing is added.
+    let dialog = await open("plain");
+    expect(dialog.querySelector('[data-testid="agent-mcp-servers"]')?.textContent).toContain("docs-hub");
+    expect(dialog.querySelector('[data-testid="agent-mcp-servers"]')?.textContent).toContain("asks you for: X-Api-Key");
+    const boxes = () => [...dialog.querySelectorAll<HTMLInputElement>('[data-testid="agent-mcp-choices"] input[type="checkbox"]')];
+    expect(boxes().map((b) => b.checked)).toEqual([false, false]);
+    dialog.querySelector<HTMLButtonElement>("button.primary")!.click();
+    await expect.poll(() => chat.view?.agent.name, WAIT).toBe("plain");
+    expect((await mcp.listMcpServers()).length).toBe(before);
+    cleanupRendered();
+
+    // Ticked: the one ticked is added as docs-hub, asking for its header in Settings; the other is not.
+    dialog = await open("ticked");
+    boxes()[0]!.click();
+    flushSync();
+    expect(boxes().map((b) => b.checked)).toEqual([true, false]);
+    dialog.querySelector<HTMLButtonElement>("button.primary")!.click();
+    await expect.poll(() => agents.notice?.text ?? "", WAIT).toContain("Added MCP server docs-hub");
+    const added = (await mcp.listMcpServers()).filter((s) => s.url.startsWith(url));
+    expect(added.map((s) => s.name)).toEqual(["docs-hub"]);
+    expect(added[0]!.header?.name).toBe("X-Api-Key");
+    await mcp.removeMcpServer(added[0]!.id);
   });
 });

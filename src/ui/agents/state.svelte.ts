@@ -7,6 +7,7 @@
  * A link's agent already stored with the same content opens without a second review; a changed one (same URL, new
  * hash) is reviewed again. Leaving a review stores nothing and takes `?agent=` out of the address.
  */
+import { SvelteSet } from "svelte/reactivity";
 import { toErrorInfo } from "../../core/errors.ts";
 import type { AgentClient } from "../../worker/client.ts";
 import {
@@ -21,6 +22,7 @@ import type { Chat } from "../chat.svelte.ts";
 import { saveBlob } from "../files.svelte.ts";
 import { copyText } from "../lib/clipboard.ts";
 import type { Threads } from "../threads.svelte.ts";
+import { addAgentServers, mcpChoiceKey, type AgentMcpServer } from "./agent-mcp.ts";
 import { AgentEditor } from "./editor.svelte.ts";
 import { checkSize, pickFrom, readPick } from "./upload.ts";
 
@@ -58,6 +60,8 @@ export class AgentsState {
   #working: string | null = $state.raw(null);
   /** The outcome of the last action (a share, a removal), or its error. */
   #notice: { text: string; error: boolean } | null = $state.raw(null);
+  /** The agent's MCP servers the person ticked on the review shown (by {@link mcpChoiceKey}): added on Use. */
+  readonly #mcpChosen = new SvelteSet<string>();
   /** The agent editor (the side panel shows it while an agent is open in it). */
   readonly editor: AgentEditor;
 
@@ -86,6 +90,18 @@ export class AgentsState {
   get working(): string | null {
     return this.#working;
   }
+  /** Is the review's MCP server `name` ticked to be added on Use? */
+  mcpChosen(review: AgentReview, name: string): boolean {
+    return this.#mcpChosen.has(mcpChoiceKey(review.summary.hash, name));
+  }
+
+  /** Ticks or unticks the review's MCP server `name` (nothing is connected until Use). */
+  chooseMcp(review: AgentReview, name: string, on: boolean): void {
+    const key = mcpChoiceKey(review.summary.hash, name);
+    if (on) this.#mcpChosen.add(key);
+    else this.#mcpChosen.delete(key);
+  }
+
   get notice(): { text: string; error: boolean } | null {
     return this.#notice;
   }
@@ -187,29 +203,51 @@ export class AgentsState {
   async accept(): Promise<void> {
     const shown = this.#shown;
     if (!shown || !("review" in shown)) return;
+    const servers = shown.review.mcpServers.filter((s) => this.mcpChosen(shown.review, s.name));
+    this.#mcpChosen.clear();
+    if (await this.#accept(shown)) await this.#addServers(servers);
+  }
+
+  /** Stores and opens the reviewed agent; true when it is in use. */
+  async #accept(shown: Extract<ReviewShown, { review: AgentReview }>): Promise<boolean> {
     if (shown.source.kind === "imported") {
       const used = await this.#busy("Storing the agent…", () => this.#client.useAgent(shown.review.summary.hash ?? ""));
-      if (!used) return;
+      if (!used) return false;
       if (!used.ok) {
         this.#shown = { source: shown.source, error: used.error };
-        return;
+        return false;
       }
       this.#shown = null;
       await Promise.all([this.refresh(), this.#chat.reload()]);
-      return;
+      return true;
     }
     if (shown.source.kind === "listed") {
       this.#shown = null;
-      await this.startWith(shown.review.summary.id);
-      return;
+      return this.startWith(shown.review.summary.id);
     }
-    if (await this.#use(shown.review.summary.hash)) this.#shown = null;
+    if (!(await this.#use(shown.review.summary.hash))) return false;
+    this.#shown = null;
+    return true;
+  }
+
+  /** Adds the ticked MCP servers of an agent now in use; the notice says what happened to each. */
+  async #addServers(servers: readonly AgentMcpServer[]): Promise<void> {
+    if (!servers.length) return;
+    this.#working = `Adding ${servers.length === 1 ? "its MCP server" : "its MCP servers"}…`;
+    try {
+      this.#notice = await addAgentServers(await this.#client.mcpServers(), servers);
+    } catch (error) {
+      this.#notice = { text: toErrorInfo(error).message, error: true };
+    } finally {
+      this.#working = null;
+    }
   }
 
   /** Closes the review; nothing is stored, and a link's `?agent=` leaves the address (a reload does not ask again). */
   leave(): void {
     const shown = this.#shown;
     this.#shown = null;
+    this.#mcpChosen.clear();
     if (shown?.source.kind !== "link") return;
     const url = this.#address.get();
     url.searchParams.delete(AGENT_PARAM);
