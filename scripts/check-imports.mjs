@@ -102,7 +102,9 @@ export const NODE_ONLY = [
 /** What runs only in a browser: server/ reaches none of it through value imports. */
 export const BROWSER_ONLY = {
   rooms: ["ui", "worker", "storage"],
-  packages: ["svelte/*", "idb/*", "comlink/*", "@webcontainer/api/*", "@wllama/wllama/*", "just-bash/browser"],
+  // Not just-bash/browser: it is just-bash without its Node file systems and runs in Node too (the unit project runs
+  // backends/sandbox/shell.test.ts on it); the server's `execute` runs on it, inline.
+  packages: ["svelte/*", "idb/*", "comlink/*", "@webcontainer/api/*", "@wllama/wllama/*"],
 };
 
 /**

@@ -8,7 +8,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { splitLines } from "../backends/file-ops.ts";
 import { messageText } from "../core/messages.ts";
-import { hash53 } from "../storage/encoding.ts";
+import { hash53 } from "../core/hash.ts";
 import type { ToolCallResult } from "../harness/types.ts";
 import { formatNumberedLines } from "./fs-format.ts";
 
