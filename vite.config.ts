@@ -77,8 +77,21 @@ export default defineConfig({
           // but a slow first worker boot (seen at 5–22 s beside another CPU-heavy job) does not.
           testTimeout: 30_000,
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: ["src/**/*.browser.test.ts"],
+          exclude: ["src/**/*.browser.test.ts", "src/**/*.server.test.ts"],
           globals: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // LangGraph's API server (langgraph dev, npm run serve on PostgreSQL) in child processes: each start is tens of
+          // seconds on a loaded 2-core machine, so files run one at a time with long bounds.
+          name: "server",
+          environment: "node",
+          include: ["src/**/*.server.test.ts"],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
         },
       },
       {

@@ -4,12 +4,15 @@
  *
  * | path          | backend                                                            | lifetime    |
  * |---------------|--------------------------------------------------------------------|-------------|
- * | `/` workspace | the store, namespace `["deeptab", "threads", <thread>, "files"]`,   | the thread  |
- * |               | with `execute` in the offline shell (just-bash, inline) over it    |             |
+ * | `/` workspace | the thread's state: deepagents' `files` channel, with `execute` in  | the thread  |
+ * |               | the offline shell (just-bash, inline) over the same files          |             |
  * | `/memories/`  | the store, namespace `["memories"]`                                | all threads |
  * | `/skills/`    | the store, namespace `["skills"]`                                  | all threads |
  *
- * Subagents (`task`) see their parent's workspace (the thread id's root). Approvals are LangGraph interrupts carrying
+ * The workspace is kept where deepagents keeps it (StateBackend): in the thread's checkpoints, so it lives and dies
+ * with the thread in whatever checkpointer the server has (PostgreSQL under `npm run serve`), and every LangGraph
+ * client reads it, and the todos, from the thread's state (`values.files`, `values.todos`) as it does for deepagents.
+ * Approvals are LangGraph interrupts carrying
  * deepagents' HITL request (`{ actionRequests, reviewConfigs }`), answered with `Command({ resume: { decisions } })`
  * (middleware/hitl.ts): any LangGraph client can answer them.
  */
@@ -18,6 +21,7 @@ import { compositeBackend } from "../backends/composite.ts";
 import { callIdentity, rootThreadId, type BackendFactory, type BackendRuntime } from "../backends/runtime.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import { newShellSession, type ShellSession } from "../backends/sandbox/shell-session.ts";
+import { StateBackend } from "../backends/state.ts";
 import { StoreBackend } from "../backends/store.ts";
 import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
@@ -26,11 +30,6 @@ import { attachLateStorage, LateSaver, LateStore } from "./late-storage.ts";
 /** The tab's memory file and skills folder (worker/agents.ts), at the same paths on the server. */
 export const SERVER_MEMORY_FILE = "/memories/AGENTS.md";
 export const SERVER_SKILLS_DIR = "/skills/";
-
-/** The store namespace of a thread's workspace files (a page client reads them with the SDK's store API). */
-export function threadFilesNamespace(threadId: string): string[] {
-  return ["deeptab", "threads", rootThreadId(threadId), "files"];
-}
 
 export const SERVER_PROMPT =
   "You are deeptab, a deep agent running on a LangGraph server. Your files persist with the thread: the workspace at /, " +
@@ -64,7 +63,7 @@ export function serverBackend(store: LateStore): BackendFactory {
   const workspace: BackendFactory = (rt) => {
     const thread = threadOf(rt);
     return new ShellBackend({
-      files: new StoreBackend(store, threadFilesNamespace(thread), rt.now, callIdentity(rt.config)),
+      files: new StateBackend(rt),
       now: rt.now,
       session: sessionFor(thread),
       threads: "inline",

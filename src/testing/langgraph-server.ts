@@ -1,0 +1,114 @@
+/**
+ * LangGraph's API server on loopback for tests: `langgraph dev` (the CLI, in-memory storage) or `npm run serve`
+ * (PostgreSQL), serving this repository's langgraph.json with the environment given, stopped with its process group.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+
+export interface LangGraphServer {
+  url: string;
+  /** What the server printed (for a failing test's message). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface LangGraphServerOptions {
+  kind: "dev" | "serve";
+  port: number;
+  env: Record<string, string>;
+  /** How long the server may take to answer `/ok` (a loaded 2-core machine: long). */
+  startTimeoutMs?: number;
+}
+
+/** The PostgreSQL URL the server tier runs against (.ci/run starts one on loopback and sets it). */
+export function testDatabaseUrl(): string {
+  const url = process.env.DEEPTAB_TEST_DATABASE_URL;
+  if (!url)
+    throw new Error(
+      "The server tests need PostgreSQL: set DEEPTAB_TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:<port>/<db> " +
+        "(.ci/run installs and starts one from Debian's packages; README 'Run the tests').",
+    );
+  return url;
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      done();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, 10_000).unref();
+  });
+}
+
+/** Polls `ready` until it is true, the bound passes (an error naming `what`), or it throws. */
+async function until(ready: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Starts a server from the repository's folder (the API keeps its own records in `.langgraph_api/`, ignored by git). */
+export async function startLangGraphServer(options: LangGraphServerOptions): Promise<LangGraphServer> {
+  const env = { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1", ...options.env };
+  const args =
+    options.kind === "dev"
+      ? [
+          join(ROOT, "node_modules", "@langchain", "langgraph-cli", "dist", "cli", "cli.mjs"),
+          "dev",
+          "--port",
+          String(options.port),
+          "--host",
+          "127.0.0.1",
+          "--no-browser",
+          "--no-reload",
+          "--config",
+          join(ROOT, "langgraph.json"),
+        ]
+      : ["--import", "tsx", join(ROOT, "scripts", "server", "serve.ts")];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: options.kind === "serve" ? { ...env, PORT: String(options.port), HOST: "127.0.0.1" } : env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  child.stdout!.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  const url = `http://127.0.0.1:${options.port}`;
+  const server: LangGraphServer = {
+    url,
+    output: () => text,
+    async stop() {
+      await stopGroup(child);
+    },
+  };
+  try {
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${text.slice(-2_000)}`);
+        const res = await fetch(`${url}/ok`).catch(() => undefined);
+        return res?.ok === true;
+      },
+      options.startTimeoutMs ?? 120_000,
+      `LangGraph ${options.kind} server on ${url}`,
+    );
+  } catch (cause) {
+    await server.stop();
+    throw cause;
+  }
+  return server;
+}
