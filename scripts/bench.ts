@@ -14,6 +14,7 @@ import { benchMcp } from "./bench-mcp.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
 import { benchRunaway } from "./bench-runaway.ts";
+import { benchServer } from "./bench-server.ts";
 import { benchShell } from "./bench-shell.ts";
 import { benchStorage } from "./bench-storage.ts";
 import { benchWrites } from "./bench-writes.ts";
@@ -30,6 +31,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchRunaway,
   benchAgents,
   benchMcp,
+  benchServer,
   benchBrowser,
   benchApp,
 ];
