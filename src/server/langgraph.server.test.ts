@@ -5,12 +5,10 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLangGraphServer, testDatabaseUrl, type LangGraphServer } from "../testing/langgraph-server.ts";
+import { freePort, startLangGraphServer, testDatabaseUrl, type LangGraphServer } from "../testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
 
 /** Ports of this file's servers (the lg-server range); the scripted model takes an ephemeral one. */
-const DEV_PORT = 47430;
-const SERVE_PORT = 47431;
 
 type Message = { role?: string; content?: unknown };
 type FileData = { content: string };
@@ -69,7 +67,7 @@ const modelEnv = (interruptOn: string) => ({
 describe("on `langgraph dev`", () => {
   let server: LangGraphServer;
   beforeAll(async () => {
-    server = await startLangGraphServer({ kind: "dev", port: DEV_PORT, env: modelEnv("none") });
+    server = await startLangGraphServer({ kind: "dev", port: await freePort(), env: modelEnv("none") });
   });
   afterAll(async () => {
     await server?.stop();
@@ -103,8 +101,10 @@ describe("on `langgraph dev`", () => {
 describe("on `npm run serve` (PostgreSQL)", () => {
   let server: LangGraphServer;
   const env = () => ({ ...modelEnv("execute"), DATABASE_URL: testDatabaseUrl() });
+  let port = 0;
   beforeAll(async () => {
-    server = await startLangGraphServer({ kind: "serve", port: SERVE_PORT, env: env() });
+    port = await freePort();
+    server = await startLangGraphServer({ kind: "serve", port, env: env() });
   });
   afterAll(async () => {
     await server?.stop();
@@ -152,7 +152,7 @@ describe("on `npm run serve` (PostgreSQL)", () => {
     }
 
     await server.stop();
-    server = await startLangGraphServer({ kind: "serve", port: SERVE_PORT, env: env() });
+    server = await startLangGraphServer({ kind: "serve", port, env: env() });
 
     const after = new Client({ apiUrl: server.url });
     const restored = await after.threads.getState<ThreadValues>(thread.thread_id);

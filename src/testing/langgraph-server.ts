@@ -61,6 +61,20 @@ async function until(ready: () => Promise<boolean>, timeoutMs: number, what: str
   }
 }
 
+/** A loopback port free right now (two test runs on one machine, e.g. two CI clones, must not share one). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
 /** Starts a server from the repository's folder (the API keeps its own records in `.langgraph_api/`, ignored by git). */
 export async function startLangGraphServer(options: LangGraphServerOptions): Promise<LangGraphServer> {
   const env = { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1", ...options.env };
