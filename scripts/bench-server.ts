@@ -7,11 +7,10 @@ import { Client } from "@langchain/langgraph-sdk";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { createServerAgent } from "../src/server/agent.ts";
 import { createServerModel } from "../src/server/model.ts";
-import { startLangGraphServer } from "../src/testing/langgraph-server.ts";
+import { freePort, startLangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ServerReply } from "../src/testing/provider-servers.ts";
 
 const STEPS = 50;
-const PORT = 47440;
 
 function step(req: RecordedRequest): ServerReply {
   const done = ((req.body.messages ?? []) as Array<{ role?: string }>).filter((m) => m.role === "tool").length;
@@ -32,7 +31,7 @@ export async function benchServer(): Promise<string[]> {
     };
     const server = await startLangGraphServer({
       kind: "dev",
-      port: PORT,
+      port: await freePort(),
       env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "none" },
     });
     try {
