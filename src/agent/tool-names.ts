@@ -14,7 +14,7 @@ export const FILE_TOOL_NAMES = ["ls", "read_file", "write_file", "edit_file", "d
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOL_NAMES, "write_todos", "task", "compact_conversation"];
 
 /**
- * Tools the app gives its agents besides the built-in ones (`fetch_url`, tools/fetch-url.ts): an agent folder may
- * name them in `tools` (to keep or drop them) and in `interrupt_on`.
+ * Tools the app gives its agents besides the built-in ones (`fetch_url`, tools/fetch-url.ts; `js_eval`,
+ * tools/js-eval.ts): an agent folder may name them in `tools` (to keep or drop them) and in `interrupt_on`.
  */
-export const APP_TOOL_NAMES: readonly string[] = ["fetch_url"];
+export const APP_TOOL_NAMES: readonly string[] = ["fetch_url", "js_eval"];

@@ -143,6 +143,20 @@ describe("js_eval (upstream @langchain/quickjs)", () => {
     expect(files["/a.txt"]).toBeUndefined();
   });
 
+  it("refuses from code a path an interrupt permission rule protects, and allows the paths it does not", BOUND, async () => {
+    const permissions: FilesystemPermission[] = [{ operations: ["write"], paths: ["/protected/**"], mode: "interrupt" }];
+    const code = [
+      "for (const p of ['/protected/a.txt', '/free/b.txt'])",
+      "  try { await writeFile(p, 'x'); console.log('wrote', p) } catch (e) { console.log(e.message) }",
+    ].join("\n");
+    const { results, files } = await run([code], { permissions });
+    expect(results[0]?.text).toBe(
+      "write_file asks the person before it runs, so it cannot be called from js_eval; call write_file directly.\nwrote /free/b.txt",
+    );
+    expect(files["/protected/a.txt"]).toBeUndefined();
+    expect(files["/free/b.txt"]?.content).toBe("x");
+  });
+
   it("returns a syntax error as a tool error the model can act on", BOUND, async () => {
     const { results } = await run(["const x = ;"]);
     expect(results[0]?.status).toBe("error");

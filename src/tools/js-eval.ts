@@ -11,6 +11,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import { isBackendError, type BackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { AgentMiddleware, AgentTool, StateUpdate, ToolOutput, ToolRuntime } from "../harness/types.ts";
+import type { FilesystemPermission } from "../backends/permissions.ts";
+import { permissionInterruptRules } from "../middleware/fs-interrupt.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import type { HostFunction, JsRunResult } from "./js-run.ts";
 
@@ -25,6 +27,8 @@ export interface JsEvalOptions {
   maxOutputChars?: number;
   /** The agent's approvals: a tool (or file write) that asks first is refused from code. */
   interruptOn?: InterruptOnConfig;
+  /** The agent's permission rules: the backend enforces `deny`; an `interrupt` rule's paths are refused from code. */
+  permissions?: readonly FilesystemPermission[];
 }
 
 export const JS_EVAL_DESCRIPTION = [
@@ -59,9 +63,28 @@ export function formatJsResult(result: JsRunResult): string {
   return parts.join("\n") || "(no output)";
 }
 
-function asksFirst(interruptOn: InterruptOnConfig | undefined, name: string): boolean {
-  const rule = interruptOn?.[name];
-  return rule !== undefined && rule !== false;
+/** Whether a call of `name` with `args` would pause for the person (a rule's `when` decides path-aware rules). */
+function asksFirst(interruptOn: InterruptOnConfig, name: string, args: Record<string, unknown>): boolean {
+  const rule = interruptOn[name];
+  if (rule === undefined || rule === false) return false;
+  if (rule === true || !rule.when) return true;
+  return rule.when({ name, args, id: "js_eval", type: "tool_call" });
+}
+
+/** The approvals code must respect: the agent's `interruptOn` and its `interrupt` permission rules, merged. */
+function approvals(options: JsEvalOptions): InterruptOnConfig {
+  const merged: InterruptOnConfig = { ...options.interruptOn };
+  for (const [name, rule] of permissionInterruptRules(options.permissions ?? [])) {
+    const own = merged[name];
+    if (own === true) continue;
+    merged[name] =
+      own && typeof own === "object" && own.when
+        ? { when: (call) => own.when!(call) || rule.when!(call) }
+        : own && typeof own === "object"
+          ? own
+          : rule;
+  }
+  return merged;
 }
 
 function approvalError(name: string): Error {
@@ -73,18 +96,26 @@ function unwrap<T extends object>(outcome: T | BackendError): T {
   return outcome;
 }
 
-function fileFunctions(backend: BackendProtocol, interruptOn: InterruptOnConfig | undefined) {
+function fileFunctions(backend: BackendProtocol, interruptOn: InterruptOnConfig) {
   const readFile: HostFunction = async (path) => {
+    if (asksFirst(interruptOn, "read_file", { file_path: String(path) })) throw approvalError("read_file");
     const slice = unwrap(await backend.read(String(path), 0, Number.MAX_SAFE_INTEGER));
     return slice.lines.join("\n");
   };
   const writeFile: HostFunction = async (path, content) => {
-    if (asksFirst(interruptOn, "write_file")) throw approvalError("write_file");
+    if (asksFirst(interruptOn, "write_file", { file_path: String(path), content: "" })) throw approvalError("write_file");
     unwrap(await backend.write(String(path), typeof content === "string" ? content : JSON.stringify(content)));
   };
-  const ls: HostFunction = async (path) => unwrap(await backend.ls(typeof path === "string" ? path : "/"));
-  const glob: HostFunction = async (pattern, path) =>
-    unwrap(await backend.glob(String(pattern), typeof path === "string" ? path : undefined));
+  const ls: HostFunction = async (path) => {
+    const dir = typeof path === "string" ? path : "/";
+    if (asksFirst(interruptOn, "ls", { path: dir })) throw approvalError("ls");
+    return unwrap(await backend.ls(dir));
+  };
+  const glob: HostFunction = async (pattern, path) => {
+    const args = { pattern: String(pattern), ...(typeof path === "string" ? { path } : {}) };
+    if (asksFirst(interruptOn, "glob", args)) throw approvalError("glob");
+    return unwrap(await backend.glob(args.pattern, args.path));
+  };
   return { readFile, writeFile, fs: { readFile, writeFile, ls, glob } };
 }
 
@@ -105,15 +136,15 @@ function mergeUpdate(into: StateUpdate, update: StateUpdate): void {
   }
 }
 
-function toolFunctions(tools: readonly AgentTool[], runtime: ToolRuntime, interruptOn: InterruptOnConfig | undefined, update: StateUpdate) {
+function toolFunctions(tools: readonly AgentTool[], runtime: ToolRuntime, interruptOn: InterruptOnConfig, update: StateUpdate) {
   const namespace: Record<string, HostFunction> = {};
   let n = 0;
   for (const tool of tools) {
     if (tool.name === JS_EVAL_TOOL_NAME) continue;
     const call: HostFunction = async (input) => {
-      if (asksFirst(interruptOn, tool.name)) throw approvalError(tool.name);
       const checked = checkArgs(tool.schema, input ?? {});
       if (!checked.ok) throw new Error(`${tool.name}: ${checked.error}`);
+      if (asksFirst(interruptOn, tool.name, checked.value)) throw approvalError(tool.name);
       const id = `${runtime.toolCall.id}-js${++n}`;
       const toolCall = { id, name: tool.name, args: checked.value, type: "tool_call" as const };
       const result = outputOf(
@@ -147,14 +178,15 @@ export function jsEvalMiddleware(options: JsEvalOptions = {}): AgentMiddleware {
     async run(args, runtime): Promise<ToolOutput> {
       const { runJs, DEFAULT_JS_TIMEOUT_MS, DEFAULT_MEMORY_LIMIT_BYTES } = await import("./js-run.ts");
       const update: StateUpdate = {};
+      const asks = approvals(options);
       const result = await runJs(String(args.code), {
         timeoutMs: options.timeoutSeconds ? options.timeoutSeconds * 1000 : DEFAULT_JS_TIMEOUT_MS,
         memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
         maxOutputChars: options.maxOutputChars ?? 1_000_000,
         signal: runtime.config.signal,
         globals: {
-          ...fileFunctions(runtime.backend, options.interruptOn),
-          tools: toolFunctions(visible, runtime, options.interruptOn, update),
+          ...fileFunctions(runtime.backend, asks),
+          tools: toolFunctions(visible, runtime, asks, update),
         },
       });
       if (result.stopped === "aborted") throw new DOMException("The run was stopped.", "AbortError");

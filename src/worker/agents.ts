@@ -151,7 +151,12 @@ export async function buildAgent(
   const folder = spec.agent
     ? await (await import("./agent-run.ts")).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps })
     : base;
-  const options = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
+  const chosen = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
+  // js_eval (tools/js-eval.ts) is on for every agent (a folder may drop it); QuickJS's code and wasm load on its first call.
+  // Tools called from its code ask as the run's approvals say (after the folder's), so it gets the final interruptOn and permissions.
+  const { jsEvalMiddleware } = await import("../tools/js-eval.ts");
+  const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [] });
+  const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js] };
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
