@@ -99,6 +99,12 @@ function unwrap<T extends object>(outcome: T | BackendError): T {
 function fileFunctions(backend: BackendProtocol, interruptOn: InterruptOnConfig) {
   const readFile: HostFunction = async (path) => {
     if (asksFirst(interruptOn, "read_file", { file_path: String(path) })) throw approvalError("read_file");
+    // The file as it is (a trailing newline kept) where the backend can give its bytes; its lines otherwise.
+    if (backend.downloadFiles) {
+      const [file] = await backend.downloadFiles([String(path)]);
+      if (file?.content) return new TextDecoder().decode(file.content);
+      if (file?.error === "permission_denied") throw new Error(`Error: permission denied for ${String(path)}`);
+    }
     const slice = unwrap(await backend.read(String(path), 0, Number.MAX_SAFE_INTEGER));
     return slice.lines.join("\n");
   };
