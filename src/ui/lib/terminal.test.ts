@@ -45,6 +45,26 @@ describe("terminal", () => {
     expect(commands.map(stateLabel)).toEqual(["Exit code 0", "Exit code 1", "Running"]);
   });
 
+  it("lists js_eval runs beside commands, their code as the command: finished, or an error with the interpreter's message", () => {
+    const js = (id: string, code: string, rest: Partial<ToolItem>): ToolItem => ({
+      kind: "tool",
+      index: 0,
+      call: { id, name: "js_eval", args: { code } },
+      status: "done",
+      ...rest,
+    });
+    const items: TimelineItem[] = [
+      js("j1", "console.log(6 * 7)", { result: "42" }),
+      exec("a", "ls", { result: "a.txt\n[Command succeeded with exit code 0]" }),
+      js("j2", "while (true) {}", { status: "error", result: "TimeoutError: The code ran longer than 30 seconds and was stopped." }),
+    ];
+    expect(terminalCommands(items).map((c) => [c.command, c.state, c.output])).toEqual([
+      ["console.log(6 * 7)", "finished", "42"],
+      ["ls", "succeeded", "a.txt"],
+      ["while (true) {}", "error", "TimeoutError: The code ran longer than 30 seconds and was stopped."],
+    ]);
+  });
+
   it("shows a command answered or rejected at an approval as not run, with the person's text as a note, not as output", () => {
     const commands = terminalCommands([
       exec("a", "npm run build", { status: "responded", result: "It is already built." }),
