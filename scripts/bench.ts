@@ -10,6 +10,7 @@ import { benchBrowser } from "./bench-browser.ts";
 import { benchCheckpoints } from "./bench-checkpoint.ts";
 import { benchContext } from "./bench-context.ts";
 import { benchLoop } from "./bench-loop.ts";
+import { benchJs } from "./bench-js.ts";
 import { benchMcp } from "./bench-mcp.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
@@ -32,6 +33,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchAgents,
   benchMcp,
   benchServer,
+  benchJs,
   benchBrowser,
   benchApp,
 ];
