@@ -84,6 +84,7 @@ export {
   FETCH_URL_TOOL_NAME,
   type FetchUrlToolOptions,
 } from "./tools/fetch-url.ts";
+export { formatJsResult, JS_EVAL_DESCRIPTION, JS_EVAL_TOOL_NAME, jsEvalMiddleware, type JsEvalOptions } from "./tools/js-eval.ts";
 export {
   fetchPage,
   MAX_PAGE_BYTES,
