@@ -20,7 +20,10 @@ export interface JsRunOptions {
   maxOutputChars: number;
   /** Global async functions (`readFile`) and namespaces of them (`tools.grep`, `fs.ls`). */
   globals?: Readonly<Record<string, HostFunction | Readonly<Record<string, HostFunction>>>>;
-  /** Stop (the run's Stop button): interrupts the code at once. */
+  /**
+   * Stop (the run's Stop button): read by the interrupt handler and while the code awaits the host. A synchronous
+   * loop holds this thread, so an abort signalled from this thread's event loop is only seen at the deadline.
+   */
   signal?: AbortSignal | undefined;
 }
 
