@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { parseExecuteResult, stateLabel, terminalCommands } from "./terminal.ts";
 import type { TimelineItem, ToolItem } from "./timeline.ts";
 
-const exec = (id: string, command: string, rest: Partial<ToolItem>): ToolItem => ({
+const toolItem = (id: string, name: string, args: Record<string, unknown>, rest: Partial<ToolItem>): ToolItem => ({
   kind: "tool",
   index: 0,
-  call: { id, name: "execute", args: { command } },
+  call: { id, name, args },
   status: "done",
   ...rest,
 });
+const exec = (id: string, command: string, rest: Partial<ToolItem>): ToolItem => toolItem(id, "execute", { command }, rest);
 
 describe("terminal", () => {
   it("parses deepagents' execute trailers", () => {
@@ -46,13 +47,7 @@ describe("terminal", () => {
   });
 
   it("lists js_eval runs beside commands, their code as the command: finished, or an error with the interpreter's message", () => {
-    const js = (id: string, code: string, rest: Partial<ToolItem>): ToolItem => ({
-      kind: "tool",
-      index: 0,
-      call: { id, name: "js_eval", args: { code } },
-      status: "done",
-      ...rest,
-    });
+    const js = (id: string, code: string, rest: Partial<ToolItem>): ToolItem => toolItem(id, "js_eval", { code }, rest);
     const items: TimelineItem[] = [
       js("j1", "console.log(6 * 7)", { result: "42" }),
       exec("a", "ls", { result: "a.txt\n[Command succeeded with exit code 0]" }),
