@@ -55,3 +55,15 @@ export async function waitUntil(check: () => boolean, what: string, ms = 20_000)
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Stores the agent folder `files` (path → text) through the API, as a reviewed upload the person used: its id. */
+export async function storeFolderAgent(api: AgentWorkerApi, files: Record<string, string>): Promise<string> {
+  const encoder = new TextEncoder();
+  const preview = await api.previewAgentUpload({
+    files: Object.entries(files).map(([path, text]) => ({ path, content: encoder.encode(text) })),
+  });
+  if (!preview.ok) throw new Error(preview.error.message);
+  const used = await api.useAgent(preview.value.summary.hash!);
+  if (!used.ok) throw new Error(used.error.message);
+  return used.value.id;
+}

@@ -8,11 +8,10 @@ import "fake-indexeddb/auto";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMcpServer, type McpTestServer } from "../testing/mcp-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
-import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
+import { collectRun, openWorkerApi, storeFolderAgent } from "../testing/worker-api.ts";
 import type { AgentWorkerApi } from "./protocol.ts";
 
 const serve = serveScripted();
-const encoder = new TextEncoder();
 const servers: McpTestServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -39,21 +38,14 @@ describe("an agent folder's MCP servers", () => {
       "  docs-hub__echo: true",
       "",
     ].join("\n");
-    const files = [
-      { path: "AGENTS.md", content: encoder.encode("Use the docs.") },
-      { path: "agent.yaml", content: encoder.encode(yaml) },
-    ];
-    const preview = await api.previewAgentUpload({ files });
-    if (!preview.ok) throw new Error(preview.error.message);
-    const used = await api.useAgent(preview.value.summary.hash!);
-    if (!used.ok) throw new Error(used.error.message);
+    const agentId = await storeFolderAgent(api, { "AGENTS.md": "Use the docs.", "agent.yaml": yaml });
     const choice = { provider: "openai-compatible" as const, model: "m", baseUrl: model.baseUrl(), contextWindow: 128_000 };
     const lastTools = () =>
       ((model.requests.filter((r) => r.path.endsWith("/chat/completions")).at(-1)!.body as Chat).tools ?? []).map((t) => t.function.name);
 
     // Not added: the agent runs, without the server's tool.
     for (const thread of ["a", "b"]) {
-      const set = await api.setThreadAgent(thread, used.value.id);
+      const set = await api.setThreadAgent(thread, agentId);
       if (!set.ok) throw new Error(set.error.message);
       await api.setThreadModel(thread, choice);
     }

@@ -9,13 +9,12 @@ import { describe, expect, it } from "vitest";
 import { harnessProfileKeys } from "../agent/profiles/registry.ts";
 import type { RecordedRequest } from "../testing/provider-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
-import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
+import { collectRun, openWorkerApi, storeFolderAgent } from "../testing/worker-api.ts";
 import { BUILTIN_PROFILE_LABELS } from "./catalog.ts";
 import type { AgentWorkerApi, ModelChoice } from "./protocol.ts";
 import { DEFAULT_SETTINGS, sanitizeSettings } from "./settings.ts";
 
 const serve = serveScripted();
-const encoder = new TextEncoder();
 const CODEX = "## Codex-Specific Behavior";
 
 type Chat = { messages: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string } }> };
@@ -35,15 +34,7 @@ async function turn(api: AgentWorkerApi, thread: string) {
 
 /** A thread `t` running the folder agent whose agent.yaml is `yaml`. */
 async function folderThread(api: AgentWorkerApi, yaml: string, choice: ModelChoice) {
-  const files = [
-    { path: "AGENTS.md", content: encoder.encode("Be brief.") },
-    { path: "agent.yaml", content: encoder.encode(yaml) },
-  ];
-  const preview = await api.previewAgentUpload({ files });
-  if (!preview.ok) throw new Error(preview.error.message);
-  const used = await api.useAgent(preview.value.summary.hash!);
-  if (!used.ok) throw new Error(used.error.message);
-  const set = await api.setThreadAgent("t", used.value.id);
+  const set = await api.setThreadAgent("t", await storeFolderAgent(api, { "AGENTS.md": "Be brief.", "agent.yaml": yaml }));
   if (!set.ok) throw new Error(set.error.message);
   await api.setThreadModel("t", choice);
 }
