@@ -29,6 +29,8 @@ export interface JsEvalOptions {
   interruptOn?: InterruptOnConfig;
   /** The agent's permission rules: the backend enforces `deny`; an `interrupt` rule's paths are refused from code. */
   permissions?: readonly FilesystemPermission[];
+  /** The run's shared stop flag (js-run.ts `stopFlag`): Stop ends even a synchronous loop where memory can be shared. */
+  stopFlag?: Int32Array | undefined;
 }
 
 export const JS_EVAL_DESCRIPTION = [
@@ -190,6 +192,7 @@ export function jsEvalMiddleware(options: JsEvalOptions = {}): AgentMiddleware {
         memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
         maxOutputChars: options.maxOutputChars ?? 1_000_000,
         signal: runtime.config.signal,
+        stopFlag: options.stopFlag,
         globals: {
           ...fileFunctions(runtime.backend, asks),
           tools: toolFunctions(visible, runtime, asks, update),

@@ -22,9 +22,16 @@ export interface JsRunOptions {
   globals?: Readonly<Record<string, HostFunction | Readonly<Record<string, HostFunction>>>>;
   /**
    * Stop (the run's Stop button): read by the interrupt handler and while the code awaits the host. A synchronous
-   * loop holds this thread, so an abort signalled from this thread's event loop is only seen at the deadline.
+   * loop holds this thread, so an abort signalled from this thread's event loop is only seen at the deadline (or
+   * through `stopFlag`).
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Stop from another thread: a shared flag (element 0 non-zero: stop) the page sets before it sends Stop, read by
+   * the interrupt handler, so even a synchronous loop ends at once. Only where memory can be shared (a cross-origin
+   * isolated page, as the app's is); elsewhere the deadline ends such a loop.
+   */
+  stopFlag?: Int32Array | undefined;
 }
 
 export interface JsRunResult {
@@ -111,7 +118,7 @@ export async function runJs(code: string, options: JsRunOptions): Promise<JsRunR
   const deadline = Date.now() + options.timeoutMs;
   let stopped: JsRunResult["stopped"];
   const stop = (): boolean => {
-    if (options.signal?.aborted) stopped = "aborted";
+    if (options.signal?.aborted || (options.stopFlag && Atomics.load(options.stopFlag, 0) !== 0)) stopped = "aborted";
     else if (Date.now() > deadline) stopped = "timeout";
     return stopped !== undefined;
   };

@@ -57,6 +57,8 @@ export interface AgentSpec {
   toolProfile?: ToolProfileChoice;
   /** A harness profile's key, over the agent folder's; `auto` (or missing): the folder's, else by provider and model. */
   harnessProfile?: string;
+  /** The page's shared stop flag for the thread (AgentWorkerApi.attachStopFlag), cleared for this run: Stop sets it. */
+  stopFlag?: Int32Array | undefined;
   /** The thread's agent folder; none: deeptab's general agent. */
   agent?: AgentDefinition | undefined;
 }
@@ -155,7 +157,7 @@ export async function buildAgent(
   // js_eval (tools/js-eval.ts) is on for every agent (a folder may drop it); QuickJS's code and wasm load on its first call.
   // Tools called from its code ask as the run's approvals say (after the folder's), so it gets the final interruptOn and permissions.
   const { jsEvalMiddleware } = await import("../tools/js-eval.ts");
-  const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [] });
+  const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [], stopFlag: spec.stopFlag });
   const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js] };
   try {
     const agent = createDeepAgent(options);

@@ -121,6 +121,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return storage ? storage.layout.backend(route) : route;
   };
   let promptApi: PromptApiPort | undefined;
+  /** Per thread, the page's shared stop flag (attachStopFlag): js_eval's interpreter reads it while it holds this thread. */
+  const stopFlags = new Map<string, Int32Array>();
   // Asked once per server and model per session, and remembered: a first turn does not wait for a known answer.
   const probes = createServerProbes((choice) => probeServer(choice, log.fetch), storage?.layout.store);
   const serverWindow = (choice: ModelChoice) => probes.window(choice);
@@ -198,6 +200,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     missingKey: (choice) => missingKey(choice, settings),
     async agent(choice, onStatus, threadId) {
       const s = await settings.get();
+      // The page's stop flag for the thread, cleared for this run (Stop sets it again).
+      const stopFlag = threadId === undefined ? undefined : stopFlags.get(threadId);
+      if (stopFlag) Atomics.store(stopFlag, 0, 0);
       const own = threadId !== undefined && (await threads.agentOf(threadId));
       const folder = own ? await (await agents()).folderOf(threadId) : { ok: true as const, agent: undefined };
       if (!folder.ok) return err(folder.message);
@@ -212,6 +217,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           approveWrites: s.approveWrites,
           toolProfile: s.toolProfile,
           harnessProfile: s.harnessProfile,
+          stopFlag,
         },
         {
           checkpointer,
@@ -316,6 +322,10 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       return view(threadId);
     },
     cancel: runs.cancel,
+    async attachStopFlag(threadId, flag) {
+      // Only a shared Int32Array can carry Stop past a busy thread; anything else is ignored.
+      if (flag instanceof Int32Array && flag.length >= 1 && flag.buffer instanceof SharedArrayBuffer) stopFlags.set(threadId, flag);
+    },
     checkArgs: async (schema, args) => {
       const checked = checkArgs(schema, args);
       return checked.ok ? null : checked.error;

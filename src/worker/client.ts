@@ -105,6 +105,7 @@ export const PLAIN_CALLS = {
   sandboxStatus: true,
   switchBranch: true,
   cancel: true,
+  attachStopFlag: true,
   checkArgs: true,
   getThread: true,
   listFiles: true,
@@ -161,7 +162,20 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
   const listeners = new Set<(event: ThreadEvent) => void>();
   let channel: BroadcastChannel | undefined;
 
-  async function start(call: (callback: EventCallback) => Promise<StartResult>, onEvent?: OnEvent): Promise<RunStart> {
+  /** Per thread, the shared stop flag the worker reads while a synchronous interpreter holds it (isolated pages only). */
+  const stopFlags = new Map<string, Int32Array>();
+  /** The thread of each run this client started and that has not ended. */
+  const runThreads = new Map<string, string>();
+
+  async function attachStopFlag(threadId: string): Promise<void> {
+    if (stopFlags.has(threadId) || !globalThis.crossOriginIsolated || typeof SharedArrayBuffer === "undefined") return;
+    const flag = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    stopFlags.set(threadId, flag);
+    await guard(api.attachStopFlag(threadId, flag));
+  }
+
+  async function start(threadId: string, call: (callback: EventCallback) => Promise<StartResult>, onEvent?: OnEvent): Promise<RunStart> {
+    await attachStopFlag(threadId);
     let finish: (event: TerminalEvent) => void = () => undefined;
     const done = new Promise<TerminalEvent>((resolve) => (finish = resolve));
     const callback = proxy((event: AgentEvent) => {
@@ -171,8 +185,11 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     const started = await guard<StartResult>(call(callback));
     if (!started.ok) return started;
     const runId = started.value;
+    runThreads.set(runId, threadId);
     const lost = failure.then((error): TerminalEvent => ({ type: "error", runId, error }));
-    return ok({ runId, done: Promise.race([done, lost]) });
+    const ended = Promise.race([done, lost]);
+    void ended.then(() => runThreads.delete(runId));
+    return ok({ runId, done: ended });
   }
 
   const plain = Object.fromEntries(
@@ -181,11 +198,17 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
 
   return {
     ...plain,
-    run: (threadId, input, onEvent) => start((cb) => api.startRun(threadId, input, cb), onEvent),
-    resume: (threadId, decisions, onEvent, approvalId) => start((cb) => api.resume(threadId, decisions, cb, approvalId), onEvent),
-    continueRun: (threadId, onEvent) => start((cb) => api.continueRun(threadId, cb), onEvent),
-    editAndRerun: (threadId, index, text, onEvent) => start((cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
-    retry: (threadId, onEvent) => start((cb) => api.retry(threadId, cb), onEvent),
+    run: (threadId, input, onEvent) => start(threadId, (cb) => api.startRun(threadId, input, cb), onEvent),
+    resume: (threadId, decisions, onEvent, approvalId) => start(threadId, (cb) => api.resume(threadId, decisions, cb, approvalId), onEvent),
+    continueRun: (threadId, onEvent) => start(threadId, (cb) => api.continueRun(threadId, cb), onEvent),
+    editAndRerun: (threadId, index, text, onEvent) => start(threadId, (cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
+    retry: (threadId, onEvent) => start(threadId, (cb) => api.retry(threadId, cb), onEvent),
+    cancel(runId) {
+      // The flag first: the worker may be too busy (an interpreter's loop) to read the message for a while.
+      const flag = stopFlags.get(runThreads.get(runId) ?? "");
+      if (flag) Atomics.store(flag, 0, 1);
+      return guard(api.cancel(runId));
+    },
     downloadModel: (source, onProgress) => guard(api.downloadModel(source, proxy(onProgress))),
     attachContainer: (port, status, reason) => guard(api.attachContainer(port ? proxy(port) : null, status, reason)),
     previewAgentUpload: (upload) => guard(api.previewAgentUpload(transfer(upload, uploadBuffers(upload)))),

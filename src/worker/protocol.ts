@@ -759,6 +759,12 @@ export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
   /** Shows another branch (`head`: a checkpoint id from `BranchInfo.heads`). */
   switchBranch(threadId: string, head: string): Promise<ThreadView>;
   cancel(runId: string): Promise<boolean>;
+  /**
+   * The page's stop flag for a thread's runs: an `Int32Array` over a SharedArrayBuffer (cross-origin isolated pages
+   * only). The worker clears it when a run starts; the page sets element 0 before it calls `cancel`, so code running
+   * synchronously on the worker's thread (js_eval's interpreter) sees Stop without waiting for the message.
+   */
+  attachStopFlag(threadId: string, flag: Int32Array): Promise<void>;
   /** Checks edited approval arguments against the tool's schema: a problem, or null. */
   checkArgs(schema: Record<string, unknown>, args: unknown): Promise<string | null>;
 
