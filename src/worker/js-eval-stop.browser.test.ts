@@ -45,6 +45,8 @@ describe("Stop during a runaway js_eval", () => {
     if (!next.ok) throw new Error(next.error.message);
     expect(await next.value.done).toMatchObject({ status: "complete" });
     const results = (await messagesOf(client, "t-js")).filter((m) => m.role === "tool" && m.name === "js_eval");
-    expect(results.map((m) => m.content)).toEqual([expect.stringContaining("stopped"), expect.stringContaining("42")]);
+    // The stopped call's result: the tool's "stopped" error, or the cancelled-call note when Stop won the race to the
+    // checkpoint (both say the call did not complete); then the next run's answer.
+    expect(results.map((m) => m.content)).toEqual([expect.stringMatching(/stopped|was cancelled/), expect.stringContaining("42")]);
   }, 120_000);
 });
