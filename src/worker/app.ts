@@ -283,6 +283,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     setThreadModel: (threadId, choice) => threads.setModel(threadId, choice),
     requestLog: async () => log.entries(),
     async forgetEverything() {
+      stopFlags.clear();
       await settings.clear();
       await (await mcp()).clear();
       await probes.clear();
@@ -346,7 +347,10 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     listThreads: () => threads.listThreads(),
     renameThread: (id, title) => threads.renameThread(id, title),
-    deleteThread: (id) => threads.deleteThread(id),
+    deleteThread: (id) => {
+      stopFlags.delete(id);
+      return threads.deleteThread(id);
+    },
     exportThread: (id) => threads.exportThread(id),
     importThread: (data) => threads.importThread(data),
     getThreadStatus: (id) => threads.getThreadStatus(id),

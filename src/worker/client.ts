@@ -203,6 +203,10 @@ export function connectAgent(worker: Worker = spawnAgentWorker()): AgentClient {
     continueRun: (threadId, onEvent) => start(threadId, (cb) => api.continueRun(threadId, cb), onEvent),
     editAndRerun: (threadId, index, text, onEvent) => start(threadId, (cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
     retry: (threadId, onEvent) => start(threadId, (cb) => api.retry(threadId, cb), onEvent),
+    deleteThread(threadId) {
+      stopFlags.delete(threadId);
+      return plain.deleteThread(threadId);
+    },
     cancel(runId) {
       // The flag first: the worker may be too busy (an interpreter's loop) to read the message for a while.
       const flag = stopFlags.get(runThreads.get(runId) ?? "");
