@@ -12,6 +12,15 @@ export {
   type ForkedSubAgent,
   type SubAgent,
 } from "./agent/create-deep-agent.ts";
+export {
+  asyncSubagentMiddleware,
+  isAsyncSubAgent,
+  ASYNC_TASK_TOOL_NAMES,
+  type AsyncSubAgent,
+  type AsyncSubagentMiddlewareOptions,
+  type AsyncTask,
+  type AsyncTaskStatus,
+} from "./middleware/async-subagents.ts";
 
 // Agents defined in files (a folder, a zip or a JSON bundle).
 export { loadAgent, agentFromFiles, AGENT_SKILLS_DIR, type AgentSource } from "./agent-folders/load.ts";

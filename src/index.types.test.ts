@@ -70,6 +70,7 @@ import {
   type SandboxBackendProtocol,
   type StateKey,
   type ForkedSubAgent,
+  type AsyncSubAgent,
   type SubAgent,
   type ToolCallRequest,
   type ToolCallResult,
@@ -93,7 +94,7 @@ describe("the public API's types", () => {
     expectTypeOf<DeepAgent>().toHaveProperty("getState");
     expectTypeOf<CreateDeepAgentOptions["checkpointer"]>().toEqualTypeOf<BaseCheckpointSaver | undefined>();
     expectTypeOf<CreateDeepAgentOptions["store"]>().toEqualTypeOf<BaseStore | undefined>();
-    expectTypeOf<CreateDeepAgentOptions["subagents"]>().toEqualTypeOf<readonly (SubAgent | ForkedSubAgent)[] | undefined>();
+    expectTypeOf<CreateDeepAgentOptions["subagents"]>().toEqualTypeOf<readonly (SubAgent | ForkedSubAgent | AsyncSubAgent)[] | undefined>();
     expectTypeOf<CreateDeepAgentOptions["middleware"]>().toEqualTypeOf<readonly AgentMiddleware[] | undefined>();
     expectTypeOf<CreateDeepAgentOptions["interruptOn"]>().toEqualTypeOf<InterruptOnConfig | undefined>();
     expectTypeOf<CreateDeepAgentOptions["backend"]>().toEqualTypeOf<BackendOption | undefined>();

@@ -206,7 +206,8 @@ describe("createDeepAgent options: tools by name (allowedTools, disallowedTools)
 
   it("knows every built-in tool by name (BUILTIN_TOOL_NAMES is what the middleware builds)", async () => {
     const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
-    await createDeepAgent({ model, todos: true }).invoke({ messages: [new HumanMessage("hi")] });
+    const remote = { name: "far", description: "Runs on a server.", graphId: "deeptab", url: "http://127.0.0.1:9" };
+    await createDeepAgent({ model, todos: true, subagents: [remote] }).invoke({ messages: [new HumanMessage("hi")] });
     // execute is offered only with a sandbox (fs-tools.test.ts holds the file tools to FILE_TOOL_NAMES).
     expect([...model.calls[0]!.tools, "execute"].sort()).toEqual([...BUILTIN_TOOL_NAMES].sort());
   });

@@ -32,6 +32,7 @@ import {
   subagentMiddleware,
   type SubagentEntry,
 } from "../middleware/subagents.ts";
+import { asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
 import { redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
@@ -76,8 +77,12 @@ export interface CreateDeepAgentOptions {
   todos?: boolean;
   /** Path rules enforced at the backend for every consumer; first match wins. */
   permissions?: readonly FilesystemPermission[];
-  /** Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. */
-  subagents?: readonly (SubAgent | ForkedSubAgent)[];
+  /**
+   * Subagents for the `task` tool; a `general-purpose` one is added unless one has that name. An entry with a
+   * `graphId` is an async subagent (deepagents' `AsyncSubAgent`): it runs on a LangGraph server and brings the
+   * `start_async_task`, `check_async_task`, `update_async_task`, `cancel_async_task` and `list_async_tasks` tools.
+   */
+  subagents?: readonly (SubAgent | ForkedSubAgent | AsyncSubAgent)[];
   /**
    * Only these tools, by name, built-ins included (`["read_file", "grep", "task"]`); unset, every tool. Subagents
    * inherit it unless they set their own. A name no tool has is an error, except a built-in tool's that this agent
@@ -167,7 +172,7 @@ interface StackSpec {
   model: BaseChatModel;
   backend: BackendOption;
   now: () => string;
-  options: CreateDeepAgentOptions;
+  options: Options;
   middleware: readonly AgentMiddleware[];
   interruptOn: InterruptOnConfig | undefined;
   skills: readonly string[] | undefined;
@@ -175,6 +180,8 @@ interface StackSpec {
   memory: boolean;
   /** Set for the main agent only: children get no task tool. */
   subagents?: AgentMiddleware;
+  /** The async subagents' tools (main agent only, as upstream). */
+  asyncSubagents?: AgentMiddleware | undefined;
   /** The model's context window, when known (it sizes results and picks the tool profile). */
   window: number | undefined;
   profile: ToolProfile;
@@ -196,6 +203,7 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
     },
     { middleware: patchToolCallsMiddleware(), position: "head" },
   );
+  if (spec.asyncSubagents) slots.push({ middleware: spec.asyncSubagents, position: "head" });
   if (spec.skills?.length || options.skillTools?.length) {
     slots.push({
       middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }),
@@ -229,9 +237,16 @@ function assemble(spec: StackSpec): AgentMiddleware[] {
 export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   if (!given?.model) throw new HarnessError("invalid_option", "createDeepAgent needs a `model` (a LangChain chat model).");
   refuseBuiltinNames(given.tools ?? [], "");
-  for (const sub of given.subagents ?? []) refuseBuiltinNames(sub.tools ?? [], `Subagent '${sub.name}': `);
+  const remote = (given.subagents ?? []).filter((s): s is AsyncSubAgent => isAsyncSubAgent(s));
+  const local = (given.subagents ?? []).filter((s): s is SubAgent | ForkedSubAgent => !isAsyncSubAgent(s));
+  for (const sub of local) refuseBuiltinNames(sub.tools ?? [], `Subagent '${sub.name}': `);
   // Rules are checked and normalized once: one that could never match is an error now, not a silent hole.
-  const options: CreateDeepAgentOptions = given.permissions?.length ? { ...given, permissions: normalizeRules(given.permissions) } : given;
+  const options: Options = {
+    ...given,
+    subagents: local,
+    ...(given.permissions?.length ? { permissions: normalizeRules(given.permissions) } : {}),
+  };
+  const asyncSubagents = remote.length ? asyncSubagentMiddleware({ asyncSubAgents: remote }) : undefined;
   const now = options.now ?? (() => new Date().toISOString());
   const rawBackend = options.backend ?? defaultBackend;
   if (options.permissions?.length) {
@@ -239,7 +254,8 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     assertShellSafe(resolveBackend(rawBackend, createBackendRuntime({}, {}, now)), options.permissions);
   }
   const backend = withPermissions(rawBackend, options.permissions ?? []);
-  const redact = redactorFor(options);
+  // A remote server's headers (an API key) are secrets too.
+  const redact = redactorFor({ ...options, secrets: withHeaderSecrets(options.secrets, remote) });
   const harness = pickHarnessProfile(options.model, options.harnessProfile);
   const base = { backend, now, options, harness };
   /** The window a model works in (it sizes results and picks the tool profile unless one is set or named). */
@@ -317,6 +333,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     interruptOn: options.interruptOn,
     skills: options.skills,
     subagents,
+    asyncSubagents,
     memory: true,
     tools,
   });
@@ -343,6 +360,19 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   return oneRunPerThread(options.checkpointer ? checkResumes(agent) : agent, options.checkpointer);
 }
 
+/** The options once async subagents are set apart: `subagents` holds only the ones the `task` tool runs. */
+type Options = Omit<CreateDeepAgentOptions, "subagents"> & { subagents: readonly (SubAgent | ForkedSubAgent)[] };
+
+/** `secrets` plus the header values of the async subagents' servers. */
+function withHeaderSecrets(
+  secrets: CreateDeepAgentOptions["secrets"],
+  remote: readonly AsyncSubAgent[],
+): CreateDeepAgentOptions["secrets"] {
+  const headers = remote.flatMap((r) => Object.values(r.headers ?? {})).filter((v) => v.length >= 8);
+  if (!headers.length) return secrets;
+  return () => [...(typeof secrets === "function" ? secrets() : (secrets ?? [])), ...headers];
+}
+
 /** Fields where LangChain's provider clients keep their key. */
 const KEY_FIELDS = ["apiKey", "openAIApiKey", "anthropicApiKey"] as const;
 
@@ -351,7 +381,7 @@ const KEY_FIELDS = ["apiKey", "openAIApiKey", "anthropicApiKey"] as const;
  * of its models (read when an error is redacted, so a key changed later
  * counts), plus key-shaped tokens (core/redact.ts).
  */
-function redactorFor(options: CreateDeepAgentOptions): (text: string) => string {
+function redactorFor(options: Options): (text: string) => string {
   const models = [options.model, options.summarization?.summaryModel, ...(options.subagents ?? []).map((s) => s.model)];
   const given = options.secrets;
   return (text) => {

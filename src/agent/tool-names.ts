@@ -7,11 +7,27 @@
 /** The file tools, in the order the agent offers them (deepagents' names). */
 export const FILE_TOOL_NAMES = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
 
+/** The async subagents' tools (as middleware/async-subagents.ts builds them; create-deep-agent.test.ts holds both equal). */
+export const ASYNC_TASK_TOOL_NAMES = [
+  "start_async_task",
+  "check_async_task",
+  "update_async_task",
+  "cancel_async_task",
+  "list_async_tasks",
+] as const;
+
 /**
- * Every built-in tool name: the file tools, `write_todos`, `task` and `compact_conversation`. Whether an agent has one
- * depends on its options (todos, a sandbox, the tool profile, being a subagent).
+ * Every built-in tool name: the file tools, `write_todos`, `task`, `compact_conversation` and the async subagents'
+ * tools. Whether an agent has one depends on its options (todos, a sandbox, the tool profile, async subagents, being
+ * a subagent).
  */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOL_NAMES, "write_todos", "task", "compact_conversation"];
+export const BUILTIN_TOOL_NAMES: readonly string[] = [
+  ...FILE_TOOL_NAMES,
+  "write_todos",
+  "task",
+  "compact_conversation",
+  ...ASYNC_TASK_TOOL_NAMES,
+];
 
 /**
  * Tools the app gives its agents besides the built-in ones (`fetch_url`, tools/fetch-url.ts; `js_eval`,

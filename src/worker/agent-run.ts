@@ -10,6 +10,7 @@ import type { AgentDefinition, ModelRef } from "../agent-folders/definition.ts";
 import { agentOptions, type AgentFolderOptions } from "../agent-folders/options.ts";
 import type { CreateDeepAgentOptions } from "../agent/create-deep-agent.ts";
 import { err, type Result } from "../core/result.ts";
+import { isAsyncSubAgent } from "../middleware/async-subagents.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
@@ -53,7 +54,7 @@ function withoutAbsentMcpTools(options: AgentFolderOptions, present: ReadonlySet
     ...(o.allowedTools ? { allowedTools: keep(o.allowedTools) } : {}),
     ...(o.disallowedTools ? { disallowedTools: keep(o.disallowedTools) } : {}),
   });
-  return { ...lists(options), subagents: options.subagents.map(lists) };
+  return { ...lists(options), subagents: options.subagents.map((s) => (isAsyncSubAgent(s) ? s : lists(s))) };
 }
 
 /** deeptab's options for a run, with the agent folder's added. */
