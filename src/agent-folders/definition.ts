@@ -43,6 +43,14 @@ export interface McpServerSpec {
   headers: string[];
 }
 
+/** An async subagent: a graph on a LangGraph server (agent.yaml `async_subagents`), run by `start_async_task`. */
+export interface AsyncSubagentSpec {
+  name: string;
+  description: string;
+  url: string;
+  graphId: string;
+}
+
 /** agent.yaml, validated (every field optional; the defaults are the app's). */
 export interface AgentManifest {
   name?: string;
@@ -57,6 +65,8 @@ export interface AgentManifest {
   permissions: FilesystemPermission[];
   tools?: AgentToolSelection;
   mcpServers: McpServerSpec[];
+  /** Graphs on LangGraph servers the agent may start long tasks on (deepagents' async subagents). */
+  asyncSubagents: AsyncSubagentSpec[];
   /** The rubric loop: every answer is graded against `criteria` (by the agent's model) before the run ends. */
   rubric?: { criteria: string; maxIterations?: number };
   /** A registered harness profile's key (`harness_profile`), checked at load; unset, the model's own profile. */

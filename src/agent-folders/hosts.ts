@@ -1,7 +1,7 @@
 /**
  * The hosts an agent asks deeptab to contact, for the screen a person sees before using an agent from a link: the
- * OpenAI-compatible servers its models name and its MCP servers. The person's own provider (chosen in Settings) is
- * not among them; nothing else in a folder makes a request.
+ * OpenAI-compatible servers its models name, its MCP servers and the LangGraph servers of its async subagents. The
+ * person's own provider (chosen in Settings) is not among them; nothing else in a folder makes a request.
  */
 import type { AgentDefinition } from "./definition.ts";
 
@@ -24,5 +24,6 @@ export function agentHosts(agent: AgentDefinition): AgentHost[] {
   add(agent.manifest.model?.baseUrl, "agent.yaml model");
   for (const s of agent.subagents) add(s.model?.baseUrl, `${s.file} model`);
   for (const m of agent.manifest.mcpServers) add(m.url, `agent.yaml mcp_servers ${m.name}`);
+  for (const a of agent.manifest.asyncSubagents) add(a.url, `agent.yaml async_subagents ${a.name}`);
   return [...hosts].map(([origin, by]) => ({ origin, by }));
 }

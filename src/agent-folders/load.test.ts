@@ -121,6 +121,8 @@ permissions:
 tools: { allowed: "read_file, write_file, execute", disallowed: [grep] }
 mcp_servers:
   - { name: docs, url: "https://mcp.example.org/mcp", transport: http, headers: [Authorization] }
+async_subagents:
+  far: { description: On a server., url: "https://lg.example.org", graph_id: deeptab }
 `,
     });
     expect(agent.manifest).toEqual({
@@ -133,6 +135,7 @@ mcp_servers:
       permissions: [{ operations: ["read", "write"], paths: ["/secrets/**", "/**/*.env"], mode: "deny" }],
       tools: { allowed: ["read_file", "write_file", "execute"], disallowed: ["grep"] },
       mcpServers: [{ name: "docs", url: "https://mcp.example.org/mcp", transport: "http", headers: ["Authorization"] }],
+      asyncSubagents: [{ name: "far", description: "On a server.", url: "https://lg.example.org", graphId: "deeptab" }],
     });
     expect(agent.instructions).toBe("");
     expect(loaded({ "agent.yaml": "tools: [ls, read_file]\nmodel: gpt-4o-mini" }).manifest).toMatchObject({
@@ -250,6 +253,45 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(refused({ "agent.yaml": "interrupt_on:\n  docs__search: true\n", "AGENTS.md": "x" }).problems[0]!.message).toContain(
       "need the server in mcp_servers",
     );
+  });
+
+  it("reads async subagents (deepagents' shape: name → description, url, graph_id), and refuses a bad one saying where", () => {
+    const yaml = [
+      "async_subagents:",
+      "  researcher:",
+      "    description: Long research on the team's server.",
+      '    url: "https://lg.example.org"',
+      "    graph_id: deeptab",
+      "tools: [read_file, start_async_task, check_async_task]",
+      "",
+    ].join("\n");
+    const agent = loaded({ "agent.yaml": yaml, "AGENTS.md": "x" });
+    expect(agent.manifest.asyncSubagents).toEqual([
+      { name: "researcher", description: "Long research on the team's server.", url: "https://lg.example.org", graphId: "deeptab" },
+    ]);
+    const options = agentOptions(agent, { model: new ScriptedChatModel({ script: [] }) });
+    expect(options.subagents).toContainEqual({
+      name: "researcher",
+      description: "Long research on the team's server.",
+      graphId: "deeptab",
+      url: "https://lg.example.org",
+    });
+
+    const bad = [
+      "async_subagents:",
+      "  researcher:",
+      "    description: d",
+      '    url: "ftp://lg.example.org"',
+      "    graph_id: deeptab",
+      "    headers: { x-team: blue }",
+      "  two words:",
+      "    description: d",
+      '    url: "https://lg.example.org"',
+      "",
+    ].join("\n");
+    const fields = refused({ "agent.yaml": bad, "AGENTS.md": "x" }).problems.map((p) => p.field);
+    // A header (a key would go there) is no part of an agent; a name must be one the model can write.
+    expect(fields).toEqual(["async_subagents.researcher.url", "async_subagents.researcher.headers", "async_subagents.two words"]);
   });
 
   it("a subagent without a description or a body, and two subagents of one name", () => {

@@ -173,7 +173,7 @@ function modelRef(value: NonNullable<ManifestYaml["model"]>): ModelRef {
 }
 
 function readManifest(r: Reading): AgentManifest | undefined {
-  const empty: AgentManifest = { suggestions: [], interruptOn: {}, permissions: [], mcpServers: [] };
+  const empty: AgentManifest = { suggestions: [], interruptOn: {}, permissions: [], mcpServers: [], asyncSubagents: [] };
   if (!r.files.has(MANIFEST_FILE)) return empty;
   const file = MANIFEST_FILE;
   const source = r.text(file);
@@ -252,6 +252,12 @@ function readManifest(r: Reading): AgentManifest | undefined {
       url: s.url,
       ...(s.transport ? { transport: s.transport } : {}),
       headers: s.headers ?? [],
+    })),
+    asyncSubagents: Object.entries(m.async_subagents ?? {}).map(([name, s]) => ({
+      name,
+      description: s.description,
+      url: s.url,
+      graphId: s.graph_id,
     })),
     ...(m.harness_profile ? { harnessProfile: m.harness_profile } : {}),
   };

@@ -8,6 +8,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { CreateDeepAgentOptions, ForkedSubAgent, SubAgent } from "../agent/create-deep-agent.ts";
 import { rubricMiddleware } from "../middleware/rubric.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
+import type { AsyncSubAgent } from "../middleware/async-subagents.ts";
 import type { AgentDefinition, ModelRef, SubagentDefinition } from "./definition.ts";
 import { AGENT_SKILLS_DIR, SKILLS_FOLDER } from "./load.ts";
 
@@ -55,10 +56,16 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
     if (s.mode === "fork") return { name: s.name, description: s.description, mode: "fork", ...held };
     return { name: s.name, description: s.description, systemPrompt: s.systemPrompt, ...held };
   });
+  const remote: AsyncSubAgent[] = manifest.asyncSubagents.map((a) => ({
+    name: a.name,
+    description: a.description,
+    graphId: a.graphId,
+    url: a.url,
+  }));
   return {
     model: context.model,
     systemPrompt: agent.instructions,
-    subagents,
+    subagents: [...subagents, ...remote],
     interruptOn: mergeInterruptOn(context.interruptOn ?? {}, manifest.interruptOn),
     permissions: manifest.permissions,
     skills: agent.skills.length ? [AGENT_SKILLS_DIR] : [],

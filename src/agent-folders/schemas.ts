@@ -68,6 +68,17 @@ const mcpServer = z.strictObject({
   headers: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, "must be a header name (its value is asked of the person)")).optional(),
 });
 
+/**
+ * An async subagent (`async_subagents: { researcher: { description, url, graph_id } }`, the shape deepagents' CLI
+ * reads from config.toml): a graph on a LangGraph server the agent may start long tasks on. No headers: a key for
+ * the server is never part of an agent.
+ */
+const asyncSubagent = z.strictObject({
+  description: text("when the main agent should start a task on it", 2_000),
+  url: httpUrl,
+  graph_id: text("the graph's name or the assistant's id on the server", 200),
+});
+
 /** agent.yaml. Every field optional; unknown fields are refused (a typo would otherwise be silently ignored). */
 export const manifestSchema = z.strictObject({
   name: text("the agent's name", 100).optional(),
@@ -81,6 +92,7 @@ export const manifestSchema = z.strictObject({
     .union([toolListSchema, z.strictObject({ allowed: toolListSchema.optional(), disallowed: toolListSchema.optional() })])
     .optional(),
   mcp_servers: z.array(mcpServer).optional(),
+  async_subagents: z.record(z.string().regex(AGENT_NAME, "letters, digits, '-' and '_' only"), asyncSubagent).optional(),
   rubric: z
     .union([
       text("what a finished answer must satisfy", 10_000),

@@ -362,6 +362,12 @@ export function asyncSubagentMiddleware(options: AsyncSubagentMiddlewareOptions)
   };
 }
 
+/**
+ * The `asyncTasks` channel alone, for a graph that reads and edits threads without running async subagents (the
+ * worker's reader agent): an edit of a thread that launched tasks keeps them.
+ */
+export const ASYNC_TASKS_READER: AgentMiddleware = { name: "AsyncTasksReader", stateSchema: stateSchema(ASYNC_TASKS) };
+
 /** Is `sub` an async subagent (it names a graph on a server)? Upstream's discriminant: the `graphId` field. */
 export function isAsyncSubAgent(sub: object): sub is AsyncSubAgent {
   return "graphId" in sub;

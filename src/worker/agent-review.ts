@@ -79,6 +79,7 @@ export function agentReview(
     permissions: structuredClone(manifest.permissions),
     hosts: agentHosts(agent),
     mcpServers: structuredClone(manifest.mcpServers),
+    asyncSubagents: structuredClone(manifest.asyncSubagents),
     allFiles: [...agent.files].map(([path, bytes]) => ({ path, size: bytes.length })),
     ...(extra.changedFrom ? { changedFrom: extra.changedFrom } : {}),
     ...(extra.stored ? { stored: true } : {}),

@@ -19,6 +19,7 @@ import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { RUBRIC_STATE_READER } from "../middleware/rubric-events.ts";
+import { ASYNC_TASKS_READER, asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createDemoModel } from "../models/demo.ts";
@@ -158,7 +159,14 @@ export async function buildAgent(
   // Tools called from its code ask as the run's approvals say (after the folder's), so it gets the final interruptOn and permissions.
   const { jsEvalMiddleware } = await import("../tools/js-eval.ts");
   const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [], stopFlag: spec.stopFlag });
-  const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js] };
+  // An agent folder's async subagents talk to their servers through the request log, as every request of a run does.
+  const remote = (chosen.subagents ?? []).filter((s): s is AsyncSubAgent => isAsyncSubAgent(s));
+  const tasks = remote.length ? [asyncSubagentMiddleware({ asyncSubAgents: remote, fetch: deps.fetch })] : [];
+  const options: CreateDeepAgentOptions = {
+    ...chosen,
+    subagents: (chosen.subagents ?? []).filter((s) => !isAsyncSubAgent(s)),
+    middleware: [...(chosen.middleware ?? []), js, ...tasks],
+  };
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
@@ -179,6 +187,6 @@ export function readerAgent(deps: Pick<AgentDeps, "checkpointer" | "store" | "ba
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],
     // Threads an agent folder's rubric loop ran on keep their grades in a channel of its own.
-    middleware: [RUBRIC_STATE_READER],
+    middleware: [RUBRIC_STATE_READER, ASYNC_TASKS_READER],
   });
 }

@@ -614,6 +614,8 @@ export interface AgentReview {
   hosts: AgentHost[];
   /** The MCP servers agent.yaml names (`mcp_servers`): none is connected unless the person adds it. */
   mcpServers: McpServerSpec[];
+  /** Graphs on LangGraph servers the agent may start long tasks on (agent.yaml `async_subagents`). */
+  asyncSubagents: AgentManifest["asyncSubagents"];
   /** Every file of the folder with its size (what "Share" exports and the hash covers). */
   allFiles: Array<{ path: string; size: number }>;
   /**
