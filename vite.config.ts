@@ -3,6 +3,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
 import { siteAgentsPlugin } from "./scripts/agents/plugin.ts";
+import { langchainLean } from "./scripts/langchain-lean/plugin.ts";
 import { langsmithOff } from "./scripts/langsmith-off/plugin.ts";
 import { appShell, BOOT_ENTRY } from "./scripts/shell/plugin.ts";
 
@@ -47,12 +48,13 @@ export default defineConfig({
   // siteAgents: agents/ bundled as JSON under the base (served in dev and tests); appShell (build only): CSP meta,
   // service worker (isolation without server headers, offline shell).
   // langsmithOff (build only): LangSmith's client as a no-op in the page and the workers (never a tracing request).
-  plugins: [svelte(), siteAgentsPlugin(), appShell(), langsmithOff()],
+  // langchainLean (build only): LangChain's import map loaded on demand, its packages' unused modules left out.
+  plugins: [svelte(), siteAgentsPlugin(), appShell(), langsmithOff(), langchainLean()],
   // The offline shell's worker is spawned from the agent worker on the first command; transforming it ahead keeps
   // that first command (and the first browser test that runs one) from waiting seconds for the dev server.
   server: { headers: isolation, warmup: { clientFiles: ["./src/backends/sandbox/shell.worker.ts"] } },
   preview: { headers: isolation },
-  worker: { format: "es", plugins: () => [langsmithOff()] },
+  worker: { format: "es", plugins: () => [langsmithOff(), langchainLean()] },
   optimizeDeps: { include: workerDeps },
   build: {
     target: "es2022",
