@@ -7,18 +7,20 @@
  *   tracer and testing helper; ≈ 26 KiB gzip of the worker's startup JS), for the one case where a checkpoint holds a
  *   serialized LangChain object. `load()` is async already: the map is imported there, on the first object that
  *   needs it (the same module, so the same classes), and everything else of `load()` is unchanged.
- * - LangChain's core, LangGraph and LangGraph's checkpoint packages declare no `sideEffects`, so the bundler keeps
- *   every module their barrels name even when nothing of it is used (the XML parser and its SAX reader, message
- *   history runnables, …; ≈ 13 KiB gzip). Their modules only define and export (checked when this was written: the
- *   modules this drops are barrels and definitions), so they are marked free of side effects: a module stays when
- *   something of it is used, exactly as before.
+ * - LangChain's core, LangGraph, LangGraph's checkpoint package and LangSmith declare no `sideEffects`, so the
+ *   bundler keeps every module their barrels name even when nothing of it is used (the XML parser and its SAX reader,
+ *   message history runnables, LangSmith's prompt cache, …; ≈ 15 KiB gzip). Their modules only define and export
+ *   (checked when this was written: the modules this drops are barrels and definitions; LangSmith's prompt cache
+ *   starts its refresh timer only when something is cached), so they are marked free of side effects: a module stays
+ *   when something of it is used, exactly as before.
  *
  * Node code (tests, scripts, the server path) keeps the packages as they are.
  */
 import type { Plugin } from "vite";
 
 /** The packages whose modules are marked free of side effects. */
-const PURE = /[\\/]node_modules[\\/]@langchain[\\/](core|langgraph|langgraph-checkpoint)[\\/]dist[\\/]/;
+const PURE =
+  /[\\/]node_modules[\\/]@langchain[\\/](core|langgraph|langgraph-checkpoint)[\\/]dist[\\/]|[\\/]node_modules[\\/]langsmith[\\/]/;
 /** `@langchain/core/load`'s module. */
 const LOAD = /[\\/]node_modules[\\/]@langchain[\\/]core[\\/]dist[\\/]load[\\/]index\.js$/;
 
@@ -43,7 +45,7 @@ export function langchainLean(): Plugin {
     apply: "build",
     enforce: "pre",
     async resolveId(source, importer, options) {
-      if (!importer || (!PURE.test(importer) && !source.startsWith("@langchain/"))) return null;
+      if (!importer || (!PURE.test(importer) && !source.startsWith("@langchain/") && !source.startsWith("langsmith"))) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved && !resolved.external && PURE.test(resolved.id) ? { ...resolved, moduleSideEffects: false } : null;
     },
