@@ -9,9 +9,10 @@ import { gzipSync } from "node:zlib";
 import { parseAst } from "rolldown/parseAst";
 
 /**
- * The goal for the agent worker's startup JS (gzip): 250 KiB (issue 20). Not met: LangChain's core, LangGraph,
- * LangSmith (which core imports) and zod are about 265 KiB gzip by themselves, and the worker needs all of them to
- * open a thread's checkpoints and run a first turn; what a first turn does not need is already loaded on demand.
+ * The goal for the agent worker's startup JS (gzip): 250 KiB (issue 20). Not met (≈ 266 KiB): what LangChain's core,
+ * LangGraph, its checkpoint package, LangSmith's run trees, zod (v3 and v4: core uses both) and core's JSON-schema
+ * validator keep after scripts/langchain-lean is ≈ 175 KiB gzip (each compressed alone), all reached from code a first
+ * turn runs (runnables, tools, chat models, the graph's loop); deeptab's own startup code is ≈ 80 KiB.
  */
 export const WORKER_STARTUP_GOAL = 250 * 1024;
 
@@ -27,10 +28,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * loading with the first run; harness profiles 3 KiB: resolution runs when the first agent is built and the built-ins'
  * prompt texts reach the first request of a Claude or Codex model). LangSmith's clients, replaced by a no-op at build
  * (scripts/langsmith-off), took 47 KiB off (355 → 307.5 KiB); LangChain's import map on demand and its packages'
- * unused modules left out (scripts/langchain-lean) 40 KiB more (307.8 → 267.6 KiB): lower it when the startup JS
- * shrinks.
+ * unused modules left out (scripts/langchain-lean) 40 KiB more (307.8 → 267.6 KiB); the in-tab models' store
+ * loading with the first listing or download 1.7 KiB (265.9 KiB): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 270.0 * 1024;
+export const WORKER_STARTUP_BUDGET = 267.0 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

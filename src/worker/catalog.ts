@@ -10,7 +10,7 @@
  * from models/providers.ts, which builds models and would put ~700 KB of
  * worker code into the page's bundle).
  */
-import { modelIdFor, shardUrls } from "../models/wllama/model-store.ts";
+import { modelIdFor, shardUrls } from "../models/wllama/model-ids.ts";
 import type { ModelSource } from "./protocol.ts";
 
 export { KEY_PROVIDERS, LOCAL_SERVER_WINDOW, PROVIDERS, providerInfo, type ProviderInfo } from "../models/catalog.ts";

@@ -7,14 +7,8 @@
 import type { ErrorInfo } from "../core/errors.ts";
 import { err, fail, ok, type Result } from "../core/result.ts";
 import type { LoadedModel } from "../models/wllama/engine.ts";
-import {
-  MAX_FILE_BYTES,
-  ModelStore,
-  type CachedModel,
-  type DownloadError,
-  type DownloadProgress,
-  type ModelSource,
-} from "../models/wllama/model-store.ts";
+import { MAX_FILE_BYTES } from "../models/wllama/model-ids.ts";
+import type { CachedModel, DownloadError, DownloadProgress, ModelSource, ModelStore } from "../models/wllama/model-store.ts";
 import type { WllamaEngine } from "../models/wllama/chat-wllama.ts";
 import { wllamaSupport } from "../models/wllama/support.ts";
 
@@ -47,7 +41,10 @@ export interface LocalModels {
 }
 
 export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
-  const store = new ModelStore(fetchImpl ? { fetch: fetchImpl } : {});
+  // The store's code loads with the first listing, download or model load (not with the worker).
+  let opened: Promise<ModelStore> | undefined;
+  const store = () =>
+    (opened ??= import("../models/wllama/model-store.ts").then((m) => new m.ModelStore(fetchImpl ? { fetch: fetchImpl } : {})));
   const downloads = new Map<string, AbortController>();
   const dropped = new Map<string, { name: string; files: File[] }>();
   let loaded: { key: string; model: LoadedModel } | undefined;
@@ -57,7 +54,7 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
     const key = `${id}@${contextTokens}`;
     if (loaded?.key === key) return ok(loaded.model.engine);
     const local = dropped.get(id);
-    const files = local?.files ?? (await store.files(id));
+    const files = local?.files ?? (await (await store()).files(id));
     if (!files?.length)
       return err(`The model ${id} is not downloaded (or its file was dropped in an earlier session). Choose it again in Settings.`);
     if (loaded) {
@@ -86,14 +83,14 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
         totalBytes: d.files.reduce((n, f) => n + f.size, 0),
         complete: true,
       })),
-      ...(await store.list()),
+      ...(await (await store()).list()),
     ],
     async download(source, onProgress) {
       downloads.get(source.id)?.abort();
       const controller = new AbortController();
       downloads.set(source.id, controller);
       try {
-        return await store.download(source, { onProgress, signal: controller.signal });
+        return await (await store()).download(source, { onProgress, signal: controller.signal });
       } finally {
         if (downloads.get(source.id) === controller) downloads.delete(source.id);
       }
@@ -107,7 +104,7 @@ export function createLocalModels(fetchImpl?: typeof fetch): LocalModels {
         loaded = undefined;
       }
       if (dropped.delete(id)) return;
-      await store.delete(id);
+      await (await store()).delete(id);
     },
     useFiles(files) {
       const gguf = [...files].filter((f) => f.name.toLowerCase().endsWith(".gguf")).sort((a, b) => a.name.localeCompare(b.name));

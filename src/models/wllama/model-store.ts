@@ -11,9 +11,9 @@
  */
 import type { ErrorInfo } from "../../core/errors.ts";
 import { err, fail, ok, type Result } from "../../core/result.ts";
+import { MAX_FILE_BYTES } from "./model-ids.ts";
 
-/** wllama reads one file of at most this many bytes (an ArrayBuffer limit): bigger models must be split. */
-export const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+export { MAX_FILE_BYTES, modelIdFor, shardUrls } from "./model-ids.ts";
 /** Headroom kept free when checking the quota. */
 const QUOTA_MARGIN = 64 * 1024 * 1024;
 /** A partial download is committed to disk this often, so a crash keeps what came. */
@@ -75,22 +75,6 @@ interface Meta {
 }
 
 type Dir = FileSystemDirectoryHandle;
-
-/** The shard URLs of a split GGUF given its first shard (`x-00001-of-00003.gguf`), else the URL alone. */
-export function shardUrls(url: string): string[] {
-  const m = /^(.*-)(\d{5})-of-(\d{5})(\.gguf(?:\?.*)?)$/.exec(url);
-  if (!m) return [url];
-  const count = Number(m[3]);
-  return Array.from({ length: count }, (_, i) => `${m[1]}${String(i + 1).padStart(5, "0")}-of-${m[3]}${m[4]}`);
-}
-
-/** A directory-safe id for a URL. */
-export function modelIdFor(url: string): string {
-  const base = url.split("?")[0]!.split("/").pop() ?? "model";
-  let h = 0;
-  for (let i = 0; i < url.length; i++) h = (Math.imul(h, 31) + url.charCodeAt(i)) | 0;
-  return `${base.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80)}-${(h >>> 0).toString(36)}`;
-}
 
 function formatGb(bytes: number): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
