@@ -1,47 +1,18 @@
 /**
- * Pure helpers of the thread registry and of thread exports: titles, which
- * saver threads belong to a thread, and validation of export files (zod).
+ * Validation of thread export files (zod), loaded when a thread is imported; the registry's helpers (titles, owned
+ * saver threads) are in thread-names.ts and re-exported here.
  */
 import { z } from "zod";
 import { MAX_AGENT_ARCHIVE_BYTES } from "../agent-folders/limits.ts";
 import { normalizePath } from "../backends/paths.ts";
-import { isBackendError } from "../backends/protocol.ts";
 import { SUBAGENT_THREAD_SEPARATOR } from "../backends/runtime.ts";
+import { isBackendError } from "../backends/protocol.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { SHARED_ROUTES } from "./layout.ts";
-import type { ThreadExport, ThreadInfo } from "./protocol.ts";
+import type { ThreadExport } from "./protocol.ts";
+import { threadTitle } from "./thread-names.ts";
 
-/** Longest title kept. */
-export const TITLE_MAX = 60;
-
-// eslint-disable-next-line no-control-regex
-const UNSAFE_TITLE_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * A title from free text: control and bidirectional-override characters
- * removed, whitespace collapsed, at most {@link TITLE_MAX} characters
- * ("New thread" when empty).
- */
-export function threadTitle(text: string): string {
-  const flat = text.replace(UNSAFE_TITLE_CHARS, " ").replace(/\s+/g, " ").trim();
-  if (!flat) return "New thread";
-  return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
-}
-
-/** The saver thread ids of `threadId`: itself and its subagent threads (`<id>::task::*`). */
-export function ownedThreadIds(threadId: string, all: readonly string[]): string[] {
-  return all.filter((id) => id === threadId || id.startsWith(threadId + SUBAGENT_THREAD_SEPARATOR));
-}
-
-/** The suffix that maps a saver thread id of `threadId` onto another thread ("" for the thread itself). */
-export function threadSuffix(threadId: string, savedId: string): string {
-  return savedId.slice(threadId.length);
-}
-
-/** Most recently updated first. */
-export function sortThreads(threads: readonly ThreadInfo[]): ThreadInfo[] {
-  return [...threads].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
-}
+export { TITLE_MAX, ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
 
 /** Most checkpoints, files and bytes an import may bring. */
 export const IMPORT_LIMITS = { checkpoints: 100_000, files: 100_000, fileBytes: 200 * 1024 * 1024, idChars: 200 } as const;

@@ -25,7 +25,7 @@ import {
   type ThreadResult,
 } from "./protocol.ts";
 import { checkpointProblem } from "./stored-state.ts";
-import { ownedThreadIds, parseThreadExport, sortThreads, threadSuffix, threadTitle } from "./thread-export.ts";
+import { ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
 
 const NS = ["threads"];
 const PARTIALS = ["partials"];
@@ -278,6 +278,8 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
     },
 
     async importThread(data) {
+      // The export's validation (zod schemas) loads with the first import.
+      const { parseThreadExport } = await import("./thread-export.ts");
       const checked = parseThreadExport(data);
       if (!checked.ok) return fail("invalid_export", `This file is not a valid deeptab thread export (${checked.error}).`);
       const parsed = checked.value;
