@@ -15,6 +15,25 @@ export function toToolDefinition(tool: AgentTool) {
   };
 }
 
+/** A tool the provider runs on its own servers (Anthropic's web search, OpenAI's): bound, never called by the harness. */
+export type ServerToolDefinition = Readonly<Record<string, unknown>>;
+
+const serverTools = new WeakMap<BaseChatModel, readonly ServerToolDefinition[]>();
+
+/**
+ * Marks `model` as offering `tools`, which its provider runs itself: every binding of the model's tools adds them
+ * (the results come back inside the model's own message, as provider blocks). Returns the model.
+ */
+export function withServerTools<M extends BaseChatModel>(model: M, tools: readonly ServerToolDefinition[]): M {
+  if (tools.length) serverTools.set(model, tools);
+  return model;
+}
+
+/** The provider-run tools `model` offers (none unless {@link withServerTools} marked it). */
+export function serverToolsOf(model: BaseChatModel): readonly ServerToolDefinition[] {
+  return serverTools.get(model) ?? [];
+}
+
 interface Bound {
   tools: readonly AgentTool[];
   runnable: Invokable;
@@ -25,11 +44,12 @@ const cache = new WeakMap<BaseChatModel, Map<string, Bound>>();
 const byList = new WeakMap<BaseChatModel, WeakMap<readonly AgentTool[], Invokable>>();
 
 /**
- * `model.bindTools(tools)`, memoized per model and exact tool list: binding
- * happens once per distinct visible tool set, not on every call.
+ * `model.bindTools(tools)` (plus the provider-run tools the model offers), memoized per model and exact tool list:
+ * binding happens once per distinct visible tool set, not on every call.
  */
 export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[]): Invokable {
-  if (tools.length === 0) return model;
+  const server = serverToolsOf(model);
+  if (tools.length === 0 && server.length === 0) return model;
   if (typeof model.bindTools !== "function") {
     throw new HarnessError("unsupported_model", `The model ${model.getName()} does not support tool calling (no bindTools).`);
   }
@@ -46,7 +66,7 @@ export function bindToolsCached(model: BaseChatModel, tools: readonly AgentTool[
   let runnable: Invokable;
   if (hit && hit.tools.length === tools.length && hit.tools.every((t, i) => t === tools[i])) runnable = hit.runnable;
   else {
-    runnable = model.bindTools(tools.map(toToolDefinition)) as Invokable;
+    runnable = model.bindTools([...tools.map(toToolDefinition), ...server]) as Invokable;
     if (perModel.size > 64) perModel.clear();
     perModel.set(key, { tools, runnable });
   }

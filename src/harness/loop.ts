@@ -38,6 +38,7 @@ import { StepFiles } from "../backends/step-files.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
+import { settleServerToolUse } from "./server-blocks.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
@@ -223,7 +224,8 @@ export function buildAgentLoop(spec: LoopSpec) {
   const callModel = composeModelCall(spec.middleware, async (request: ModelRequest): Promise<ModelResponse> => {
     const bound = bindToolsCached(request.model, request.tools);
     const out: BaseMessage = await bound.invoke(renderRequestMessages(request), request.config);
-    return { message: AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content }) };
+    // A provider-run search streamed in parts is made whole before anything reads its tool calls.
+    return { message: settleServerToolUse(AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content })) };
   });
 
   const redact = spec.redact ?? ((text: string) => redactSecrets(text));

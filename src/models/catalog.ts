@@ -40,6 +40,11 @@ export interface ProviderSpec {
   serverWindow?: true;
   /** Its models take images in tool results (an MCP tool's screenshot); others read the text, which names the saved file. */
   toolResultImages?: true;
+  /**
+   * The provider's own web search, run on its servers (no CORS, no other key): the tool definition bound beside the
+   * agent's tools when a thread switches "Web search" on. Anthropic's server tool; OpenAI's through the Responses API.
+   */
+  webSearchTool?: Readonly<Record<string, unknown>>;
 }
 
 /** The providers, in the order the settings list them. */
@@ -60,6 +65,7 @@ export const PROVIDER_TABLE = {
     defaultModel: "gpt-4.1-mini",
     suggestions: ["gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o4-mini"],
     runsIn: "network",
+    webSearchTool: { type: "web_search" },
   },
   anthropic: {
     label: "Anthropic",
@@ -70,6 +76,7 @@ export const PROVIDER_TABLE = {
     suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
     runsIn: "network",
     toolResultImages: true,
+    webSearchTool: { type: "web_search_20250305", name: "web_search", max_uses: 5 },
   },
   "openai-compatible": {
     label: "OpenAI-compatible (Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)",
@@ -112,6 +119,8 @@ export interface ModelChoice {
   baseUrl?: string;
   /** The window the user set (it drives summarization); otherwise the profile's or deeptab's table. */
   contextWindow?: number;
+  /** The thread's "Web search" switch: the provider's own search is offered to the model (only where the row has `webSearchTool`). */
+  webSearch?: true;
 }
 
 /** A row of the table with its id. */
@@ -134,6 +143,11 @@ export function isProviderId(value: unknown): value is ProviderId {
 
 export function providerInfo(id: ProviderId): ProviderInfo {
   return PROVIDERS.find((p) => p.id === id) ?? PROVIDERS[0]!;
+}
+
+/** The provider's web search tool when `choice` switches it on and the provider has one; else undefined. */
+export function webSearchToolOf(choice: ModelChoice): Readonly<Record<string, unknown>> | undefined {
+  return choice.webSearch ? providerInfo(choice.provider).webSearchTool : undefined;
 }
 
 /** The window assumed for an OpenAI-compatible server that does not say and the user did not set. */

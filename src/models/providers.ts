@@ -13,7 +13,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { ErrorInfo } from "../core/errors.ts";
 import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
-import { providerInfo, type ModelChoice, type ProviderId } from "./catalog.ts";
+import { withServerTools } from "../harness/bind-tools.ts";
+import { providerInfo, webSearchToolOf, type ModelChoice, type ProviderId } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
 import { watchDrops } from "./dropped-stream.ts";
 
@@ -72,10 +73,21 @@ export function contextWindowOf(choice: ModelChoice): number | undefined {
 }
 
 /**
- * Builds the chat model for a network or demo choice. `fetchImpl` lets the
+ * Builds the chat model for a network or demo choice, offering the provider's own web search when the choice
+ * switches it on and the provider has one (catalog.ts: `webSearchTool`). `fetchImpl` lets the
  * worker log every request it makes (the request log shows their hosts).
  */
 export async function createRemoteModel(
+  choice: ModelChoice,
+  key: string | undefined,
+  fetchImpl?: typeof fetch,
+): Promise<Result<BaseChatModel, string>> {
+  const built = await buildRemoteModel(choice, key, fetchImpl);
+  const search = webSearchToolOf(choice);
+  return built.ok && search ? ok(withServerTools(built.value, [search])) : built;
+}
+
+async function buildRemoteModel(
   choice: ModelChoice,
   key: string | undefined,
   fetchImpl?: typeof fetch,

@@ -8,7 +8,9 @@
  *
  *   OPTIONS *                          CORS preflight (204)
  *   POST /v1/chat/completions          OpenAI: the next scripted reply (also /chat/completions)
- *   POST /v1/messages                  Anthropic: the next scripted reply
+ *   POST /v1/responses                 OpenAI's Responses API: the next scripted reply (also /responses), with
+ *                                      its web search when scripted (provider-web-search.ts)
+ *   POST /v1/messages                  Anthropic: the next scripted reply (a scripted web search: its blocks)
  *   GET  /v1/models, /v1/models/<id>   the configured model list, in the dialect's shape (OpenAI also /models)
  *   POST /__control/script             body `{ replies: ServerReply[] }` (or the bare array): replaces the queue
  *   POST /__control/config             body `Partial<ServerConfig>` (requireKey or local null clears it): merges
@@ -45,6 +47,19 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { localServerReply, type LocalServer } from "./local-servers.ts";
+import {
+  anthropicCitationEvents,
+  anthropicReplayProblem,
+  anthropicSearch,
+  anthropicSearchEvents,
+  openaiResponse,
+  openaiResponseEvents,
+  responsesInputFacts,
+  type ResponsesReply,
+  type WebSearchReply,
+} from "./provider-web-search.ts";
+
+export type { WebSearchReply };
 
 export type Dialect = "openai" | "anthropic";
 
@@ -91,6 +106,11 @@ export interface MessageReply extends ReplyBase {
    * without the cached part plus `cache_read_input_tokens`.
    */
   usage?: { input: number; output: number; cacheRead?: number };
+  /**
+   * The provider's own web search, run before the text (provider-web-search.ts): Anthropic's `server_tool_use` and
+   * `web_search_tool_result` blocks and cited text; OpenAI's (`/v1/responses` only) `web_search_call` and annotations.
+   */
+  webSearch?: WebSearchReply;
 }
 
 /** An HTTP error; without `body`, the provider's real error body for the status. */
@@ -378,6 +398,7 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
   const { full, pieces } = textPieces(reply);
   const calls = (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `toolu_${n}_${i}` }));
   const stop = calls.length ? "tool_use" : "end_turn";
+  const search = reply.webSearch ? anthropicSearch(reply.webSearch, n) : undefined;
   if (!stream) {
     return {
       id,
@@ -385,7 +406,8 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
       role: "assistant",
       model,
       content: [
-        ...(full ? [{ type: "text", text: full }] : []),
+        ...(search?.blocks ?? []),
+        ...(full ? [{ type: "text", text: full, ...(search?.citations.length ? { citations: search.citations } : {}) }] : []),
         ...calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args })),
       ],
       stop_reason: stop,
@@ -413,8 +435,14 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
     { event: "ping", data: { type: "ping" } },
   ];
   let index = 0;
+  if (reply.webSearch) {
+    const searched = anthropicSearchEvents(reply.webSearch, n);
+    events.push(...searched.events);
+    index = searched.next;
+  }
   if (pieces.length) {
     events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "text", text: "" } } });
+    events.push(...anthropicCitationEvents(search?.citations ?? [], index));
     for (const piece of pieces)
       events.push({
         event: "content_block_delta",
@@ -445,6 +473,22 @@ function anthropicReply(reply: MessageReply, stream: boolean, n: number, model: 
   return events;
 }
 
+const isResponses = (path: string) => /^(?:\/v1)?\/responses(?:\?|$)/.test(path);
+
+/** OpenAI's Responses API (`/v1/responses`): the same reply, with its web search when scripted. */
+function responsesReply(reply: MessageReply, stream: boolean, n: number, model: string): unknown | StreamEvent[] {
+  const { full, pieces } = textPieces(reply);
+  const u = reply.usage ?? { input: 12, output: 7 };
+  const scripted: ResponsesReply = {
+    text: full ?? "",
+    pieces,
+    search: reply.webSearch,
+    toolCalls: (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${n}_${i}` })),
+    usage: { input: u.input, output: u.output },
+  };
+  return stream ? openaiResponseEvents(scripted, n, model) : openaiResponse(scripted, n, model);
+}
+
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -460,6 +504,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function lastUserText(body: Record<string, unknown>): string {
+  if (Array.isArray(body.input)) return responsesInputFacts(body).lastUserText;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const m: unknown = messages[i];
@@ -480,6 +525,7 @@ function lastUserText(body: Record<string, unknown>): string {
 }
 
 function toolResultCount(body: Record<string, unknown>): number {
+  if (Array.isArray(body.input)) return responsesInputFacts(body).toolResults;
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
   let n = 0;
   for (const m of messages) {
@@ -589,9 +635,19 @@ export async function startScriptedServer(
       res.writeHead(reply.status, { ...headers, "content-type": "application/json" }).end(JSON.stringify(body));
       return;
     }
+    // A history the provider could not replay (its own web search's blocks changed or dropped) gets the real 400.
+    const replay = dialect === "anthropic" ? anthropicReplayProblem(recorded.body) : undefined;
+    if (replay) {
+      res.writeHead(400, { ...headers, "content-type": "application/json" }).end(JSON.stringify(providerErrorBody(dialect, 400, replay)));
+      return;
+    }
     const stream = recorded.body.stream === true;
     const model = typeof recorded.body.model === "string" ? recorded.body.model : dialect === "openai" ? "gpt-4o" : "claude-sonnet-4-5";
-    const built = dialect === "openai" ? openaiReply(reply, stream, n, model) : anthropicReply(reply, stream, n, model);
+    const built = isResponses(recorded.path)
+      ? responsesReply(reply, stream, n, model)
+      : dialect === "openai"
+        ? openaiReply(reply, stream, n, model)
+        : anthropicReply(reply, stream, n, model);
     if (!stream) {
       await wait(reply.delayMs ?? 0, signal);
       if (signal.aborted) return;
@@ -699,8 +755,10 @@ export async function startScriptedServer(
       if (!s.config.models.includes(id)) return error(404, dialect === "openai" ? `The model '${id}' does not exist` : `model: ${id}`);
       return json(dialect === "openai" ? openaiModel(id) : anthropicModel(id));
     }
+    const responses = dialect === "openai" && (pathname === "/v1/responses" || pathname === "/responses");
     const chat =
-      dialect === "openai" ? pathname === "/v1/chat/completions" || pathname === "/chat/completions" : pathname === "/v1/messages";
+      responses ||
+      (dialect === "openai" ? pathname === "/v1/chat/completions" || pathname === "/chat/completions" : pathname === "/v1/messages");
     if (!chat || method !== "POST") return error(404, dialect === "openai" ? `Invalid URL (${method} ${pathname})` : "Not Found");
     if (badJson || !isRecord(parsed)) return error(400, "We could not parse the JSON body of your request.");
     await answerChat(s, recorded, req, res, base, ac.signal);

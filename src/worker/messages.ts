@@ -11,6 +11,7 @@ import { DECISION_KEY } from "../middleware/hitl.ts";
 import { RUBRIC_RESULTS } from "../middleware/rubric-events.ts";
 import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
+import { webSearchBlocks } from "../tools/web-search-blocks.ts";
 import type { ApprovalAction, GradeInfo, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
 
 /**
@@ -48,6 +49,10 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     if (usage) info.usage = usage;
     if (msg.response_metadata?.[STOPPED_KEY]) info.stopped = true;
     if (msg.response_metadata?.[CUT_OFF_KEY]) info.cutOff = true;
+    // The provider's own web search: its blocks stay in the message as they are (the provider needs them back).
+    const { searches, citations } = webSearchBlocks(msg);
+    if (searches.length) info.searches = searches;
+    if (citations.length) info.citations = citations;
   }
   if (ToolMessage.isInstance(msg)) {
     info.toolCallId = msg.tool_call_id;

@@ -27,6 +27,7 @@ import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { ToolImage } from "../core/tool-images.ts";
 import type { RubricResult } from "../middleware/rubric-events.ts";
+import type { CitationInfo, WebSearchInfo } from "../tools/web-search-blocks.ts";
 import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
@@ -38,6 +39,7 @@ import type { McpServersApi } from "./mcp-protocol.ts";
 
 export type {
   CachedModel,
+  CitationInfo,
   DownloadError,
   DownloadErrorCode,
   DownloadProgress,
@@ -51,6 +53,7 @@ export type {
   ModelSource,
   ProviderId,
   Todo,
+  WebSearchInfo,
 };
 
 /** Who wrote a message, in UI terms. */
@@ -112,6 +115,10 @@ export interface MessageInfo {
    * (core/tool-images.ts); the page checks them again before it shows one, as a `data:` URL.
    */
   images?: ToolImage[];
+  /** Assistant messages: the searches the provider's own web search ran for this message (shown as tool cards). */
+  searches?: WebSearchInfo[];
+  /** Assistant messages: the links the answer cites (http(s) only; shown as links, never as HTML). */
+  citations?: CitationInfo[];
 }
 
 /** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */

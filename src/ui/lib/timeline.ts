@@ -8,7 +8,7 @@
  * (providers repeat ids across turns, and a subagent's raw ids can differ
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
-import type { GradeInfo, MessageInfo, ToolCallInfo } from "../../worker/protocol.ts";
+import type { CitationInfo, GradeInfo, MessageInfo, ToolCallInfo, WebSearchInfo } from "../../worker/protocol.ts";
 import type { ToolStatus } from "./tool-summary.ts";
 import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
@@ -46,6 +46,8 @@ export interface AssistantItem {
   interrupted?: boolean;
   /** The usage of the whole turn this answer ends (top level only). */
   usage?: TurnUsage;
+  /** The links the answer cites (the provider's web search), shown under it. */
+  citations?: CitationInfo[];
 }
 
 export interface ToolItem {
@@ -65,6 +67,8 @@ export interface ToolItem {
   output?: string;
   /** For `task`: the subagent's activity. */
   children?: TimelineItem[];
+  /** A provider's web search: the results' titles and links. */
+  links?: CitationInfo[];
 }
 
 export interface SummaryItem {
@@ -177,6 +181,8 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
     if (m.role === "user")
       items.push(m.grader ? { kind: "grader", index: i, text: m.content } : { kind: "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
+    // The provider ran these searches before it wrote the answer.
+    for (const search of m.searches ?? []) items.push(searchItem(i, search));
     if (m.content.trim() || m.stopped || m.cutOff)
       items.push({
         kind: "assistant",
@@ -184,6 +190,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
         text: m.content,
         ...(m.stopped ? { stopped: true } : {}),
         ...(m.cutOff ? { cutOff: true } : {}),
+        ...(m.citations?.length ? { citations: m.citations } : {}),
       });
     if (m.grade) items.push({ kind: "grade", index: i, grade: m.grade });
     const calls = m.toolCalls ?? [];
@@ -228,6 +235,14 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
     });
   }
   return items;
+}
+
+/** A search the provider ran, as a `web_search` tool card: its query, and its results' titles as links. */
+function searchItem(index: number, search: WebSearchInfo): ToolItem {
+  const call: ToolCallInfo = { id: search.id, name: "web_search", args: { query: search.query } };
+  if (search.error) return { kind: "tool", index, call, status: "error", result: `The search failed (${search.error}).` };
+  const n = search.results.length;
+  return { kind: "tool", index, call, status: "done", result: `${n} ${n === 1 ? "result" : "results"}`, links: search.results };
 }
 
 /** The calls a pending approval waits on: the last AI message's calls without a result whose tool the approval names. */

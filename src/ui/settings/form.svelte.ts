@@ -28,6 +28,7 @@ import {
   providerOptions,
   suggestionsOf,
   switchProvider,
+  withWebSearch,
   type HarnessProfileChoice,
   type ModelFields,
 } from "./model-form.ts";
@@ -65,6 +66,8 @@ export class SettingsForm {
   approveWrites = $state(false);
   toolProfile: ToolProfileChoice = $state("auto");
   harnessProfile: HarnessProfileChoice = $state("auto");
+  /** The thread's "Web search" switch (kept only where the provider has a search of its own). */
+  webSearch = $state(false);
   saving = $state(false);
   notice = $state("");
   failure = $state("");
@@ -91,7 +94,7 @@ export class SettingsForm {
   readonly modelError = $derived(modelError(this.info, this.model));
   readonly invalid = $derived(Boolean(this.baseUrlError || this.windowError || this.modelError));
   /** The choice the fields describe. */
-  readonly choice: ModelChoice = $derived(choiceOf(this.fields, this.defaultWindow));
+  readonly choice: ModelChoice = $derived(withWebSearch(choiceOf(this.fields, this.defaultWindow), this.webSearch));
   /** The provider's model list, when it was asked for (never for models in the tab). */
   readonly listed = $derived(this.info.runsIn === "tab" ? undefined : this.settings.providerModels(this.choice));
   readonly suggestions = $derived(suggestionsOf(this.info, this.listed));
@@ -175,6 +178,7 @@ export class SettingsForm {
     const current = this.chat.view?.model ?? settings?.defaultModel ?? { provider: "demo", model: "scripted" };
     this.#setFields(fieldsOf(current));
     this.windowEdited = current.contextWindow !== undefined;
+    this.webSearch = current.webSearch === true;
     this.sandbox = settings?.sandbox ?? "shell";
     this.approveExecute = settings?.approveExecute ?? true;
     this.approveWrites = settings?.approveWrites ?? false;

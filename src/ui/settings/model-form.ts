@@ -73,6 +73,16 @@ export function choiceOf(fields: ModelFields, defaultWindow: number | undefined)
   return { ...endpointOf(fields), ...(typed !== undefined && typed !== defaultWindow ? { contextWindow: typed } : {}) };
 }
 
+/** `choice` with the thread's "Web search" switch: on only where the provider runs a search of its own (`webSearchTool`). */
+export function withWebSearch(choice: ModelChoice, on: boolean): ModelChoice {
+  const { webSearch: _was, ...rest } = choice;
+  return on && providerInfo(choice.provider).webSearchTool ? { ...rest, webSearch: true } : rest;
+}
+
+/** The hint under the "Web search" switch. */
+export const WEB_SEARCH_HINT =
+  "The provider searches the web on its own servers (no other key); answers cite their sources as links. For this thread.";
+
 /** A base URL's problem: a required one must be a URL; an optional one only when given. */
 export function baseUrlError(info: ProviderInfo, text: string): string | null {
   if (info.baseUrl === "required" || (info.baseUrl === "optional" && text.trim())) return checkBaseUrl(text);
