@@ -17,6 +17,8 @@ declare module "vitest" {
     llamaServer: string;
     /** A plain OpenAI-dialect server: tests script their own scope of it (server-scope.ts). */
     providerServer: string;
+    /** A plain Anthropic-dialect server (its scopes' base URL: ServerScope.root). */
+    anthropicServer: string;
     /** A host for agent links, with or without CORS (agent-link-server.ts). */
     agentLinkServer: string;
     /**
@@ -33,6 +35,7 @@ declare module "vitest" {
 let server: ModelServer | undefined;
 let llama: ScriptedServer | undefined;
 let provider: ScriptedServer | undefined;
+let anthropic: ScriptedServer | undefined;
 let links: AgentLinkServer | undefined;
 let mcp: McpTestServer[] = [];
 let web: WebPagesServer | undefined;
@@ -57,6 +60,8 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("llamaServer", llama.url);
   provider = await startScriptedServer("openai", []);
   project.provide("providerServer", provider.url);
+  anthropic = await startScriptedServer("anthropic", []);
+  project.provide("anthropicServer", anthropic.url);
   links = await startAgentLinkServer();
   project.provide("agentLinkServer", links.url);
   const [cors, noCors, noCorsCorp, noExpose, dying, legacy, oauth] = (mcp = await Promise.all([
@@ -85,6 +90,7 @@ export async function teardown(): Promise<void> {
   await server?.close();
   await llama?.close();
   await provider?.close();
+  await anthropic?.close();
   await links?.close();
   await Promise.all(mcp.map((s) => s.close()));
   await web?.close();

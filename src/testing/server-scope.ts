@@ -9,12 +9,14 @@ import type { RecordedRequest, ServerConfig, ServerReply } from "./provider-serv
 export interface ServerScope {
   /** The OpenAI-dialect base URL a client takes (`…/s/<scope>/v1`). */
   baseUrl: string;
+  /** The scope's root (`…/s/<scope>`): the base URL an Anthropic client takes. */
+  root: string;
   script(replies: ServerReply[]): Promise<void>;
   configure(config: Partial<ServerConfig>): Promise<void>;
   requests(): Promise<RecordedRequest[]>;
 }
 
-/** A fresh scope of the OpenAI-dialect server at `serverUrl` (`http://127.0.0.1:<port>`). */
+/** A fresh scope of the server (OpenAI or Anthropic dialect) at `serverUrl` (`http://127.0.0.1:<port>`). */
 export function serverScope(serverUrl: string, scope = `s${crypto.randomUUID().replaceAll("-", "")}`): ServerScope {
   const root = `${serverUrl}/s/${scope}`;
   const control = async (route: string, body?: unknown): Promise<unknown> => {
@@ -28,6 +30,7 @@ export function serverScope(serverUrl: string, scope = `s${crypto.randomUUID().r
   };
   return {
     baseUrl: `${root}/v1`,
+    root,
     script: async (replies) => void (await control("script", { replies })),
     configure: async (config) => void (await control("config", config)),
     requests: async () => (await control("requests")) as RecordedRequest[],

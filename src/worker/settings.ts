@@ -57,6 +57,7 @@ function validChoice(value: unknown): ModelChoice | undefined {
   if (typeof v.baseUrl === "string" && v.baseUrl) choice.baseUrl = v.baseUrl.slice(0, 500);
   if (typeof v.contextWindow === "number" && Number.isInteger(v.contextWindow) && v.contextWindow >= 512)
     choice.contextWindow = v.contextWindow;
+  if (v.webSearch === true) choice.webSearch = true;
   return choice;
 }
 
