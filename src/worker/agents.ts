@@ -21,7 +21,7 @@ import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { RUBRIC_STATE_READER } from "../middleware/rubric-events.ts";
 import { ASYNC_TASKS_READER, asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
-import { providerInfo } from "../models/catalog.ts";
+import { providerInfo, webSearchToolOf } from "../models/catalog.ts";
 import { createDemoModel } from "../models/demo.ts";
 import { createRemoteModel, type ModelChoice, type ServerWindow } from "../models/providers.ts";
 import type { LocalModels } from "./local-models.ts";
@@ -130,7 +130,12 @@ export async function buildAgent(
   if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
   // fetch_url asks first: a URL the model writes can carry what it read to any host (the person sees the URL).
   interruptOn.fetch_url = true;
-  const mcp = await deps.mcpTools?.();
+  const servers = await deps.mcpTools?.();
+  // Without the provider's own search, a search MCP server's tool is offered as `web_search` (its code loads only then).
+  const mcp =
+    servers?.tools.length && !webSearchToolOf(spec.choice)
+      ? (await import("../tools/web-search-mcp.ts")).withMcpWebSearch(servers)
+      : servers;
   Object.assign(interruptOn, mcp?.interruptOn);
   // fetch_url's code loads with the first run (the worker starts without it); its requests go through the request log.
   const { createFetchUrlTool } = await import("../tools/fetch-url.ts");
