@@ -6,17 +6,24 @@
  * reload (a new worker on the same database) the next turn sends the search's blocks back as they were.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { userEvent } from "vitest/browser";
+import { page, userEvent } from "vitest/browser";
 import type { WebSearchReply } from "../testing/provider-servers.ts";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
 import { serverScope } from "../testing/server-scope.ts";
 import { workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "../worker/client.ts";
+import { Chat } from "./chat.svelte.ts";
 import { buildTimeline } from "./lib/timeline.ts";
+import SettingsDialog from "./settings-dialog.svelte";
+import { SettingsState } from "./settings.svelte.ts";
 import Timeline from "./timeline.svelte";
 
 const { spawn } = workerPool(`web-search-${crypto.randomUUID()}`);
-afterEach(cleanupRendered);
+const undo: Array<() => void> = [];
+afterEach(() => {
+  cleanupRendered();
+  for (const end of undo.splice(0)) end();
+});
 
 const SEARCH: WebSearchReply = {
   query: "deeptab web search",
@@ -33,6 +40,38 @@ async function turn(client: AgentClient, thread: string, text: string): Promise<
   if (!start.ok) throw new Error(start.error.message);
   expect(await start.value.done).toMatchObject({ status: "complete" });
 }
+
+describe("the Web search switch in Settings", () => {
+  it("is shown only where the provider runs a search of its own, and saved with the thread's model", async () => {
+    const client = spawn();
+    const chat = new Chat(client, `s-${crypto.randomUUID()}`);
+    await chat.connect();
+    const settings = new SettingsState(client);
+    await settings.load();
+    undo.push(
+      () => settings.dispose(),
+      () => chat.dispose(),
+    );
+    render(SettingsDialog, { open: true, onClose: () => undefined, settings, chat });
+    const provider = page.getByRole("combobox", { name: "Provider", exact: true });
+    const search = page.getByRole("checkbox", { name: "Web search", exact: true });
+    await expect.element(provider).toHaveValue("demo");
+    await expect.element(search).not.toBeInTheDocument();
+    await userEvent.selectOptions(provider, "openai-compatible");
+    await expect.element(search).not.toBeInTheDocument();
+    await userEvent.selectOptions(provider, "openai");
+    await expect.element(search).toBeVisible();
+    await userEvent.selectOptions(provider, "anthropic");
+    await expect.element(search).not.toBeChecked();
+    await expect.element(search).toHaveAccessibleDescription(expect.stringContaining("searches the web on its own servers"));
+    await userEvent.click(search);
+    await userEvent.fill(page.getByLabelText("API key", { exact: true }), "sk-ant-test");
+    await userEvent.click(page.getByRole("button", { name: "Save", exact: true }));
+    await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    expect(chat.view?.model).toMatchObject({ provider: "anthropic", webSearch: true });
+    expect((await client.getThread(chat.threadId)).model.webSearch).toBe(true);
+  }, 60_000);
+});
 
 describe("Anthropic's web search in the app", () => {
   it("shows the search as a card and the citations as links, and the next turn after a reload replays the blocks", async () => {
