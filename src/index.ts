@@ -93,6 +93,9 @@ export {
   FETCH_URL_TOOL_NAME,
   type FetchUrlToolOptions,
 } from "./tools/fetch-url.ts";
+export { serverToolsOf, withServerTools, type ServerToolDefinition } from "./harness/bind-tools.ts";
+export { webSearchBlocks, type CitationInfo, type WebSearchInfo } from "./tools/web-search-blocks.ts";
+export { WEB_SEARCH_TOOL, withMcpWebSearch } from "./tools/web-search-mcp.ts";
 export { formatJsResult, JS_EVAL_DESCRIPTION, JS_EVAL_TOOL_NAME, jsEvalMiddleware, type JsEvalOptions } from "./tools/js-eval.ts";
 export {
   fetchPage,
