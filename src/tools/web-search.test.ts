@@ -114,6 +114,32 @@ describe.each([false, true])("Anthropic's web search (streamed: %s)", (streamed)
   });
 });
 
+describe("Anthropic's web search beside the agent's own tools", () => {
+  it("runs the named tool call of a message that also searched, and only that one (streamed)", async () => {
+    const s = await server("anthropic");
+    s.script([
+      {
+        webSearch: SEARCH,
+        text: "Saving what I found.",
+        toolCalls: [{ id: "toolu_w", name: "write_file", args: { file_path: "/f.md", content: "x" } }],
+      },
+      { when: { toolResults: 1 }, text: "Saved." },
+    ]);
+    const agent = await agentFor({ ...choiceFor(s), webSearch: true });
+    const messages = await turn(agent, "t", "Search and save.", true);
+    const first = messages.find((m): m is AIMessage => AIMessage.isInstance(m))!;
+    expect(first.tool_calls?.map((c) => [c.id, c.name])).toEqual([["toolu_w", "write_file"]]);
+    expect(lastAI(messages).text).toBe("Saved.");
+    const sent = s.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    expect(sent.find((m) => m.role === "assistant")!.content.map((b) => b.type)).toEqual([
+      "server_tool_use",
+      "web_search_tool_result",
+      "text",
+      "tool_use",
+    ]);
+  });
+});
+
 describe.each([false, true])("OpenAI's web search (streamed: %s)", (streamed) => {
   it("shows the search and the citations, and the next turn goes through", async () => {
     const s = await server("openai");
@@ -129,6 +155,23 @@ describe.each([false, true])("OpenAI's web search (streamed: %s)", (streamed) =>
     expect(lastAI(messages).text).toBe("Yes.");
     const input = s.requests[1]!.body.input as Array<Record<string, unknown>>;
     expect(input).toContainEqual(expect.objectContaining({ type: "web_search_call", id: "ws_0" }));
+  });
+});
+
+describe("OpenAI with web search on", () => {
+  it("runs the agent's own tools through the Responses API too: a call, its result, then the searched answer", async () => {
+    const s = await server("openai");
+    s.script([
+      { toolCalls: [{ id: "w1", name: "write_file", args: { file_path: "/notes.md", content: "todo" } }] },
+      { when: { toolResults: 1 }, webSearch: SEARCH, text: "Noted and searched." },
+    ]);
+    const agent = await agentFor({ ...choiceFor(s), webSearch: true });
+    const messages = await turn(agent, "t", "Note it, then search.", true);
+    expect(toMessageInfo(lastAI(messages))).toMatchObject({ content: "Noted and searched.", citations: SEARCH.results });
+    expect(s.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses"]);
+    const input = s.requests[1]!.body.input as Array<Record<string, unknown>>;
+    expect(input).toContainEqual(expect.objectContaining({ type: "function_call", call_id: "w1", name: "write_file" }));
+    expect(input).toContainEqual(expect.objectContaining({ type: "function_call_output", call_id: "w1" }));
   });
 });
 
