@@ -124,3 +124,25 @@ describe("Anthropic's web search in the app", () => {
     expect((await second.getThread(thread)).messages.at(-1)?.content).toBe("Still true.");
   }, 120_000);
 });
+
+describe("OpenAI's web search in the app", () => {
+  it("goes through the Responses API from the worker, and shows the search card and the citations", async () => {
+    const server = serverScope(inject("providerServer"));
+    await server.script([{ webSearch: SEARCH, chunks: ["Deep agents ", "plan."] }]);
+    const thread = `o-${crypto.randomUUID()}`;
+    const client = spawn();
+    await client.setKey("openai", "sk-test", false);
+    await client.setThreadModel(thread, { provider: "openai", model: "gpt-4.1", baseUrl: server.baseUrl, webSearch: true });
+    await turn(client, thread, "What are deep agents?");
+
+    const sent = await server.requests();
+    expect(sent.map((r) => r.path)).toEqual(["/v1/responses"]);
+    expect(sent[0]!.body.tools).toContainEqual({ type: "web_search" });
+    const el = render(Timeline, { items: buildTimeline((await client.getThread(thread)).messages) });
+    const card = el.querySelector<HTMLElement>('[data-testid="tool-call"][data-tool="web_search"]')!;
+    expect(card.textContent).toContain(SEARCH.query);
+    expect(el.querySelector('[data-testid="assistant-message"]')?.textContent).toContain("Deep agents plan.");
+    const sources = [...el.querySelectorAll<HTMLAnchorElement>('ol[aria-label="Sources"] a')].map((a) => a.href);
+    expect(sources).toEqual(["https://example.com/deep-agents", "https://docs.example.org/tabs"]);
+  }, 120_000);
+});
