@@ -26,7 +26,7 @@ export interface FolderRunContext {
   fetch: typeof fetch;
 }
 
-/** The model a subagent names, built over the person's choice with their key for that provider. */
+/** The model a subagent names, built over the person's choice (its Web search switch too) with their key for that provider. */
 export async function subagentModel(ref: ModelRef, context: FolderRunContext): Promise<Result<BaseChatModel, string>> {
   const { choice } = context;
   const provider = ref.provider ?? choice.provider;
@@ -39,7 +39,9 @@ export async function subagentModel(ref: ModelRef, context: FolderRunContext): P
   const key = await context.key(provider);
   if (info.key === "required" && !key) return err(`no ${info.label} API key is set`);
   const model = ref.model ?? (same ? choice.model : info.defaultModel);
-  return createRemoteModel({ provider, model, ...(baseUrl ? { baseUrl } : {}) }, key, context.fetch);
+  // The thread's Web search switch holds for its subagents' models too (where their provider has a search of its own).
+  const search = choice.webSearch ? { webSearch: true as const } : {};
+  return createRemoteModel({ provider, model, ...(baseUrl ? { baseUrl } : {}), ...search }, key, context.fetch);
 }
 
 /**

@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startMcpServer, type McpTestServer } from "../testing/mcp-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
 import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
+import { serverToolsOf } from "../harness/bind-tools.ts";
+import { subagentModel } from "./agent-run.ts";
 import type { AgentWorkerApi } from "./protocol.ts";
 
 const serve = serveScripted();
@@ -53,5 +55,21 @@ describe("the web search a thread is offered", () => {
       expect.objectContaining({ type: "web_search_20250305", name: "web_search" }),
     ]);
     expect(offered.map((t) => t.name)).toContain("finder__web_search");
+  });
+});
+
+describe("an agent folder's subagent model", () => {
+  it("keeps the thread's Web search switch where its provider has a search of its own", async () => {
+    const context = { sandbox: "none" as const, key: async () => "sk-test", fetch };
+    const on = { provider: "anthropic" as const, model: "claude-sonnet-4-5", webSearch: true as const };
+    const tools = async (ref: Parameters<typeof subagentModel>[0], choice: typeof on | Omit<typeof on, "webSearch">) => {
+      const model = await subagentModel(ref, { ...context, choice });
+      if (!model.ok) throw new Error(model.error);
+      return serverToolsOf(model.value).map((t) => t.type);
+    };
+    expect(await tools({ model: "claude-haiku-4-5" }, on)).toEqual(["web_search_20250305"]);
+    expect(await tools({ provider: "openai", model: "gpt-4.1" }, on)).toEqual(["web_search"]);
+    expect(await tools({ provider: "openai-compatible", model: "m", baseUrl: "http://127.0.0.1:1/v1" }, on)).toEqual([]);
+    expect(await tools({ model: "claude-haiku-4-5" }, { provider: "anthropic", model: "claude-sonnet-4-5" })).toEqual([]);
   });
 });
