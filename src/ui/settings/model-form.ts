@@ -81,7 +81,8 @@ export function withWebSearch(choice: ModelChoice, on: boolean): ModelChoice {
 
 /** The hint under the "Web search" switch. */
 export const WEB_SEARCH_HINT =
-  "The provider searches the web on its own servers (no other key); answers cite their sources as links. For this thread.";
+  "The provider searches the web on its own servers (no other key); answers cite their sources as links. " +
+  "Saved with this thread's model, as new threads' default.";
 
 /** A base URL's problem: a required one must be a URL; an optional one only when given. */
 export function baseUrlError(info: ProviderInfo, text: string): string | null {
