@@ -94,7 +94,7 @@ export {
   type FetchUrlToolOptions,
 } from "./tools/fetch-url.ts";
 export { serverToolsOf, withServerTools, type ServerToolDefinition } from "./harness/bind-tools.ts";
-export { webSearchBlocks, type CitationInfo, type WebSearchInfo } from "./tools/web-search-blocks.ts";
+export { webSearchBlocks, type CitationInfo, type WebSearchInfo } from "./core/web-search-blocks.ts";
 export { WEB_SEARCH_TOOL, withMcpWebSearch } from "./tools/web-search-mcp.ts";
 export { formatJsResult, JS_EVAL_DESCRIPTION, JS_EVAL_TOOL_NAME, jsEvalMiddleware, type JsEvalOptions } from "./tools/js-eval.ts";
 export {

@@ -6,6 +6,12 @@
 import { AIMessage, ToolMessage, type AIMessageFields, type BaseMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 
+/**
+ * `response_metadata` key of an AI message whose provider ran a web search: `{ searches, citations }`
+ * (core/web-search-blocks.ts), read from its blocks once, as the message arrives (harness/server-blocks.ts).
+ */
+export const WEB_SEARCH_KEY = "deeptab_web_search";
+
 /** A tool call whose id is known (the harness gives every call one). */
 export type IdToolCall = ToolCall & { id: string };
 

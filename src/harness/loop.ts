@@ -38,7 +38,6 @@ import { StepFiles } from "../backends/step-files.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
-import { settleServerToolUse } from "./server-blocks.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
@@ -216,6 +215,15 @@ function stepUpdate(results: readonly ToolCallResult[], files: FilesUpdate | und
   return [new Command({ update }), ...others];
 }
 
+/** Whether a model's message may hold a provider-run tool's blocks (a web search's; see server-blocks.ts). */
+function mayHoldProviderBlocks(message: AIMessage): boolean {
+  const outputs: unknown = message.additional_kwargs?.tool_outputs;
+  if (Array.isArray(outputs) && outputs.length) return true;
+  return (
+    Array.isArray(message.content) && message.content.some((b) => b.type === "server_tool_use" || "citations" in b || "annotations" in b)
+  );
+}
+
 export function buildAgentLoop(spec: LoopSpec) {
   const fields = collectStateFields(spec.middleware);
   const toolsByName = new Map(spec.tools.map((t) => [t.name, t]));
@@ -224,8 +232,9 @@ export function buildAgentLoop(spec: LoopSpec) {
   const callModel = composeModelCall(spec.middleware, async (request: ModelRequest): Promise<ModelResponse> => {
     const bound = bindToolsCached(request.model, request.tools);
     const out: BaseMessage = await bound.invoke(renderRequestMessages(request), request.config);
-    // A provider-run search streamed in parts is made whole before anything reads its tool calls.
-    return { message: settleServerToolUse(AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content })) };
+    const message = AIMessage.isInstance(out) ? out : new AIMessage({ content: out.content });
+    // A provider-run search (streamed in parts) is made whole before anything reads its tool calls; its code loads then.
+    return { message: mayHoldProviderBlocks(message) ? (await import("./server-blocks.ts")).settleProviderBlocks(message) : message };
   });
 
   const redact = spec.redact ?? ((text: string) => redactSecrets(text));

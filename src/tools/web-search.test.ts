@@ -14,7 +14,7 @@ import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { startScriptedServer, type ScriptedServer, type WebSearchReply } from "../testing/provider-servers.ts";
 import { choiceFor } from "../testing/remote-model.ts";
 import { toMessageInfo } from "../worker/messages.ts";
-import { webSearchBlocks } from "./web-search-blocks.ts";
+import { webSearchBlocks } from "../core/web-search-blocks.ts";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
  * page gets. Pure.
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { isGraderFeedback, messageText, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { isGraderFeedback, messageText, TOOL_DURATION_KEY, WEB_SEARCH_KEY } from "../core/messages.ts";
 import { MAX_TOOL_IMAGES, TOOL_IMAGES_KEY, type ToolImage } from "../core/tool-images.ts";
 import { tokenUsage } from "../core/usage.ts";
 import { evictionPreview } from "../middleware/eviction.ts";
@@ -11,8 +11,17 @@ import { DECISION_KEY } from "../middleware/hitl.ts";
 import { RUBRIC_RESULTS } from "../middleware/rubric-events.ts";
 import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
-import { webSearchBlocks } from "../tools/web-search-blocks.ts";
-import type { ApprovalAction, GradeInfo, MessageInfo, PendingApproval, Role, ToolCallInfo, UsageInfo } from "./protocol.ts";
+import type {
+  ApprovalAction,
+  CitationInfo,
+  GradeInfo,
+  MessageInfo,
+  PendingApproval,
+  Role,
+  ToolCallInfo,
+  UsageInfo,
+  WebSearchInfo,
+} from "./protocol.ts";
 
 /**
  * `response_metadata` key of an AI message the user stopped (its text is what had arrived), or of the
@@ -49,10 +58,10 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     if (usage) info.usage = usage;
     if (msg.response_metadata?.[STOPPED_KEY]) info.stopped = true;
     if (msg.response_metadata?.[CUT_OFF_KEY]) info.cutOff = true;
-    // The provider's own web search: its blocks stay in the message as they are (the provider needs them back).
-    const { searches, citations } = webSearchBlocks(msg);
-    if (searches.length) info.searches = searches;
-    if (citations.length) info.citations = citations;
+    // The provider's own web search, read from its blocks as the message arrived (the page checks the links again).
+    const web = msg.response_metadata?.[WEB_SEARCH_KEY] as { searches?: unknown; citations?: unknown } | undefined;
+    if (Array.isArray(web?.searches) && web.searches.length) info.searches = plain(web.searches) as WebSearchInfo[];
+    if (Array.isArray(web?.citations) && web.citations.length) info.citations = plain(web.citations) as CitationInfo[];
   }
   if (ToolMessage.isInstance(msg)) {
     info.toolCallId = msg.tool_call_id;

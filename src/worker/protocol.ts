@@ -27,7 +27,7 @@ import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { ToolImage } from "../core/tool-images.ts";
 import type { RubricResult } from "../middleware/rubric-events.ts";
-import type { CitationInfo, WebSearchInfo } from "../tools/web-search-blocks.ts";
+import type { CitationInfo, WebSearchInfo } from "../core/web-search-blocks.ts";
 import type { TokenUsage } from "../core/usage.ts";
 import type { Decision } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";

@@ -182,7 +182,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
       items.push(m.grader ? { kind: "grader", index: i, text: m.content } : { kind: "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
     // The provider ran these searches before it wrote the answer.
-    for (const search of m.searches ?? []) items.push(searchItem(i, search));
+    for (const search of Array.isArray(m.searches) ? m.searches : []) items.push(searchItem(i, search));
     if (m.content.trim() || m.stopped || m.cutOff)
       items.push({
         kind: "assistant",
@@ -190,7 +190,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
         text: m.content,
         ...(m.stopped ? { stopped: true } : {}),
         ...(m.cutOff ? { cutOff: true } : {}),
-        ...(m.citations?.length ? { citations: m.citations } : {}),
+        ...(Array.isArray(m.citations) && m.citations.length ? { citations: m.citations } : {}),
       });
     if (m.grade) items.push({ kind: "grade", index: i, grade: m.grade });
     const calls = m.toolCalls ?? [];
@@ -237,12 +237,16 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
   return items;
 }
 
-/** A search the provider ran, as a `web_search` tool card: its query, and its results' titles as links. */
+/**
+ * A search the provider ran, as a `web_search` tool card: its query, and its results' titles as links (checked again
+ * where they are shown; a crafted import could hold anything here).
+ */
 function searchItem(index: number, search: WebSearchInfo): ToolItem {
-  const call: ToolCallInfo = { id: search.id, name: "web_search", args: { query: search.query } };
-  if (search.error) return { kind: "tool", index, call, status: "error", result: `The search failed (${search.error}).` };
-  const n = search.results.length;
-  return { kind: "tool", index, call, status: "done", result: `${n} ${n === 1 ? "result" : "results"}`, links: search.results };
+  const call: ToolCallInfo = { id: String(search.id), name: "web_search", args: { query: String(search.query) } };
+  if (search.error) return { kind: "tool", index, call, status: "error", result: `The search failed (${String(search.error)}).` };
+  const links = Array.isArray(search.results) ? search.results : [];
+  const n = links.length;
+  return { kind: "tool", index, call, status: "done", result: `${n} ${n === 1 ? "result" : "results"}`, links };
 }
 
 /** The calls a pending approval waits on: the last AI message's calls without a result whose tool the approval names. */
