@@ -305,7 +305,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     useLocalFile: async (list) => local.useFiles(list),
 
     async attachContainer(port, state, reason) {
-      sandbox.attach(port, state, reason);
+      await sandbox.attach(port, state, reason);
       return sandbox.status((await settings.get()).sandbox);
     },
     sandboxStatus: async () => sandbox.status((await settings.get()).sandbox),

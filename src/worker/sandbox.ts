@@ -16,14 +16,15 @@
 import { proxy } from "comlink";
 import { indexedDBBackend, threadScope, type IndexedDBBackendFactory } from "../backends/indexeddb.ts";
 import type { BackendFactory } from "../backends/runtime.ts";
-import { WebContainerBackend, type ContainerHost } from "../backends/sandbox/container.ts";
+import type { ContainerHost, WebContainerBackend } from "../backends/sandbox/container.ts";
 import { newShellSession, type ShellSession } from "../backends/sandbox/shell-session.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
 
 export interface SandboxService {
   status(choice: SandboxChoice): SandboxStatus;
-  attach(port: ContainerPort | null, state: SandboxStatus["webcontainer"], reason: string): void;
+  /** Takes the page's container (or its absence); resolves once commands can run in it (its backend's code loaded). */
+  attach(port: ContainerPort | null, state: SandboxStatus["webcontainer"], reason: string): Promise<void>;
   /** The sandbox commands run in for a choice now. */
   active(choice: SandboxChoice): SandboxKind;
   /** The workspace backend (the default route) for a sandbox kind. */
@@ -45,6 +46,8 @@ export function containerHostFromPort(port: ContainerPort): ContainerHost {
 
 export function createSandboxService(workspace: IndexedDBBackendFactory = indexedDBBackend()): SandboxService {
   let host: ContainerHost | undefined;
+  /** The WebContainer backend's class, loaded when a container is first attached (most tabs never have one). */
+  let Container: typeof WebContainerBackend | undefined;
   let wcState: SandboxStatus["webcontainer"] = "unavailable";
   let wcReason = "not started (choose WebContainer in Settings to boot it; it loads from StackBlitz)";
   const sessions = new Map<string, ShellSession>();
@@ -68,7 +71,7 @@ export function createSandboxService(workspace: IndexedDBBackendFactory = indexe
       ...(rt.config.signal ? { signal: rt.config.signal } : {}),
     });
   const container: BackendFactory = (rt) =>
-    host ? new WebContainerBackend({ host, workspace: threadScope(rt), files: workspace(rt), now: rt.now }) : shell(rt);
+    host && Container ? new Container({ host, workspace: threadScope(rt), files: workspace(rt), now: rt.now }) : shell(rt);
 
   return {
     active,
@@ -86,7 +89,8 @@ export function createSandboxService(workspace: IndexedDBBackendFactory = indexe
                 : `no WebContainer: ${wcReason}; commands run in the offline shell`;
       return { choice, active: kind, reason, webcontainer: wcState };
     },
-    attach(port, state, reason) {
+    async attach(port, state, reason) {
+      if (port) Container ??= (await import("../backends/sandbox/container.ts")).WebContainerBackend;
       host = port ? containerHostFromPort(port) : undefined;
       wcState = port ? state : state === "booting" ? "booting" : "unavailable";
       wcReason = reason || wcReason;
