@@ -6,6 +6,7 @@ import { siteAgentsPlugin } from "./scripts/agents/plugin.ts";
 import { langchainLean } from "./scripts/langchain-lean/plugin.ts";
 import { langsmithOff } from "./scripts/langsmith-off/plugin.ts";
 import { appShell, BOOT_ENTRY } from "./scripts/shell/plugin.ts";
+import { pyodideAssets } from "./scripts/pyodide/plugin.ts";
 
 /** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
 const isolation = {
@@ -49,7 +50,7 @@ export default defineConfig({
   // service worker (isolation without server headers, offline shell).
   // langsmithOff (build only): LangSmith's client as a no-op in the page and the workers (never a tracing request).
   // langchainLean (build only): LangChain's import map loaded on demand, its packages' unused modules left out.
-  plugins: [svelte(), siteAgentsPlugin(), appShell(), langsmithOff(), langchainLean()],
+  plugins: [svelte(), siteAgentsPlugin(), appShell(), langsmithOff(), langchainLean(), pyodideAssets()],
   // The offline shell's worker is spawned from the agent worker on the first command; transforming it ahead keeps
   // that first command (and the first browser test that runs one) from waiting seconds for the dev server.
   server: { headers: isolation, warmup: { clientFiles: ["./src/backends/sandbox/shell.worker.ts"] } },

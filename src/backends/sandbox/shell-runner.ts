@@ -1,13 +1,15 @@
 /**
  * One offline-shell command: a fresh just-bash interpreter over a filesystem,
- * with the shell's commands (the missing-sandbox answers, grep's path fix) and
- * limits. It runs wherever it is called: in the shell's own thread (see
+ * with the shell's commands (the missing-sandbox answers, grep's path fix,
+ * `python3` on the shell's own thread) and limits. It runs wherever it is called: in the shell's own thread (see
  * shell-thread.ts, with the filesystem reached over a port) or, where no
  * thread can be started, on the caller's thread.
  */
 import { Bash, type IFileSystem } from "just-bash/browser";
 import { fixGrepPaths } from "./grep-paths.ts";
 import { missingCommands } from "./missing-commands.ts";
+import { pythonCommands } from "./python-command.ts";
+import type { PythonHost } from "./python-run.ts";
 
 /** What a command needs besides its filesystem: plain data, so it can cross to another thread. */
 export interface ShellRequest {
@@ -36,12 +38,20 @@ export interface ShellRunResult {
  * @throws a `StorageError` from the filesystem (storage stopped working),
  *   and nothing else.
  */
-export async function runShellCommand(fs: IFileSystem, request: ShellRequest, signal?: AbortSignal): Promise<ShellRunResult> {
+export async function runShellCommand(
+  fs: IFileSystem,
+  request: ShellRequest,
+  signal?: AbortSignal,
+  python?: PythonHost,
+): Promise<ShellRunResult> {
+  // python3 only on a thread that is terminated at the timeout (a Python loop gives the interpreter no turn to stop it).
+  const python3 = python ? pythonCommands(python) : [];
+  const names = new Set(python3.map((c) => c.name));
   const bash = new Bash({
     fs,
     cwd: "/",
     env: { HOME: "/", USER: "agent", SHELL: "/bin/bash", TERM: "dumb", ...request.env },
-    customCommands: missingCommands(),
+    customCommands: [...missingCommands().filter((c) => !names.has(c.name)), ...python3],
     // The timeout is the limit that matters: counts high enough that long loops end by it, not by a count.
     // Sizes: one string or pipe at most 64 MiB and 256 MiB alive, so a runaway pipeline ends with an error.
     executionLimits: {

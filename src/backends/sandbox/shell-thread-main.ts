@@ -6,6 +6,7 @@
  */
 import type { IFileSystem } from "just-bash/browser";
 import { resolveShellPath } from "./shell-fs.ts";
+import type { PythonHost } from "./python-run.ts";
 import { runShellCommand } from "./shell-runner.ts";
 import { FS_METHODS, type FromShellThread, type FsMethod, type ShellChannel, type ToShellThread } from "./shell-thread.ts";
 
@@ -22,8 +23,8 @@ function remoteFs(call: (method: FsMethod, args: unknown[]) => Promise<unknown>)
   return { ...calls, resolvePath: resolveShellPath, getAllPaths: () => [] } as unknown as IFileSystem;
 }
 
-/** Serves commands on this thread until it is terminated. */
-export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellThread>): void {
+/** Serves commands on this thread until it is terminated; `python` gives them `python3` (see python-command.ts). */
+export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellThread>, python?: PythonHost): void {
   const pending = new Map<number, Pending>();
   let nextCall = 1;
   channel.listen((message) => {
@@ -45,7 +46,7 @@ export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellT
           channel.post({ type: "fs", id, call, method, args });
         }),
     );
-    void runShellCommand(fs, request).then(
+    void runShellCommand(fs, request, undefined, python).then(
       (result) => channel.post({ type: "done", id, result }),
       (err: unknown) => channel.post({ type: "done", id, result: { stdout: "", stderr: `bash: ${String(err)}\n`, exitCode: 1 } }),
     );

@@ -1,0 +1,274 @@
+/**
+ * Python in the tab: CPython compiled to WebAssembly (Pyodide, self-hosted
+ * from its npm package), run as the offline shell's `python3` command on the
+ * shell's own thread, so the shell's timeout (the thread is terminated) and
+ * Stop apply to it as to any command.
+ *
+ * Files: synced, not mounted. Before a run every workspace file the shell can
+ * read is copied into Pyodide's in-memory filesystem at the same path; after
+ * it, every file the code created or changed is written back through the
+ * shell's filesystem (so the file tools, the file viewer and the shell's
+ * permission routes see it) and every synced file the code deleted is removed.
+ * Why not a mount: the shell's filesystem is asynchronous (each call a message
+ * to the agent's thread), and Python's file calls are synchronous; a mount
+ * would need a synchronous bridge (SharedArrayBuffer + Atomics) that not every
+ * page has. A workspace is small (files of at most 10 MiB), so a copy is cheap.
+ *
+ * Each run gets fresh globals (`__name__ == "__main__"`); imported modules
+ * stay loaded (as in one interpreter process), which is what makes a warm run
+ * fast. Only the standard library is there: no network, no packages.
+ */
+import type { IFileSystem } from "just-bash/browser";
+import type { PyodideInterface } from "pyodide";
+
+/** Where Pyodide comes from on this thread, and how the thread is cut off from the network once it has loaded. */
+export interface PythonHost {
+  /** Folder of pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json (the site's own files); Node: undefined. */
+  indexURL?: string;
+  /** Called once after Pyodide has loaded: removes what code could reach the network with (`fetch`, …) on this thread. */
+  isolate?: () => void;
+}
+
+/** Pyodide's own folders, never synced with the workspace. */
+const SYSTEM = ["/lib", "/dev", "/proc", "/sys", "/home/pyodide", "/home/web_user"];
+const isSystem = (path: string) => SYSTEM.some((dir) => path === dir || path.startsWith(`${dir}/`));
+
+let loading: Promise<PyodideInterface> | undefined;
+
+/** Loads Pyodide once per thread (later calls share the first load). */
+export function loadPython(host: PythonHost): Promise<PyodideInterface> {
+  loading ??= (async () => {
+    const { loadPyodide } = await import("pyodide");
+    const py = await loadPyodide({ ...(host.indexURL ? { indexURL: host.indexURL } : {}), packages: [] });
+    host.isolate?.();
+    return py;
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** One Python run. */
+export interface PythonRun {
+  /** The program's text. */
+  source: string;
+  /** Its name in tracebacks (`<string>`, `<stdin>` or the script's path). */
+  filename: string;
+  /** `sys.argv`. */
+  argv: string[];
+  /** The working directory (the shell's). */
+  cwd: string;
+  /** Bytes of stdout and of stderr kept; beyond it the output is cut and says so. */
+  maxOutputBytes: number;
+}
+
+export interface PythonResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Collects a stream's bytes up to a cap. */
+function capture(max: number) {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let dropped = false;
+  return {
+    write(buffer: Uint8Array): number {
+      const room = max - kept;
+      if (room > 0) {
+        const part = buffer.subarray(0, room);
+        chunks.push(part.slice());
+        kept += part.length;
+      }
+      if (buffer.length > room) dropped = true;
+      return buffer.length;
+    },
+    text(): string {
+      const all = new Uint8Array(kept);
+      let at = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, at);
+        at += chunk.length;
+      }
+      const text = new TextDecoder().decode(all);
+      return dropped ? `${text}\n[python: output cut at ${max} bytes]\n` : text;
+    },
+  };
+}
+
+const RUNNER = `
+import sys, traceback, os, socket
+def _deeptab_no_network(*args, **kwargs):
+    raise OSError(101, "Network is unreachable: the sandbox has no network access")
+socket.socket.connect = socket.socket.connect_ex = _deeptab_no_network
+def _deeptab_run(source, filename, argv, cwd, g):
+    sys.argv = list(argv)
+    os.chdir(cwd)
+    try:
+        exec(compile(source, filename, "exec"), g)
+        return 0
+    except SystemExit as e:
+        if e.code is None:
+            return 0
+        if isinstance(e.code, int):
+            return e.code & 255
+        print(e.code, file=sys.stderr)
+        return 1
+    except BaseException as e:
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next)
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+_deeptab_run
+`;
+
+type Snapshot = Map<string, Uint8Array>;
+
+/** Copies the workspace into Pyodide's filesystem; returns what was copied. Unreadable files are left out. */
+async function syncIn(py: PyodideInterface, fs: IFileSystem): Promise<Snapshot> {
+  const copied: Snapshot = new Map();
+  const walk = async (dir: string) => {
+    let entries;
+    try {
+      entries = fs.readdirWithFileTypes ? await fs.readdirWithFileTypes(dir) : [];
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
+      if (isSystem(path)) continue;
+      if (entry.isDirectory) {
+        py.FS.mkdirTree(path);
+        await walk(path);
+      } else if (entry.isFile) {
+        try {
+          const data = await fs.readFileBuffer(path);
+          py.FS.writeFile(path, data);
+          copied.set(path, data);
+        } catch (err) {
+          if (err instanceof Error && err.name === "StorageError") throw err;
+        }
+      }
+    }
+  };
+  await walk("/");
+  return copied;
+}
+
+/** Every file in Pyodide's filesystem outside its own folders. */
+function pythonFiles(py: PyodideInterface): Snapshot {
+  const files: Snapshot = new Map();
+  const walk = (dir: string) => {
+    for (const name of py.FS.readdir(dir) as string[]) {
+      if (name === "." || name === "..") continue;
+      const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+      if (isSystem(path)) continue;
+      const { mode } = py.FS.lstat(path) as { mode: number };
+      if (py.FS.isDir(mode)) walk(path);
+      else if (py.FS.isFile(mode)) files.set(path, py.FS.readFile(path) as Uint8Array);
+    }
+  };
+  walk("/");
+  return files;
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** Writes back what the run changed, then empties Pyodide's filesystem of workspace files (the next run starts clean). */
+async function syncOut(py: PyodideInterface, fs: IFileSystem, before: Snapshot): Promise<string[]> {
+  const after = pythonFiles(py);
+  const problems: string[] = [];
+  for (const [path, data] of after) {
+    const old = before.get(path);
+    if (old && same(old, data)) continue;
+    try {
+      const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+      if (dir !== "/") await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path, data);
+    } catch (err) {
+      if (err instanceof Error && err.name === "StorageError") throw err;
+      problems.push(`python: ${path} not saved: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  for (const path of before.keys()) {
+    if (after.has(path)) continue;
+    try {
+      await fs.rm(path, { force: true });
+    } catch (err) {
+      if (err instanceof Error && err.name === "StorageError") throw err;
+      problems.push(`python: ${path} not deleted: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  for (const name of py.FS.readdir("/") as string[]) {
+    const path = `/${name}`;
+    if (name !== "." && name !== "..") removeTree(py, path);
+  }
+  return problems;
+}
+
+/** Removes a workspace path from Pyodide's filesystem, keeping Pyodide's own folders (and /tmp, /home themselves). */
+function removeTree(py: PyodideInterface, path: string): void {
+  if (isSystem(path)) return;
+  const { mode } = py.FS.lstat(path) as { mode: number };
+  if (!py.FS.isDir(mode)) {
+    py.FS.unlink(path);
+    return;
+  }
+  for (const name of py.FS.readdir(path) as string[]) if (name !== "." && name !== "..") removeTree(py, `${path}/${name}`);
+  if (path !== "/tmp" && path !== "/home") py.FS.rmdir(path);
+}
+
+/**
+ * Runs a program over the shell's files. Python's errors (a traceback,
+ * `sys.exit(n)`) are the program's: stderr and its exit code.
+ *
+ * @throws a `StorageError` from the filesystem, and nothing else the program causes.
+ */
+export async function runPython(py: PyodideInterface, fs: IFileSystem, run: PythonRun): Promise<PythonResult> {
+  const stdout = capture(run.maxOutputBytes);
+  const stderr = capture(run.maxOutputBytes);
+  py.setStdout({ write: (buffer) => stdout.write(buffer) });
+  py.setStderr({ write: (buffer) => stderr.write(buffer) });
+  const before = await syncIn(py, fs);
+  const cwd = py.FS.analyzePath(run.cwd).exists ? run.cwd : "/";
+  const runner = py.runPython(RUNNER) as (...args: unknown[]) => number;
+  const globals = py.toPy({ __name__: "__main__", __file__: run.filename });
+  let exitCode: number;
+  try {
+    exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals);
+  } finally {
+    globals.destroy();
+    (runner as unknown as { destroy(): void }).destroy();
+  }
+  const problems = await syncOut(py, fs, before);
+  const errors = stderr.text() + problems.map((line) => `${line}\n`).join("");
+  return { stdout: stdout.text(), stderr: errors, exitCode: problems.length && !exitCode ? 1 : exitCode };
+}
+
+/** What a thread's code could reach the network with. */
+const NETWORK_GLOBALS = ["fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "EventSource", "importScripts"];
+
+/**
+ * Cuts the current thread (the shell's own, never the agent's) off from the
+ * network once Pyodide has loaded: Python reaches JavaScript's globals through
+ * `import js` (and `pyodide.http`), so they answer with an error instead.
+ */
+export function cutNetwork(): void {
+  const scope = globalThis as Record<string, unknown>;
+  for (const name of NETWORK_GLOBALS) {
+    if (!(name in scope)) continue;
+    const refuse = () => {
+      throw new TypeError(`${name}: the sandbox has no network access`);
+    };
+    Object.defineProperty(scope, name, { value: refuse, configurable: false, writable: false });
+  }
+  // Node (tests, benches): Pyodide's sockets reach `ws` through the `require` shim it installs on globalThis.
+  const shim = scope["require"];
+  if (typeof shim === "function" && !("process" in scope && typeof (scope["module"] as object | undefined) === "object")) {
+    scope["require"] = (name: string): unknown => {
+      if (name === "ws" || name === "child_process") throw new TypeError(`${name}: the sandbox has no network access`);
+      return (shim as (name: string) => unknown)(name);
+    };
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The offline shell's `python3` (Pyodide from node_modules) on the shell's own
+ * thread, in Node (worker_threads running the browser's thread code).
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeShellThreads } from "../../testing/node-shell-threads.ts";
+import { isBackendError, type Outcome } from "../protocol.ts";
+import { parsePythonArgs } from "./python-command.ts";
+import { ShellBackend } from "./shell.ts";
+
+function ok<T>(value: Outcome<T>): T {
+  if (isBackendError(value)) throw new Error(value.message);
+  return value;
+}
+
+describe("python3 argument parsing", () => {
+  const noFile = () => Promise.reject(new Error("No such file or directory"));
+  it("reads -c, -m, a script, stdin and -V as CPython does", async () => {
+    expect(await parsePythonArgs(["-c", "print(1)", "a"], "", noFile)).toEqual({
+      source: "print(1)",
+      filename: "<string>",
+      argv: ["-c", "a"],
+    });
+    expect(await parsePythonArgs(["-u", "-"], "print(2)", noFile)).toMatchObject({ source: "print(2)", filename: "<stdin>" });
+    expect(await parsePythonArgs(["-V"], "", noFile)).toEqual({ version: true });
+    expect(await parsePythonArgs(["-m", "json.tool"], "", noFile)).toMatchObject({ argv: ["json.tool"] });
+    expect(await parsePythonArgs(["s.py", "x"], "", async () => "print(3)")).toEqual({
+      source: "print(3)",
+      filename: "s.py",
+      argv: ["s.py", "x"],
+    });
+    expect(await parsePythonArgs(["nope.py"], "", noFile)).toEqual({ error: "can't open file 'nope.py': No such file or directory" });
+    expect(await parsePythonArgs(["-c"], "", noFile)).toEqual({ error: "Argument expected for the -c option" });
+  });
+});
+
+describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
+  const threads = nodeShellThreads();
+  let server: Server;
+  let url = "";
+  let connections = 0;
+  beforeAll(async () => {
+    // Pyodide's cold start, once for the file (later tests are warm unless a timeout killed the thread).
+    await new ShellBackend({ threads }).execute("python3 -c pass", 120);
+    server = createServer((_req, res) => res.end("served-by-the-test")).listen(0, "127.0.0.1");
+    server.on("connection", () => connections++);
+    await new Promise((resolve) => server.once("listening", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  }, 180_000);
+  afterAll(() => {
+    threads.close();
+    server?.close();
+  });
+  const shell = () => new ShellBackend({ threads });
+
+  it("reads the agent's files at their paths and writes files the file tools then see", async () => {
+    const sh = shell();
+    ok(await sh.write("/data.csv", "name,n\na,2\nb,3\n"));
+    const code = [
+      "import csv, os",
+      "rows = list(csv.DictReader(open('/data.csv')))",
+      "total = sum(int(r['n']) for r in rows)",
+      "os.makedirs('/out', exist_ok=True)",
+      "open('/out/total.txt', 'w').write(f'total={total}\\n')",
+      "print(len(rows), 'rows')",
+    ].join("\n");
+    const res = await sh.execute(`python3 -c "${code.replaceAll('"', '\\"')}"`, 60);
+    expect(res).toEqual({ output: "2 rows\n", exitCode: 0, truncated: false });
+    expect(ok(await sh.read("/out/total.txt")).lines).toEqual(["total=5"]);
+    // The shell sees the same files, and a script file runs from the workspace with argv.
+    ok(await sh.write("/s.py", "import sys\nprint(open('/out/total.txt').read().strip(), sys.argv[1:])\n"));
+    expect((await sh.execute("python3 /s.py x y | tr a-z A-Z", 60)).output).toBe("TOTAL=5 ['X', 'Y']\n");
+  }, 60_000);
+
+  it("deletes in Python reach the workspace; stdin programs and exit codes work as in CPython", async () => {
+    const sh = shell();
+    ok(await sh.write("/gone.txt", "x"));
+    expect((await sh.execute("echo 'import os; os.remove(\"/gone.txt\")' | python3", 60)).exitCode).toBe(0);
+    expect(isBackendError(await sh.read("/gone.txt"))).toBe(true);
+    expect(await sh.execute("python3 -c 'import sys; sys.exit(3)'", 60)).toMatchObject({ exitCode: 3 });
+    const err = await sh.execute("python3 -c '1/0'", 60);
+    expect(err.exitCode).toBe(1);
+    expect(err.output).toMatch(/Traceback \(most recent call last\):[\s\S]*ZeroDivisionError: division by zero/);
+    expect(err.output).not.toContain("_deeptab_run");
+  }, 60_000);
+
+  it("a second run does not see the first's globals (nor its files left in Pyodide's memory)", async () => {
+    const sh = shell();
+    expect((await sh.execute('python3 -c \'secret = 42; open("/tmp/keep.txt", "w").write("k")\'', 60)).exitCode).toBe(0);
+    const res = await sh.execute("python3 -c 'print(\"secret\" in globals(), __name__)'", 60);
+    expect(res.output).toBe("False __main__\n");
+    // /tmp is the shell session's: written back, seen by cat.
+    expect((await sh.execute("cat /tmp/keep.txt", 60)).output).toBe("k");
+  }, 60_000);
+
+  it("has no network: urllib and pyodide.http fail with a clear error", async () => {
+    const sh = shell();
+    const urllib = await sh.execute(`python3 -c 'import urllib.request; urllib.request.urlopen("${url}")'`, 60);
+    expect(urllib.exitCode).toBe(1);
+    expect(urllib.output).not.toContain("served-by-the-test");
+    expect(urllib.output).toContain("URLError: <urlopen error [Errno 101] Network is unreachable: the sandbox has no network access>");
+    const pyfetch = await sh.execute(
+      `python3 -c 'import asyncio, pyodide.http; asyncio.get_event_loop().run_until_complete(pyodide.http.pyfetch("${url}"))'`,
+      60,
+    );
+    expect(pyfetch.exitCode).toBe(1);
+    expect(pyfetch.output).toContain("the sandbox has no network access");
+    const js = await sh.execute(`python3 -c 'import js; js.fetch("${url}")'`, 60);
+    expect(js.output).toContain("fetch: the sandbox has no network access");
+    expect(connections).toBe(0);
+  }, 60_000);
+
+  it("cuts output over the cap and says so", async () => {
+    const res = await new ShellBackend({ threads, maxOutputBytes: 1000 }).execute("python3 -c 'print(\"x\" * 5000)'", 60);
+    expect(res.truncated).toBe(true);
+    expect(res.output.length).toBeLessThanOrEqual(1100);
+  }, 60_000);
+
+  it("stops a memory bomb with MemoryError and keeps working", async () => {
+    const sh = shell();
+    const res = await sh.execute("python3 -c 'x = [0] * (10 ** 9)'", 60);
+    expect(res.exitCode).toBe(1);
+    expect(res.output).toContain("MemoryError");
+    expect((await sh.execute("python3 -c 'print(6 * 7)'", 60)).output).toBe("42\n");
+  }, 60_000);
+
+  it("stops an infinite loop at the shell's timeout, and the next python3 runs (cold again)", async () => {
+    const sh = shell();
+    const started = performance.now();
+    const res = await sh.execute("python3 -c 'while True: pass'", 2);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(res.exitCode).toBeNull();
+    expect(res.output).toMatch(/^Error: Command timed out after 2 seconds/);
+    expect((await sh.execute("python3 -c 'print(\"again\")'", 120)).output).toBe("again\n");
+  }, 180_000);
+});
