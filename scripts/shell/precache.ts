@@ -12,17 +12,35 @@ export const SW_FILE = "sw.js";
 /** What the worker needs at run time: the build hash and the files, relative to sw.js. */
 export interface ShellManifest {
   readonly version: string;
+  /** Cached on install. */
   readonly files: readonly string[];
+  /** Cached the first time they are fetched (see ON_DEMAND); absent in sw.js files of older builds. */
+  readonly onDemand?: readonly string[];
 }
 
 /** Files never precached: source maps (only DevTools reads them) and the worker itself. */
 const EXCLUDED = [/\.map$/, /(^|\/)\.[^/]*$/, new RegExp(`^${SW_FILE.replace(".", "\\.")}$`)];
 
+/**
+ * Files cached at first use instead of on install: Pyodide (about 13 MB: the core wasm and the standard library,
+ * scripts/pyodide/plugin.ts), which only the first `python3` needs, so a visit that never runs Python never downloads it.
+ */
+export const ON_DEMAND = [/^assets\/pyodide\//];
+
+const cacheable = (paths: readonly string[]) =>
+  paths.map((path) => path.replaceAll("\\", "/")).filter((path) => !EXCLUDED.some((re) => re.test(path)));
+
 /** The files of a build to precache (paths relative to dist/, `/`-separated), sorted. */
 export function precacheFiles(paths: readonly string[]): string[] {
-  return paths
-    .map((path) => path.replaceAll("\\", "/"))
-    .filter((path) => !EXCLUDED.some((re) => re.test(path)))
+  return cacheable(paths)
+    .filter((path) => !ON_DEMAND.some((re) => re.test(path)))
+    .sort();
+}
+
+/** The files of a build cached at first use (see ON_DEMAND), sorted. */
+export function onDemandFiles(paths: readonly string[]): string[] {
+  return cacheable(paths)
+    .filter((path) => ON_DEMAND.some((re) => re.test(path)))
     .sort();
 }
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
 import { ISOLATION_HEADERS, isolatedHeaders, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
 import { BOOT_ENTRY, REGISTER_FILE, appShell, withBootScript, withSecurityMeta } from "./plugin.ts";
-import { manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
+import { manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
 const origin = "https://user.github.io";
 const precached = new Set([`${origin}/deeptab/assets/index-abc.js`, `${origin}/deeptab/index.html`]);
@@ -94,6 +94,12 @@ describe("precache list and build hash", () => {
       "register-sw.js",
     ];
     expect(precacheFiles(files)).toEqual(["assets/index-a.js", "assets/wllama-x.wasm", "index.html", "register-sw.js"]);
+  });
+
+  it("leaves Pyodide (about 13 MB) to be cached at first use, not on install", () => {
+    const files = ["index.html", "assets/pyodide/pyodide.asm.wasm", "assets\\pyodide\\python_stdlib.zip", "assets/shell.worker-a.js"];
+    expect(precacheFiles(files)).toEqual(["assets/shell.worker-a.js", "index.html"]);
+    expect(onDemandFiles(files)).toEqual(["assets/pyodide/pyodide.asm.wasm", "assets/pyodide/python_stdlib.zip"]);
   });
 
   it("hashes paths and bytes: stable under order, different for any change", () => {

@@ -6,7 +6,7 @@
  */
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { SW_FILE, manifestOf, precacheFiles, shellVersion, swSource } from "./precache.ts";
+import { SW_FILE, manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
 /** Every file under dir, relative to it. */
 async function listFiles(dir: string): Promise<string[]> {
@@ -14,7 +14,7 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
-/** What a stamp wrote: the precached files, their bytes and the build hash. */
+/** What a stamp wrote: the precached files, their bytes and the build hash (on-demand files not counted). */
 export interface ShellStamp {
   files: number;
   bytes: number;
@@ -23,10 +23,14 @@ export interface ShellStamp {
 
 /** Writes `<dir>/sw.js` from the bundled worker, with the manifest of every file now in `dir`. */
 export async function stampShell(dir: string, bundledWorker: string): Promise<ShellStamp> {
-  const files = precacheFiles(await listFiles(dir));
-  const contents = await Promise.all(files.map(async (path) => ({ path, content: await readFile(join(dir, path)) })));
-  const version = shellVersion(contents);
-  await writeFile(join(dir, SW_FILE), swSource(bundledWorker, { version, files }));
+  const all = await listFiles(dir);
+  const files = precacheFiles(all);
+  const onDemand = onDemandFiles(all);
+  const read = (paths: string[]) => Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(dir, path)) })));
+  const contents = await read(files);
+  // The hash covers the on-demand files too: a new Pyodide is a new build (and a new cache).
+  const version = shellVersion([...contents, ...(await read(onDemand))]);
+  await writeFile(join(dir, SW_FILE), swSource(bundledWorker, { version, files, onDemand }));
   return { files: files.length, bytes: contents.reduce((sum, f) => sum + f.content.byteLength, 0), version };
 }
 

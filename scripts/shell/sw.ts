@@ -5,19 +5,22 @@
  *   same-origin response it answers gets them (see isolation.ts);
  * - offline app shell: the build's files are precached on install, served
  *   cache first; navigations go to the network first, the cached page when
- *   offline; caches of other builds are deleted on activate.
+ *   offline; caches of other builds are deleted on activate. Large files only
+ *   some visits need (Pyodide, `onDemand`) are cached the first time they are
+ *   fetched, then served cache first (offline too).
  * Requests to other origins (the model provider, model downloads) and
  * non-GET requests are not answered, so they reach the network untouched.
  */
 import { isolatedHeaders, routeOf } from "./isolation.ts";
 
 /** Written by the plugin: the build's hash and its files, relative to this script. */
-declare const SHELL: { readonly version: string; readonly files: readonly string[] };
+declare const SHELL: { readonly version: string; readonly files: readonly string[]; readonly onDemand?: readonly string[] };
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 const CACHE_PREFIX = "deeptab-shell-";
 const cacheName = `${CACHE_PREFIX}${SHELL.version}`;
 const precached = new Set(SHELL.files.map((file) => new URL(file, sw.location.href).href));
+const onDemand = new Set((SHELL.onDemand ?? []).map((file) => new URL(file, sw.location.href).href));
 const indexUrl = new URL("index.html", sw.location.href).href;
 
 sw.addEventListener("install", (event) => {
@@ -67,6 +70,15 @@ async function respond(request: Request, route: "navigate" | "precached" | "netw
   if (route === "precached") {
     const cached = await cache.match(request);
     if (cached) return isolate(cached);
+  }
+  const url = new URL(request.url);
+  url.hash = "";
+  if (onDemand.has(url.href)) {
+    const cached = await cache.match(url.href);
+    if (cached) return isolate(cached);
+    const response = await fetch(request);
+    if (response.ok) await cache.put(url.href, response.clone());
+    return isolate(response);
   }
   return isolate(await fetch(request));
 }

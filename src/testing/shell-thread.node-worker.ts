@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
-import { cutNetwork } from "../backends/sandbox/python-run.ts";
+import { sealThread } from "../backends/sandbox/python-seal.ts";
 import { serveShellThread } from "../backends/sandbox/shell-thread-main.ts";
 import type { FromShellThread, ToShellThread } from "../backends/sandbox/shell-thread.ts";
 
@@ -16,6 +16,6 @@ serveShellThread(
       port.on("message", (message: ToShellThread) => handler(message));
     },
   },
-  // Pyodide from node_modules (its own folder); the thread cut off from the network once it has loaded.
-  { indexURL: `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`, isolate: cutNetwork },
+  // Pyodide from node_modules (its own folder); the thread sealed once it has loaded (python-seal.ts).
+  { indexURL: `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`, isolate: () => void sealThread() },
 );

@@ -17,6 +17,13 @@
  * Each run gets fresh globals (`__name__ == "__main__"`); imported modules
  * stay loaded (as in one interpreter process), which is what makes a warm run
  * fast. Only the standard library is there: no network, no packages.
+ *
+ * JavaScript: the program's `import js` (and `pyodide`, `pyodide_js`, …) is
+ * refused with a clear error, and the `js` module Pyodide builds holds only
+ * the timers its asyncio loop needs. That is a first barrier, not the
+ * boundary (Python has no in-process sandbox): the thread itself is sealed
+ * once Pyodide has loaded (python-seal.ts), so whatever JavaScript a program
+ * reaches finds no network, no storage and no other thread.
  */
 import type { IFileSystem } from "just-bash/browser";
 import type { PyodideInterface } from "pyodide";
@@ -25,7 +32,7 @@ import type { PyodideInterface } from "pyodide";
 export interface PythonHost {
   /** Folder of pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json (the site's own files); Node: undefined. */
   indexURL?: string;
-  /** Called once after Pyodide has loaded: removes what code could reach the network with (`fetch`, …) on this thread. */
+  /** Called once after Pyodide has loaded: seals the thread (python-seal.ts: no network, storage or other threads). */
   isolate?: () => void;
 }
 
@@ -35,11 +42,22 @@ const isSystem = (path: string) => SYSTEM.some((dir) => path === dir || path.sta
 
 let loading: Promise<PyodideInterface> | undefined;
 
+/** Python's `js` module: the timers Pyodide's own asyncio loop imports from it, and nothing else. */
+function pythonJsGlobals(): object {
+  const scope = globalThis;
+  return Object.freeze({
+    setTimeout: (callback: () => void, ms?: number) => scope.setTimeout(callback, ms),
+    clearTimeout: (id?: number) => scope.clearTimeout(id),
+    setInterval: (callback: () => void, ms?: number) => scope.setInterval(callback, ms),
+    clearInterval: (id?: number) => scope.clearInterval(id),
+  });
+}
+
 /** Loads Pyodide once per thread (later calls share the first load). */
 export function loadPython(host: PythonHost): Promise<PyodideInterface> {
   loading ??= (async () => {
     const { loadPyodide } = await import("pyodide");
-    const py = await loadPyodide({ ...(host.indexURL ? { indexURL: host.indexURL } : {}), packages: [] });
+    const py = await loadPyodide({ ...(host.indexURL ? { indexURL: host.indexURL } : {}), packages: [], jsglobals: pythonJsGlobals() });
     host.isolate?.();
     return py;
   })();
@@ -97,11 +115,28 @@ function capture(max: number) {
 }
 
 const RUNNER = `
-import sys, traceback, os, socket
+import sys, traceback, os, socket, builtins
 def _deeptab_no_network(*args, **kwargs):
     raise OSError(101, "Network is unreachable: the sandbox has no network access")
 socket.socket.connect = socket.socket.connect_ex = _deeptab_no_network
+_deeptab_hidden = {"js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "micropip"}
+_deeptab_import = builtins.__import__
+def _deeptab_guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0 and name.split(".")[0] in _deeptab_hidden:
+        raise ModuleNotFoundError(
+            f"No module named {name!r}: Python in deeptab's sandbox has no access to JavaScript "
+            "(no network, no browser storage)", name=name)
+    try:
+        return _deeptab_import(name, globals, locals, fromlist, level)
+    except ModuleNotFoundError as e:
+        top = name.split(".")[0]
+        if level == 0 and e.name == top and top not in sys.stdlib_module_names:
+            e.msg = (f"No module named {top!r}: only Python's standard library is available in the tab "
+                     "(no packages such as numpy or pandas)")
+        raise
+_deeptab_builtins = dict(builtins.__dict__, __import__=_deeptab_guarded_import)
 def _deeptab_run(source, filename, argv, cwd, g):
+    g["__builtins__"] = _deeptab_builtins
     sys.argv = list(argv)
     os.chdir(cwd)
     try:
@@ -244,31 +279,4 @@ export async function runPython(py: PyodideInterface, fs: IFileSystem, run: Pyth
   const problems = await syncOut(py, fs, before);
   const errors = stderr.text() + problems.map((line) => `${line}\n`).join("");
   return { stdout: stdout.text(), stderr: errors, exitCode: problems.length && !exitCode ? 1 : exitCode };
-}
-
-/** What a thread's code could reach the network with. */
-const NETWORK_GLOBALS = ["fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "EventSource", "importScripts"];
-
-/**
- * Cuts the current thread (the shell's own, never the agent's) off from the
- * network once Pyodide has loaded: Python reaches JavaScript's globals through
- * `import js` (and `pyodide.http`), so they answer with an error instead.
- */
-export function cutNetwork(): void {
-  const scope = globalThis as Record<string, unknown>;
-  for (const name of NETWORK_GLOBALS) {
-    if (!(name in scope)) continue;
-    const refuse = () => {
-      throw new TypeError(`${name}: the sandbox has no network access`);
-    };
-    Object.defineProperty(scope, name, { value: refuse, configurable: false, writable: false });
-  }
-  // Node (tests, benches): Pyodide's sockets reach `ws` through the `require` shim it installs on globalThis.
-  const shim = scope["require"];
-  if (typeof shim === "function" && !("process" in scope && typeof (scope["module"] as object | undefined) === "object")) {
-    scope["require"] = (name: string): unknown => {
-      if (name === "ws" || name === "child_process") throw new TypeError(`${name}: the sandbox has no network access`);
-      return (shim as (name: string) => unknown)(name);
-    };
-  }
 }

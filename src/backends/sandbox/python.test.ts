@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeShellThreads } from "../../testing/node-shell-threads.ts";
 import { isBackendError, type Outcome } from "../protocol.ts";
 import { parsePythonArgs } from "./python-command.ts";
+import { SEALED_GLOBALS, SEALED_NAVIGATOR } from "./python-seal.ts";
+import { ESCAPE } from "../../testing/python-escape.ts";
 import { ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {
@@ -95,21 +97,55 @@ describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
     expect((await sh.execute("cat /tmp/keep.txt", 60)).output).toBe("k");
   }, 60_000);
 
-  it("has no network: urllib and pyodide.http fail with a clear error", async () => {
+  it("has no network: urllib fails with a clear error", async () => {
     const sh = shell();
     const urllib = await sh.execute(`python3 -c 'import urllib.request; urllib.request.urlopen("${url}")'`, 60);
     expect(urllib.exitCode).toBe(1);
     expect(urllib.output).not.toContain("served-by-the-test");
     expect(urllib.output).toContain("URLError: <urlopen error [Errno 101] Network is unreachable: the sandbox has no network access>");
-    const pyfetch = await sh.execute(
-      `python3 -c 'import asyncio, pyodide.http; asyncio.get_event_loop().run_until_complete(pyodide.http.pyfetch("${url}"))'`,
-      60,
-    );
-    expect(pyfetch.exitCode).toBe(1);
-    expect(pyfetch.output).toContain("the sandbox has no network access");
-    const js = await sh.execute(`python3 -c 'import js; js.fetch("${url}")'`, 60);
-    expect(js.output).toContain("fetch: the sandbox has no network access");
     expect(connections).toBe(0);
+  }, 60_000);
+
+  it("refuses `import js`, pyodide.ffi, pyodide.http and pyodide_js to the program with a clear error", async () => {
+    const sh = shell();
+    for (const statement of [
+      "import js",
+      "from js import fetch",
+      "import pyodide.ffi",
+      "from pyodide.http import pyfetch",
+      "import pyodide_js",
+    ]) {
+      const res = await sh.execute(`python3 -c '${statement}'`, 60);
+      expect(res.exitCode, statement).toBe(1);
+      expect(res.output, statement).toMatch(
+        /ModuleNotFoundError: No module named '\w+(\.\w+)?': Python in deeptab's sandbox has no access to JavaScript/,
+      );
+    }
+    // A program that catches it carries on (ImportError, as a missing module).
+    expect((await sh.execute(`python3 -c 'exec("try:\\n import js\\nexcept ImportError:\\n print(\\"no js\\")")'`, 60)).output).toBe(
+      "no js\n",
+    );
+  }, 60_000);
+
+  it("a program that gets past the import guard reaches JavaScript without network or storage (the sealed thread)", async () => {
+    const sh = shell();
+    ok(await sh.write("/escape.py", ESCAPE));
+    const res = await sh.execute("python3 /escape.py", 60);
+    expect(res.exitCode).toBe(0);
+    // The bypass works (Python has no in-process sandbox): it found JavaScript's globalThis, and nothing on it.
+    expect(res.output).toContain("globalThis reached: True\n");
+    expect(res.output).toContain("js module has: ['setTimeout']\n");
+    for (const name of [...SEALED_GLOBALS, ...SEALED_NAVIGATOR.map((n) => `navigator.${n}`)])
+      expect(res.output).toContain(`${name}: undefined\n`);
+    expect(connections).toBe(0);
+  }, 60_000);
+
+  it("says that only the standard library is there when a package such as numpy is imported", async () => {
+    const res = await shell().execute("python3 -c 'import numpy as np'", 60);
+    expect(res.exitCode).toBe(1);
+    const message = "No module named 'numpy': only Python's standard library is available in the tab (no packages such as numpy or pandas)";
+    expect(res.output).toContain(`ModuleNotFoundError: ${message}`);
+    expect((await shell().execute("python3 -c 'import json, csv, sqlite3, statistics; print(\"ok\")'", 60)).output).toBe("ok\n");
   }, 60_000);
 
   it("cuts output over the cap and says so", async () => {

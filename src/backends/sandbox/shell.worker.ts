@@ -3,7 +3,7 @@
  * run is stopped or the command times out (see shell-thread.ts). Started by
  * `defaultShellThreads()` from the agent's worker (or a page).
  */
-import { cutNetwork } from "./python-run.ts";
+import { sealThread } from "./python-seal.ts";
 import { serveShellThread } from "./shell-thread-main.ts";
 import type { FromShellThread, ToShellThread } from "./shell-thread.ts";
 
@@ -20,5 +20,5 @@ serveShellThread(
       scope.onmessage = (event: MessageEvent<ToShellThread>) => handler(event.data);
     },
   },
-  { indexURL, isolate: cutNetwork },
+  { indexURL, isolate: () => void sealThread() },
 );

@@ -1,0 +1,81 @@
+/**
+ * The offline shell's `python3` in Chromium: Pyodide loaded on the shell's own
+ * Web Worker from the site's own files (the dev server's /__pyodide/, the
+ * build's assets/pyodide/), over the app's IndexedDB workspace as the worker
+ * builds it; files both ways, and the sealed thread (no network, no storage,
+ * no other threads even for a program that gets past the import guard).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { ESCAPE } from "../../testing/python-escape.ts";
+import { FIXED_NOW } from "../../testing/runtime.ts";
+import { createLayout } from "../../worker/layout.ts";
+import { createSandboxService } from "../../worker/sandbox.ts";
+import { canExecute, isBackendError, type Outcome } from "../protocol.ts";
+import { createBackendRuntime, resolveBackend } from "../runtime.ts";
+import { SEALED_GLOBALS, SEALED_NAVIGATOR } from "./python-seal.ts";
+import { ShellBackend } from "./shell.ts";
+
+function ok<T>(value: Outcome<T>): T {
+  if (isBackendError(value)) throw new Error(`${value.error}: ${value.message}`);
+  return value;
+}
+
+/** The app's filesystem for one thread with the offline shell as the workspace route (fresh databases). */
+function appFilesystem() {
+  const runtime = createBackendRuntime({}, { configurable: { thread_id: "thread-1" } }, () => FIXED_NOW);
+  const layout = createLayout(`python-${crypto.randomUUID()}`);
+  const shellRoute = createSandboxService(layout.workspace).workspaceFor("shell");
+  const fs = resolveBackend(layout.backend(shellRoute), runtime);
+  if (!canExecute(fs)) throw new Error("the shell sandbox cannot execute");
+  return fs;
+}
+
+describe("python3 in the offline shell (Chromium, Pyodide on the shell's Web Worker)", () => {
+  beforeAll(async () => {
+    // Pyodide's cold start from the site's own files, once for the file.
+    const res = await new ShellBackend().execute("python3 -c 'import sys; print(sys.version_info[:2])'", 170);
+    expect(res).toMatchObject({ exitCode: 0 });
+  }, 180_000);
+
+  it("reads the agent's files at their paths and writes files the file tools see (IndexedDB workspace)", async () => {
+    const fs = appFilesystem();
+    ok(await fs.write("/data/sales.csv", "region,amount\nnorth,10\nsouth,5\nnorth,7\n"));
+    ok(
+      await fs.write(
+        "/sum.py",
+        [
+          "import csv, collections, json",
+          "totals = collections.Counter()",
+          "for row in csv.DictReader(open('data/sales.csv')):",
+          "    totals[row['region']] += int(row['amount'])",
+          "json.dump(dict(sorted(totals.items())), open('/data/totals.json', 'w'))",
+          "print('regions:', len(totals))",
+          "",
+        ].join("\n"),
+      ),
+    );
+    const res = await fs.execute("cd / && python3 sum.py", 60);
+    expect(res).toMatchObject({ output: "regions: 2\n", exitCode: 0 });
+    expect(ok(await fs.read("/data/totals.json")).lines).toEqual(['{"north": 17, "south": 5}']);
+    // Changed and deleted by Python, seen by the file tools.
+    const edit = await fs.execute('python3 -c \'import os; os.remove("/data/sales.csv"); open("/sum.py", "a").write("# done\\n")\'', 60);
+    expect(edit.exitCode).toBe(0);
+    expect(isBackendError(await fs.read("/data/sales.csv"))).toBe(true);
+    expect(ok(await fs.read("/sum.py")).lines.at(-1)).toBe("# done");
+  }, 90_000);
+
+  it("refuses `import js` and leaves a program that gets past it no network, storage or other threads", async () => {
+    const fs = appFilesystem();
+    const refused = await fs.execute("python3 -c 'import js'", 60);
+    expect(refused.output).toContain("ModuleNotFoundError: No module named 'js': Python in deeptab's sandbox has no access to JavaScript");
+    ok(await fs.write("/escape.py", ESCAPE));
+    const res = await fs.execute("python3 /escape.py", 60);
+    expect(res.exitCode).toBe(0);
+    expect(res.output).toContain("globalThis reached: True\n");
+    expect(res.output).toContain("js module has: ['setTimeout']\n");
+    for (const name of [...SEALED_GLOBALS, ...SEALED_NAVIGATOR.map((n) => `navigator.${n}`)])
+      expect(res.output).toContain(`${name}: undefined\n`);
+    // The shell itself still works on the sealed thread.
+    expect((await fs.execute("echo sealed | tr a-z A-Z", 60)).output).toBe("SEALED\n");
+  }, 90_000);
+});
