@@ -14,6 +14,7 @@ import { benchJs } from "./bench-js.ts";
 import { benchMcp } from "./bench-mcp.ts";
 import { benchPatterns } from "./bench-patterns.ts";
 import { benchPrompt } from "./bench-prompt.ts";
+import { benchPython } from "./bench-python.ts";
 import { benchRunaway } from "./bench-runaway.ts";
 import { benchServer } from "./bench-server.ts";
 import { benchShell } from "./bench-shell.ts";
@@ -34,6 +35,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchMcp,
   benchServer,
   benchJs,
+  benchPython,
   benchBrowser,
   benchApp,
 ];

@@ -110,9 +110,13 @@ function location(src, index) {
   return `${line}:${column}`;
 }
 
+// Pyodide's own runtime (scripts/pyodide/plugin.ts), copied as published: its Node branches (behind ENVIRONMENT_IS_NODE)
+// never run in a browser, and it is not our bundle to fix.
+const VENDORED = join(dist, "assets", "pyodide");
+
 let files;
 try {
-  files = walk(dist);
+  files = walk(dist).filter((file) => !file.startsWith(VENDORED));
 } catch {
   console.error("check-bundle: no dist/ directory; run `vite build` first.");
   process.exit(1);

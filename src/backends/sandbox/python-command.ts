@@ -61,7 +61,8 @@ export function pythonCommands(host: PythonHost): Command[] {
         py = await loadPython(host);
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
-        return { stdout: "", stderr: `${name}: Python could not be loaded from the site's own files: ${why}\n`, exitCode: 1 };
+        const hint = "Python is downloaded from this site the first time python3 runs; if the tab was offline then, retry once online";
+        return { stdout: "", stderr: `${name}: Python could not be loaded from the site's own files: ${why}\n(${hint}.)\n`, exitCode: 1 };
       }
       if ("version" in program)
         return { stdout: `Python ${String(py.runPython("import sys; sys.version.split()[0]"))}\n`, stderr: "", exitCode: 0 };

@@ -34,6 +34,8 @@ export interface PythonHost {
   indexURL?: string;
   /** Called once after Pyodide has loaded: seals the thread (python-seal.ts: no network, storage or other threads). */
   isolate?: () => void;
+  /** Told when a load starts (the first `python3` on the thread) and when it is done, with a line for the terminal panel. */
+  onStatus?: (phase: "loading" | "loaded", text: string) => void;
 }
 
 /** Pyodide's own folders, never synced with the workspace. */
@@ -41,6 +43,7 @@ const SYSTEM = ["/lib", "/dev", "/proc", "/sys", "/home/pyodide", "/home/web_use
 const isSystem = (path: string) => SYSTEM.some((dir) => path === dir || path.startsWith(`${dir}/`));
 
 let loading: Promise<PyodideInterface> | undefined;
+let loaded = false;
 
 /** Python's `js` module: the timers Pyodide's own asyncio loop imports from it, and nothing else. */
 function pythonJsGlobals(): object {
@@ -53,12 +56,42 @@ function pythonJsGlobals(): object {
   });
 }
 
+/** Whether Python has loaded on this thread (a later `python3` starts at once). */
+export function pythonLoaded(): boolean {
+  return loaded;
+}
+
+/** Pyodide's lock file from the site, or an error naming why it could not be fetched. */
+async function fetchLock(indexURL: string): Promise<string> {
+  const url = new URL("pyodide-lock.json", indexURL).href;
+  const response = await fetch(url).catch((err: unknown) => {
+    throw new Error(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.text();
+}
+
+/** What the first load downloads (the core wasm and the standard library), for the status line and the README. */
+export const PYTHON_DOWNLOAD = "about 13 MB";
+
 /** Loads Pyodide once per thread (later calls share the first load). */
 export function loadPython(host: PythonHost): Promise<PyodideInterface> {
   loading ??= (async () => {
+    const started = performance.now();
+    host.onStatus?.("loading", `[python3: loading Python, first use on this thread (${PYTHON_DOWNLOAD} from this site, then cached)…]\n`);
+    // Over HTTP the lock file is fetched first, alone: unreachable files (offline before the first use) end here with
+    // one clear error, instead of inside loadPyodide's parallel fetches (whose other failures would go unhandled).
+    const lockFileContents = /^https?:/.test(host.indexURL ?? "") ? await fetchLock(host.indexURL ?? "") : undefined;
     const { loadPyodide } = await import("pyodide");
-    const py = await loadPyodide({ ...(host.indexURL ? { indexURL: host.indexURL } : {}), packages: [], jsglobals: pythonJsGlobals() });
+    const py = await loadPyodide({
+      ...(host.indexURL ? { indexURL: host.indexURL } : {}),
+      ...(lockFileContents ? { lockFileContents } : {}),
+      packages: [],
+      jsglobals: pythonJsGlobals(),
+    });
     host.isolate?.();
+    loaded = true;
+    host.onStatus?.("loaded", `[python3: Python ready in ${((performance.now() - started) / 1000).toFixed(1)} s]\n`);
     return py;
   })();
   loading.catch(() => (loading = undefined));

@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeShellThreads } from "../../testing/node-shell-threads.ts";
 import { isBackendError, type Outcome } from "../protocol.ts";
-import { parsePythonArgs } from "./python-command.ts";
+import { Bash } from "just-bash/browser";
+import { parsePythonArgs, pythonCommands } from "./python-command.ts";
 import { SEALED_GLOBALS, SEALED_NAVIGATOR } from "./python-seal.ts";
 import { ESCAPE } from "../../testing/python-escape.ts";
 import { ShellBackend } from "./shell.ts";
@@ -36,6 +37,41 @@ describe("python3 argument parsing", () => {
     expect(await parsePythonArgs(["nope.py"], "", noFile)).toEqual({ error: "can't open file 'nope.py': No such file or directory" });
     expect(await parsePythonArgs(["-c"], "", noFile)).toEqual({ error: "Argument expected for the -c option" });
   });
+});
+
+describe("python3's first load", () => {
+  it("shows a status line in the terminal panel while Python loads, and not in the command's output", async () => {
+    const threads = nodeShellThreads();
+    try {
+      const chunks: string[] = [];
+      const res = await new ShellBackend({ threads }).execute("python3 -c 'print(1)'", 1, { onOutput: (chunk) => chunks.push(chunk) });
+      // A 1 s timeout does not cut the first load (seconds) short: it does not count, and the output is the program's alone.
+      expect(res).toEqual({ output: "1\n", exitCode: 0, truncated: false });
+      expect(chunks[0]).toBe("[python3: loading Python, first use on this thread (about 13 MB from this site, then cached)…]\n");
+      expect(chunks[1]).toMatch(/^\[python3: Python ready in \d+\.\d s\]\n$/);
+      expect(chunks.slice(2)).toEqual(["1\n"]);
+      // Warm: no status line.
+      const warm: string[] = [];
+      await new ShellBackend({ threads }).execute("python3 -c 'print(2)'", 5, { onOutput: (chunk) => warm.push(chunk) });
+      expect(warm).toEqual(["2\n"]);
+    } finally {
+      threads.close();
+    }
+  }, 180_000);
+
+  it("is a clear error when Pyodide's files cannot be loaded (offline before the first use)", async () => {
+    const missing = createServer((_req, res) => res.writeHead(404).end()).listen(0, "127.0.0.1");
+    await new Promise((resolve) => missing.once("listening", resolve));
+    const site = `http://127.0.0.1:${(missing.address() as AddressInfo).port}/assets/pyodide/`;
+    const res = await new Bash({ customCommands: pythonCommands({ indexURL: site }) })
+      .exec("python3 -c 'print(1)'")
+      .finally(() => missing.close());
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toMatch(/^python3: Python could not be loaded from the site's own files: http:.*\/pyodide-lock\.json: HTTP 404\n/);
+    expect(res.stderr).toContain(
+      "Python is downloaded from this site the first time python3 runs; if the tab was offline then, retry once online",
+    );
+  }, 60_000);
 });
 
 describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {

@@ -9,7 +9,7 @@ import { Bash, type IFileSystem } from "just-bash/browser";
 import { fixGrepPaths } from "./grep-paths.ts";
 import { missingCommands } from "./missing-commands.ts";
 import { pythonCommands } from "./python-command.ts";
-import type { PythonHost } from "./python-run.ts";
+import { pythonLoaded, type PythonHost } from "./python-run.ts";
 
 /** What a command needs besides its filesystem: plain data, so it can cross to another thread. */
 export interface ShellRequest {
@@ -18,6 +18,8 @@ export interface ShellRequest {
   env: Record<string, string>;
   /** The interpreter's own deadline, in ms (a thread is also killed from outside at the timeout). */
   deadlineMs: number;
+  /** Added to the deadline while Python has not loaded on this thread yet (its first load does not count; shell-thread.ts). */
+  pythonLoadMs?: number;
 }
 
 /** What the interpreter answered. */
@@ -55,7 +57,7 @@ export async function runShellCommand(
     // The timeout is the limit that matters: counts high enough that long loops end by it, not by a count.
     // Sizes: one string or pipe at most 64 MiB and 256 MiB alive, so a runaway pipeline ends with an error.
     executionLimits: {
-      maxExecutionTimeMs: request.deadlineMs,
+      maxExecutionTimeMs: request.deadlineMs + (python && !pythonLoaded() ? (request.pythonLoadMs ?? 0) : 0),
       maxOutputSize: 64 * 1024 * 1024,
       maxStringLength: 64 * 1024 * 1024,
       maxLiveBytes: 256 * 1024 * 1024,

@@ -46,7 +46,8 @@ export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellT
           channel.post({ type: "fs", id, call, method, args });
         }),
     );
-    void runShellCommand(fs, request, undefined, python).then(
+    const status = (phase: "loading" | "loaded", text: string) => channel.post({ type: "status", id, phase, text });
+    void runShellCommand(fs, request, undefined, python && { ...python, onStatus: status }).then(
       (result) => channel.post({ type: "done", id, result }),
       (err: unknown) => channel.post({ type: "done", id, result: { stdout: "", stderr: `bash: ${String(err)}\n`, exitCode: 1 } }),
     );

@@ -56,7 +56,9 @@ export type ToShellThread =
 export type FromShellThread =
   | { type: "started"; id: number }
   | { type: "fs"; id: number; call: number; method: FsMethod; args: unknown[] }
-  | { type: "done"; id: number; result: ShellRunResult };
+  | { type: "done"; id: number; result: ShellRunResult }
+  /** Python's first load on this thread (python-run.ts): `loading` pauses the command's timeout, `loaded` restarts it. */
+  | { type: "status"; id: number; phase: "loading" | "loaded"; text: string };
 
 /** One end of the messages between caller and thread. */
 export interface ShellChannel<In, Out> {
@@ -140,6 +142,13 @@ export class ShellThreads {
 /** How long a new thread may take to start a command (loading the interpreter) before it counts as crashed. */
 export const THREAD_START_MS = 60_000;
 
+/**
+ * How long Python's first load on a thread (about 13 MB: fetched once, compiled) may take. It does not count against
+ * the command's timeout (which restarts once Python is ready): else a short timeout would kill every first load and
+ * Python would never become ready.
+ */
+export const PYTHON_LOAD_MS = 180_000;
+
 /** How a command on a thread ended. */
 export type ThreadOutcome =
   | { kind: "done"; result: ShellRunResult }
@@ -165,7 +174,7 @@ export function runOnThread(
   threads: ShellThreads,
   fs: ShellFsCalls,
   request: ShellRequest,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; onStatus?: (text: string) => void },
 ): Promise<ThreadOutcome> {
   const id = nextId++;
   const thread = threads.acquire();
@@ -195,6 +204,12 @@ export function runOnThread(
         return;
       }
       if (message.type === "done") return finish({ kind: "done", result: message.result });
+      if (message.type === "status") {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish({ kind: "timeout" }), message.phase === "loading" ? PYTHON_LOAD_MS : options.timeoutMs);
+        options.onStatus?.(message.text);
+        return;
+      }
       const { call, method, args } = message;
       if (!METHODS.has(method)) {
         thread.post({ type: "fs-reply", call, ok: false, message: `EINVAL: unknown filesystem call ${String(method)}`, code: "EINVAL" });
