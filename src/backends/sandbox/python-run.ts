@@ -148,7 +148,7 @@ function capture(max: number) {
 }
 
 const RUNNER = `
-import sys, traceback, os, socket, builtins
+import sys, traceback, os, socket, builtins, gc, io
 def _deeptab_no_network(*args, **kwargs):
     raise OSError(101, "Network is unreachable: the sandbox has no network access")
 socket.socket.connect = socket.socket.connect_ex = _deeptab_no_network
@@ -186,6 +186,13 @@ def _deeptab_run(source, filename, argv, cwd, g):
         traceback.print_exception(type(e), e, e.__traceback__.tb_next)
         return 1
     finally:
+        # As at a process's exit: what files the program left open still buffer is flushed before they are written back.
+        for o in gc.get_objects():
+            try:
+                if isinstance(o, io.IOBase) and not o.closed and o.writable():
+                    o.flush()
+            except Exception:
+                pass
         sys.stdout.flush()
         sys.stderr.flush()
 _deeptab_run

@@ -107,6 +107,10 @@ describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
     const res = await sh.execute(`python3 -c "${code.replaceAll('"', '\\"')}"`, 60);
     expect(res).toEqual({ output: "2 rows\n", exitCode: 0, truncated: false });
     expect(ok(await sh.read("/out/total.txt")).lines).toEqual(["total=5"]);
+    // A file left open (no close, no with; held in a cycle) is flushed as at a process's exit.
+    ok(await sh.write("/cycle.py", "class A: pass\na = A()\na.me = a\na.f = open('/unclosed.txt', 'w')\na.f.write('kept')\n"));
+    expect((await sh.execute("python3 /cycle.py", 60)).exitCode).toBe(0);
+    expect(ok(await sh.read("/unclosed.txt")).lines).toEqual(["kept"]);
     // The shell sees the same files, and a script file runs from the workspace with argv.
     ok(await sh.write("/s.py", "import sys\nprint(open('/out/total.txt').read().strip(), sys.argv[1:])\n"));
     expect((await sh.execute("python3 /s.py x y | tr a-z A-Z", 60)).output).toBe("TOTAL=5 ['X', 'Y']\n");
