@@ -1,0 +1,96 @@
+/**
+ * A data task through the UI with Python (issue 18): a CSV is dropped on the composer (into /uploads/), a command
+ * runs `python3` over it in the offline shell (the demo model turns "$ <command>" into `execute`), the summary file
+ * it writes opens in the file viewer, and the terminal shows Python's first load. Every request leaving the machine
+ * is aborted, so Python comes from the site's own files; and the service worker cached those files at that first
+ * use, not before (they are not in its precache).
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { AFTER_LOAD, watchErrors } from "./app.ts";
+
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;
+
+/** The URLs of the service worker's cache (one cache per build). */
+const cachedUrls = (page: Page) =>
+  page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    return urls;
+  });
+
+const PROGRAM = [
+  "import csv",
+  "rows = list(csv.DictReader(open('/uploads/sales.csv')))",
+  "totals = {}",
+  "[totals.__setitem__(r['region'], totals.get(r['region'], 0) + int(r['amount'])) for r in rows]",
+  "out = open('/summary.csv', 'w')",
+  "out.write('region,total\\n' + ''.join(f'{k},{v}\\n' for k, v in sorted(totals.items())))",
+  "print(len(rows), 'rows,', len(totals), 'regions')",
+].join("; ");
+
+test("a CSV dropped in the composer, summarised by python3, opens in the file viewer (Python from the site, offline)", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  const errors = watchErrors(page);
+  const leaving: string[] = [];
+  await context.route(
+    (url) => !LOOPBACK_HOST.test(url.hostname) && /^(?:https?|wss?):$/.test(url.protocol),
+    (route) => {
+      leaving.push(route.request().url());
+      return route.abort("internetdisconnected");
+    },
+  );
+  await page.goto("/");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect(box).toBeVisible(AFTER_LOAD);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), AFTER_LOAD).toBe(true);
+
+  await box.fill("Here is the sales data");
+  const dropped = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["region,amount\nnorth,10\nsouth,5\nnorth,7\neast,1\n"], "sales.csv", { type: "text/csv" }));
+    return dt;
+  });
+  const form = page.locator("form").filter({ has: box });
+  await form.dispatchEvent("drop", { dataTransfer: dropped });
+  await box.press("Enter");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false", { timeout: 60_000 });
+  // Installed, and Pyodide not among what it precached.
+  expect((await cachedUrls(page)).some((url) => url.includes("/assets/pyodide/"))).toBe(false);
+
+  await page.getByRole("tab", { name: "Terminal" }).click();
+  // Right after a run the thread may still count as busy for a moment (the composer then keeps the text): send again.
+  await box.fill(`$ python3 -c "${PROGRAM}"`);
+  await expect(async () => {
+    if (await box.inputValue()) await box.press("Enter");
+    await expect(box).toHaveValue("", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByTestId("approve").click();
+  // While Python loads (seconds), the terminal shows it; the lines are the panel's, not the command's output.
+  await expect(page.getByRole("tabpanel")).toContainText("[python3: loading Python, first use on this thread", { timeout: 60_000 });
+  const answer = page.getByTestId("assistant-message").last();
+  await expect(answer).toContainText("4 rows, 3 regions", { timeout: 180_000 });
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false", { timeout: 60_000 });
+
+  await expect(page.getByTestId("command")).toHaveAttribute("data-exit", "0");
+  await expect(page.getByRole("tabpanel")).toContainText("4 rows, 3 regions");
+
+  await page.getByRole("tab", { name: "Files" }).click();
+  const file = page.getByTestId("files").locator('[data-testid="file"][data-path="/summary.csv"]');
+  await file.click();
+  const viewer = page.getByTestId("file-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "/summary.csv");
+  const code = viewer.getByRole("region", { name: "/summary.csv", exact: true });
+  await expect
+    .poll(async () => (await code.locator("[data-line] .text").allTextContents()).join("\n"))
+    .toBe("region,total\neast,1\nnorth,17\nsouth,5");
+
+  // Cached at that first use, from this site; nothing tried to leave the machine.
+  const cached = await cachedUrls(page);
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"])
+    expect(cached.some((url) => url.endsWith(`/assets/pyodide/${name}`))).toBe(true);
+  expect(leaving).toEqual([]);
+  expect(errors).toEqual([]);
+});
