@@ -35,11 +35,11 @@ export async function benchPython(): Promise<string[]> {
     const rows = Array.from({ length: 1_000 }, (_, i) => `r${i},${i % 13}`).join("\n");
     await shell.write("/data.csv", `name,n\n${rows}\n`);
     const csv = await mean(shell, `python3 -c 'import csv; print(sum(int(r["n"]) for r in csv.DictReader(open("/data.csv"))))'`);
-    const f = (t: number) => `${t.toFixed(1)} ms`.padStart(10);
+    const f = (t: number) => `${t.toFixed(1)} ms`.padStart(11);
     return [
       "python3: Pyodide on the offline shell's thread (Node worker_threads, files from node_modules)",
       `  a trivial shell command (true)          ${f(bash)}`,
-      `  python3 -c pass, cold (first on thread) ${f(cold)}  (${(cold / bash).toFixed(0)}x true; once per thread, then cached)`,
+      `  python3 -c pass, cold (first on thread) ${f(cold)}  (${(cold / bash).toFixed(0)}x true; once per shell thread)`,
       `  python3 -c pass, warm                   ${f(warm)}  (${(warm / bash).toFixed(1)}x true; cold/warm ${(cold / warm).toFixed(0)}x)`,
       `  sum a 1,000-row CSV with csv, warm      ${f(csv)}  (${(csv / warm).toFixed(2)}x python3 -c pass)`,
     ];
