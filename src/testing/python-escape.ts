@@ -20,3 +20,13 @@ for name in ${names}:
 for name in ${navigatorNames}:
     print(f"navigator.{name}:", Function(f"return globalThis.navigator ? typeof globalThis.navigator.{name} : 'undefined'")())
 `;
+
+/**
+ * The lines ESCAPE prints on a sealed thread: the bypass works (Python has no in-process sandbox; it reaches
+ * JavaScript's globalThis), and nothing that reaches the network, storage or another thread is on it.
+ */
+export const SEALED_OUTPUT: readonly string[] = [
+  "globalThis reached: True\n",
+  "js module has: ['setTimeout']\n",
+  ...[...SEALED_GLOBALS, ...SEALED_NAVIGATOR.map((name) => `navigator.${name}`)].map((name) => `${name}: undefined\n`),
+];

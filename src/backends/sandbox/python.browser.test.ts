@@ -6,13 +6,12 @@
  * no other threads even for a program that gets past the import guard).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { ESCAPE } from "../../testing/python-escape.ts";
+import { ESCAPE, SEALED_OUTPUT } from "../../testing/python-escape.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { createLayout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
 import { canExecute, isBackendError, type Outcome } from "../protocol.ts";
 import { createBackendRuntime, resolveBackend } from "../runtime.ts";
-import { SEALED_GLOBALS, SEALED_NAVIGATOR } from "./python-seal.ts";
 import { ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {
@@ -80,10 +79,7 @@ describe("python3 in the offline shell (Chromium, Pyodide on the shell's Web Wor
     ok(await fs.write("/escape.py", ESCAPE));
     const res = await fs.execute("python3 /escape.py", 60);
     expect(res.exitCode).toBe(0);
-    expect(res.output).toContain("globalThis reached: True\n");
-    expect(res.output).toContain("js module has: ['setTimeout']\n");
-    for (const name of [...SEALED_GLOBALS, ...SEALED_NAVIGATOR.map((n) => `navigator.${n}`)])
-      expect(res.output).toContain(`${name}: undefined\n`);
+    for (const line of SEALED_OUTPUT) expect(res.output).toContain(line);
     // The shell itself still works on the sealed thread.
     expect((await fs.execute("echo sealed | tr a-z A-Z", 60)).output).toBe("SEALED\n");
   }, 90_000);
