@@ -235,7 +235,7 @@ export function runOnThread(
       running.add(op);
       void op.finally(() => running.delete(op));
     });
-    thread.post({ type: "run", id, request });
+    thread.post({ type: "run", id, request: { ...request, pythonLoadMs: PYTHON_LOAD_MS } });
     thread.onFailure((reason) => finish({ kind: "crashed", reason }));
   });
 }

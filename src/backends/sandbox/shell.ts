@@ -236,22 +236,13 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     if (signal?.aborted) throw abortError(signal);
     let result: ShellRunResult;
     if (threads) {
-      const { runOnThread, PYTHON_LOAD_MS } = await import("./shell-thread.ts");
-      const request: ShellRequest = {
-        command,
-        env: this.#options.env ?? {},
-        deadlineMs: seconds * 1000 + BACKSTOP_MS,
-        pythonLoadMs: PYTHON_LOAD_MS,
-      };
+      const request: ShellRequest = { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 + BACKSTOP_MS };
       // ShellFs answers every filesystem call the thread makes (its methods are the calls).
       const fsCalls = fs as unknown as ShellFsCalls;
+      const { runOnThread } = await import("./shell-thread.ts");
       // Status lines (Python's first load) go to the terminal panel at once, not into the command's output.
       const onStatus = options.onOutput;
-      const outcome = await runOnThread(threads, fsCalls, request, {
-        timeoutMs: seconds * 1000,
-        signal,
-        ...(onStatus ? { onStatus } : {}),
-      });
+      const outcome = await runOnThread(threads, fsCalls, request, { timeoutMs: seconds * 1000, signal, ...(onStatus && { onStatus }) });
       switch (outcome.kind) {
         case "done":
           result = outcome.result;
