@@ -1,15 +1,13 @@
 /**
  * One offline-shell command: a fresh just-bash interpreter over a filesystem,
- * with the shell's commands (the missing-sandbox answers, grep's path fix,
- * `python3` on the shell's own thread) and limits. It runs wherever it is called: in the shell's own thread (see
+ * with the shell's commands (the missing-sandbox answers, grep's path fix) and
+ * limits. It runs wherever it is called: in the shell's own thread (see
  * shell-thread.ts, with the filesystem reached over a port) or, where no
  * thread can be started, on the caller's thread.
  */
-import { Bash, type IFileSystem } from "just-bash/browser";
+import { Bash, type Command, type IFileSystem } from "just-bash/browser";
 import { fixGrepPaths } from "./grep-paths.ts";
 import { missingCommands } from "./missing-commands.ts";
-import { pythonCommands } from "./python-command.ts";
-import { pythonLoaded, type PythonHost } from "./python-run.ts";
 
 /** What a command needs besides its filesystem: plain data, so it can cross to another thread. */
 export interface ShellRequest {
@@ -18,7 +16,7 @@ export interface ShellRequest {
   env: Record<string, string>;
   /** The interpreter's own deadline, in ms (a thread is also killed from outside at the timeout). */
   deadlineMs: number;
-  /** Added to the deadline while Python has not loaded on this thread yet (its first load does not count; shell-thread.ts). */
+  /** See PYTHON_LOAD_MS. */
   pythonLoadMs?: number;
 }
 
@@ -44,20 +42,18 @@ export async function runShellCommand(
   fs: IFileSystem,
   request: ShellRequest,
   signal?: AbortSignal,
-  python?: PythonHost,
+  extra: { commands: Command[]; ms: number } = { commands: [], ms: 0 },
 ): Promise<ShellRunResult> {
-  // python3 only on a thread that is terminated at the timeout (a Python loop gives the interpreter no turn to stop it).
-  const python3 = python ? pythonCommands(python) : [];
-  const names = new Set(python3.map((c) => c.name));
+  const names = new Set(extra.commands.map((c) => c.name));
   const bash = new Bash({
     fs,
     cwd: "/",
     env: { HOME: "/", USER: "agent", SHELL: "/bin/bash", TERM: "dumb", ...request.env },
-    customCommands: [...missingCommands().filter((c) => !names.has(c.name)), ...python3],
+    customCommands: [...missingCommands().filter((c) => !names.has(c.name)), ...extra.commands],
     // The timeout is the limit that matters: counts high enough that long loops end by it, not by a count.
     // Sizes: one string or pipe at most 64 MiB and 256 MiB alive, so a runaway pipeline ends with an error.
     executionLimits: {
-      maxExecutionTimeMs: request.deadlineMs + (python && !pythonLoaded() ? (request.pythonLoadMs ?? 0) : 0),
+      maxExecutionTimeMs: request.deadlineMs + extra.ms,
       maxOutputSize: 64 * 1024 * 1024,
       maxStringLength: 64 * 1024 * 1024,
       maxLiveBytes: 256 * 1024 * 1024,

@@ -6,7 +6,8 @@
  */
 import type { IFileSystem } from "just-bash/browser";
 import { resolveShellPath } from "./shell-fs.ts";
-import type { PythonHost } from "./python-run.ts";
+import { pythonCommands } from "./python-command.ts";
+import { pythonLoaded, type PythonHost } from "./python-run.ts";
 import { runShellCommand } from "./shell-runner.ts";
 import { FS_METHODS, type FromShellThread, type FsMethod, type ShellChannel, type ToShellThread } from "./shell-thread.ts";
 
@@ -47,7 +48,12 @@ export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellT
         }),
     );
     const status = (phase: "loading" | "loaded", text: string) => channel.post({ type: "status", id, phase, text });
-    void runShellCommand(fs, request, undefined, python && { ...python, onStatus: status }).then(
+    // python3 only on a thread that is terminated at the timeout (a Python loop gives the interpreter no turn to stop it);
+    // its first load does not count against the interpreter's own deadline either (PYTHON_LOAD_MS).
+    const extra = python
+      ? { commands: pythonCommands({ ...python, onStatus: status }), ms: pythonLoaded() ? 0 : (request.pythonLoadMs ?? 0) }
+      : undefined;
+    void runShellCommand(fs, request, undefined, extra).then(
       (result) => channel.post({ type: "done", id, result }),
       (err: unknown) => channel.post({ type: "done", id, result: { stdout: "", stderr: `bash: ${String(err)}\n`, exitCode: 1 } }),
     );
