@@ -49,6 +49,9 @@ import { ShellFileStore } from "./shell-files.ts";
 import type { ShellFs } from "./shell-fs.ts";
 import type * as Runner from "./shell-runner.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
+
+/** The interpreter's module, for the path without a shell thread (Node). */
+const RUNNER_MODULE = "./shell-runner.ts";
 import { newShellSession, type ShellSession } from "./shell-session.ts";
 import type { ShellFsCalls, ShellThreads } from "./shell-thread.ts";
 
@@ -264,8 +267,9 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
       }
     } else {
       // A computed specifier: browser bundles (which run commands on the shell's worker) then carry no second copy
-      // of the interpreter for a path they never take.
-      const runner = new URL("./shell-runner.ts", import.meta.url).href;
+      // of the interpreter for a path they never take. A variable, not a literal: Vite inlines a literal
+      // `new URL("./x.ts", import.meta.url)` as a base64 data URL of the file's source (4 KB in the agent worker).
+      const runner = new URL(RUNNER_MODULE, import.meta.url).href;
       const { runShellCommand } = (await import(/* @vite-ignore */ runner)) as typeof Runner;
       const started = performance.now();
       result = await runShellCommand(fs, { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 }, signal);
