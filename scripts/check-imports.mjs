@@ -121,6 +121,13 @@ export const UNFOLLOWED = [
       "Web Workers (Node): a computed name, so browser bundles, which run commands on the shell's worker, carry no " +
       "second copy of just-bash",
   },
+  {
+    file: "backends/sandbox/shell.ts",
+    kind: "url",
+    why:
+      "the same interpreter's URL (./shell-runner.ts) from a constant: Vite inlines a literal `new URL(\"./x.ts\", " +
+      "import.meta.url)` as a base64 data URL of the source, which the agent worker would carry for a path it never takes",
+  },
 ];
 
 const MODULE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx|svelte)$/;

@@ -1,20 +1,12 @@
 /**
- * The names of the tools deeptab's built-in middleware may offer, as plain data (no imports), so code that only
- * needs the names (the agent-folder loader, which the page may run) does not load the tools. A test holds the list
- * equal to the tools createDeepAgent builds.
+ * The names of the tools deeptab's built-in middleware may offer, as plain data (importing only core/'s), so code
+ * that only needs the names (the agent-folder loader, which the page may run) does not load the tools. A test holds
+ * the list equal to the tools createDeepAgent builds.
  */
+import { ASYNC_TASK_TOOL_NAMES } from "../core/async-task-names.ts";
 
 /** The file tools, in the order the agent offers them (deepagents' names). */
 export const FILE_TOOL_NAMES = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
-
-/** The async subagents' tools (as middleware/async-subagents.ts builds them; create-deep-agent.test.ts holds both equal). */
-export const ASYNC_TASK_TOOL_NAMES = [
-  "start_async_task",
-  "check_async_task",
-  "update_async_task",
-  "cancel_async_task",
-  "list_async_tasks",
-] as const;
 
 /**
  * Every built-in tool name: the file tools, `write_todos`, `task`, `compact_conversation` and the async subagents'

@@ -17,6 +17,21 @@ export interface AsyncTaskContext {
 
 const now = () => new Date().toISOString();
 
+/** The task's record with a status just read from the server (its description dropped, as upstream's). */
+function withStatus(task: AsyncTask, status: AsyncTaskStatus, checkedAt: string | undefined): AsyncTask {
+  const updatedAt = status !== task.status ? now() : task.updatedAt;
+  return {
+    taskId: task.taskId,
+    agentName: task.agentName,
+    threadId: task.threadId,
+    runId: task.runId,
+    status,
+    createdAt: task.createdAt,
+    ...(updatedAt === undefined ? {} : { updatedAt }),
+    ...(checkedAt === undefined ? {} : { checkedAt }),
+  };
+}
+
 /** Text of an error for the model (the agent's redaction hides keys in it before it is kept). */
 const text = (error: unknown) =>
   error instanceof Error ? `${error.name === "Error" ? "Error" : error.name}: ${error.message}` : String(error);
@@ -110,16 +125,7 @@ export async function check(ctx: AsyncTaskContext, args: Record<string, unknown>
       result.result = resultOf(undefined);
     }
   } else if (status === "error") result.error = "The async subagent encountered an error.";
-  const updated: AsyncTask = {
-    taskId: task.taskId,
-    agentName: task.agentName,
-    threadId: task.threadId,
-    runId: task.runId,
-    status,
-    createdAt: task.createdAt,
-    updatedAt: status !== task.status ? now() : task.updatedAt,
-    checkedAt: now(),
-  };
+  const updated = withStatus(task, status, now());
   return { content: JSON.stringify(result), update: ASYNC_TASKS.set({ [task.taskId]: updated }) };
 }
 
@@ -171,16 +177,7 @@ export async function list(ctx: AsyncTaskContext, args: Record<string, unknown>,
   const updated: Record<string, AsyncTask> = {};
   const lines = tasks.map((task, i) => {
     const status = statuses[i]!;
-    updated[task.taskId] = {
-      taskId: task.taskId,
-      agentName: task.agentName,
-      threadId: task.threadId,
-      runId: task.runId,
-      status,
-      createdAt: task.createdAt,
-      updatedAt: status !== task.status ? now() : task.updatedAt,
-      checkedAt: task.checkedAt,
-    };
+    updated[task.taskId] = withStatus(task, status, task.checkedAt);
     return `- taskId: ${task.taskId} agent: ${task.agentName} status: ${status}`;
   });
   return { content: `${lines.length} tracked task(s):\n${lines.join("\n")}`, update: ASYNC_TASKS.set(updated) };

@@ -40,14 +40,7 @@ export interface AsyncTask {
   checkedAt?: string;
 }
 
-/** The tools' names (a user tool may not take one; agent/tool-names.ts lists them too, a test holds both equal). */
-export const ASYNC_TASK_TOOL_NAMES = [
-  "start_async_task",
-  "check_async_task",
-  "update_async_task",
-  "cancel_async_task",
-  "list_async_tasks",
-] as const;
+export { ASYNC_TASK_TOOL_NAMES } from "../core/async-task-names.ts";
 
 /** Statuses that never change: listing does not ask the server about them. */
 export const TERMINAL_STATUSES: ReadonlySet<AsyncTaskStatus> = new Set(["cancelled", "success", "error", "timeout", "interrupted"]);

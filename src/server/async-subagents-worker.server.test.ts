@@ -8,8 +8,8 @@
 import "fake-indexeddb/auto";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startLangGraphServer, type LangGraphServer } from "../testing/langgraph-server.ts";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import { startScriptedLangGraph, type LangGraphServer, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
+import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 import { collectRun, openWorkerApi, storeFolderAgent } from "../testing/worker-api.ts";
 import type { AgentWorkerApi } from "../worker/protocol.ts";
 
@@ -38,19 +38,14 @@ function script(req: RecordedRequest): ServerReply | undefined {
   return undefined;
 }
 
-let model: ScriptedServer;
+let lg: ScriptedLangGraph;
 let server: LangGraphServer;
 beforeAll(async () => {
-  model = await startScriptedServer("openai", script);
-  server = await startLangGraphServer({
-    kind: "dev",
-    port: await freePort(),
-    env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "none" },
-  });
+  lg = await startScriptedLangGraph(script);
+  server = lg.server;
 });
 afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+  await lg?.stop();
 });
 
 async function send(api: AgentWorkerApi, thread: string, text: string) {
@@ -80,7 +75,7 @@ describe("an agent folder's async subagents in the worker", () => {
     expect(review.value.hosts).toContainEqual({ origin: new URL(server.url).origin, by: ["agent.yaml async_subagents surveyor"] });
     const set = await first.api.setThreadAgent("t", agentId);
     if (!set.ok) throw new Error(set.error.message);
-    await first.api.setThreadModel("t", { provider: "openai-compatible", model: "m", baseUrl: model.baseUrl(), contextWindow: 128_000 });
+    await first.api.setThreadModel("t", { provider: "openai-compatible", model: "m", baseUrl: lg.model.baseUrl(), contextWindow: 128_000 });
 
     const started = await send(first.api, "t", "start");
     const launched = JSON.stringify(started.messages);

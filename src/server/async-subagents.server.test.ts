@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { ASYNC_TASK_TOOL_NAMES, type AsyncSubAgent, type AsyncTask } from "../middleware/async-subagents.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
-import { freePort, startLangGraphServer, type LangGraphServer } from "../testing/langgraph-server.ts";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import { freePort, startScriptedLangGraph, type LangGraphServer, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
+import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 
 type Message = { role?: string; content?: unknown };
 const textOf = (content: unknown): string =>
@@ -62,19 +62,14 @@ function tabScript(ctx: ScriptContext): ScriptedTurn {
   }
 }
 
-let model: ScriptedServer;
+let lg: ScriptedLangGraph;
 let server: LangGraphServer;
 beforeAll(async () => {
-  model = await startScriptedServer("openai", remoteScript);
-  server = await startLangGraphServer({
-    kind: "dev",
-    port: await freePort(),
-    env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "none" },
-  });
+  lg = await startScriptedLangGraph(remoteScript);
+  server = lg.server;
 });
 afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+  await lg?.stop();
 });
 
 describe("async subagents on a LangGraph server", () => {

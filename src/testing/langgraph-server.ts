@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
+import type { ScriptFn, ScriptedServer } from "./provider-servers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -125,4 +126,35 @@ export async function startLangGraphServer(options: LangGraphServerOptions): Pro
     throw cause;
   }
   return server;
+}
+
+/** `langgraph dev` serving deeptab's graph with a scripted OpenAI-compatible model on loopback, and no approvals. */
+export interface ScriptedLangGraph {
+  server: LangGraphServer;
+  model: ScriptedServer;
+  stop(): Promise<void>;
+}
+
+/** Starts the scripted model, then `langgraph dev` over it (`DEEPTAB_MODEL=openai-compatible:scripted`). */
+export async function startScriptedLangGraph(script: ScriptFn): Promise<ScriptedLangGraph> {
+  const { startScriptedServer } = await import("./provider-servers.ts");
+  const model = await startScriptedServer("openai", script);
+  try {
+    const server = await startLangGraphServer({
+      kind: "dev",
+      port: await freePort(),
+      env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "none" },
+    });
+    return {
+      server,
+      model,
+      async stop() {
+        await server.stop();
+        await model.close();
+      },
+    };
+  } catch (cause) {
+    await model.close();
+    throw cause;
+  }
 }
