@@ -1,0 +1,362 @@
+/**
+ * The page as a client of a LangGraph server (deeptab's graph, or any deepagents deployment): assistants, threads,
+ * runs streamed as the page's {@link AgentEvent}s, Stop, rejoining a running run, answering an approval, and a
+ * thread's state as the page's messages, todos and files (langgraph-state.ts). `@langchain/langgraph-sdk` loads on
+ * the first connection (dynamic import): nothing of it is in the page's or the worker's startup code.
+ *
+ * Every call returns a {@link LangGraphResult}; the expected failures are values with a {@link LangGraphErrorCode}
+ * and a message written for people (the server's URL, never the API key):
+ * - `invalid_url`: not an http(s) URL;
+ * - `unreachable`: nothing answered (and, from a public page to a local address, Chrome's Local Network Access);
+ * - `cors`: the server answered but does not allow the page's origin (`http.cors.allow_origins` in langgraph.json);
+ * - `unauthorized`: 401/403, the API key is missing or wrong;
+ * - `not_found`: no such thread, run or assistant;
+ * - `busy`: the thread runs already (a run of another tab or client);
+ * - `approval_changed`: the decisions answer an approval that no longer waits (answered elsewhere);
+ * - `server_error`: any other HTTP error;
+ * - `run_failed`: a run ended with an error on the server (as the run's terminal `error` event).
+ */
+import type { Client } from "@langchain/langgraph-sdk";
+import type { ErrorInfo } from "../core/errors.ts";
+import { err, ok, type Result } from "../core/result.ts";
+import type { Todo } from "../middleware/todos.ts";
+import type { RunHandle } from "./client.ts";
+import {
+  approvalFromInterrupts,
+  eventsFromPart,
+  filePage,
+  filesFromState,
+  messagesFromState,
+  todosFromState,
+  type ServerInterrupt,
+  type StreamPart,
+} from "./langgraph-state.ts";
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  FileEntry,
+  FilePage,
+  MessageInfo,
+  PendingApproval,
+  TerminalEvent,
+  ThreadInfo,
+} from "./protocol.ts";
+
+export type LangGraphErrorCode =
+  "invalid_url" | "unreachable" | "cors" | "unauthorized" | "not_found" | "busy" | "approval_changed" | "server_error" | "run_failed";
+export type LangGraphError = ErrorInfo & { code: LangGraphErrorCode };
+export type LangGraphResult<T> = Result<T, LangGraphError>;
+
+/** Where the server is. */
+export interface LangGraphTarget {
+  /** The server's base URL (`http://127.0.0.1:2024`, a deployment's URL). */
+  url: string;
+  /** Sent as the `x-api-key` header (LangGraph Platform deployments, a server with custom auth); never in a message. */
+  apiKey?: string;
+}
+
+/** An assistant (a graph with its configuration) the server serves. */
+export interface AssistantInfo {
+  id: string;
+  graphId: string;
+  name: string;
+}
+
+/** A server thread as the page shows it. */
+export interface ServerThread {
+  threadId: string;
+  messages: MessageInfo[];
+  todos: Todo[];
+  files: FileEntry[];
+  approval: PendingApproval | null;
+  /** The thread's run in progress, if any (to rejoin it). */
+  running: boolean;
+}
+
+/** What a run starts from: a user message, or the decisions answering the pending approval `approvalId`. */
+export type RunInput = { text: string } | { decisions: ApprovalDecision[]; approvalId?: string };
+
+/** The calls over one server; see the module's header for the error codes. */
+export interface LangGraphConnection {
+  readonly url: string;
+  /** The server's assistants (graphs), e.g. to fill Settings → Runtime → Assistant. */
+  assistants(): Promise<LangGraphResult<AssistantInfo[]>>;
+  /** The server's threads, most recently updated first (at most `limit`). */
+  threads(limit?: number): Promise<LangGraphResult<ThreadInfo[]>>;
+  /** A thread's state; a thread the server does not have yet (the page's new thread) is an empty one. */
+  thread(threadId: string): Promise<LangGraphResult<ServerThread>>;
+  /** A page of a file of the thread's `files` channel (`file_not_found` as `not_found`). */
+  readFile(threadId: string, path: string, offset: number, limit: number): Promise<LangGraphResult<FilePage>>;
+  /**
+   * Starts a run of `assistantId` on the thread (created when the server does not have it) and streams it: `onEvent`
+   * sees every event, the terminal one included, which `done` also resolves with. The run goes on if the page goes
+   * away (`onDisconnect: "continue"`), so a reload can {@link join} it.
+   */
+  run(threadId: string, assistantId: string, input: RunInput, onEvent: (event: AgentEvent) => void): Promise<LangGraphResult<RunHandle>>;
+  /** The thread's run in progress (pending or running), or null. */
+  activeRun(threadId: string): Promise<LangGraphResult<string | null>>;
+  /** Streams a running run's events from now on (after a reload), as {@link run} does. */
+  join(threadId: string, runId: string, onEvent: (event: AgentEvent) => void): Promise<LangGraphResult<RunHandle>>;
+  /** Stops a run (LangGraph's `interrupt` action: the checkpoint so far is kept); its stream ends `cancelled`. */
+  cancel(threadId: string, runId: string): Promise<LangGraphResult<null>>;
+  /** Deletes a thread on the server. */
+  deleteThread(threadId: string): Promise<LangGraphResult<null>>;
+}
+
+const STREAM_MODE = ["messages-tuple", "updates"] as const;
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/;
+
+function failure(code: LangGraphErrorCode, message: string, status?: number): { ok: false; error: LangGraphError } {
+  return err({ name: "LangGraphError", code, message, ...(status ? { status } : {}) });
+}
+
+/** The page's origin, when there is a page (not in Node). */
+function pageOrigin(): string | undefined {
+  const location = (globalThis as { location?: { origin?: string } }).location;
+  return location?.origin && location.origin !== "null" ? location.origin : undefined;
+}
+
+/**
+ * Tells a refused cross-origin request from a server that is not there: a `no-cors` request to the server's `/ok`
+ * succeeds (opaquely) exactly when something answers at that address.
+ */
+async function answersOpaquely(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/ok`, { mode: "no-cors", cache: "no-store" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Any thrown SDK or fetch error as a coded one, with a message for people. */
+async function classify(cause: unknown, url: string): Promise<{ ok: false; error: LangGraphError }> {
+  const status = (cause as { status?: unknown } | null)?.status;
+  const text = cause instanceof Error ? cause.message : String(cause);
+  if (typeof status === "number") {
+    if (status === 401 || status === 403)
+      return failure(
+        "unauthorized",
+        `The LangGraph server at ${url} refused the request (HTTP ${status}): check the API key in Settings → Runtime.`,
+        status,
+      );
+    if (status === 404) return failure("not_found", `The LangGraph server at ${url} has no such thread, run or assistant (HTTP 404).`, 404);
+    if (status === 409)
+      return failure("busy", "This thread is running on the server already (another tab or client): wait for it or Stop it.", 409);
+    return failure(
+      "server_error",
+      `The LangGraph server at ${url} answered HTTP ${status}: ${text.replace(/^HTTP \d+: /, "").slice(0, 300)}`,
+      status,
+    );
+  }
+  const origin = pageOrigin();
+  if (origin && new URL(url).origin !== origin && (await answersOpaquely(url)))
+    return failure(
+      "cors",
+      `The LangGraph server at ${url} answered, but does not allow this page's origin (${origin}). Add "${origin}" to ` +
+        `"http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json, and restart the server.`,
+    );
+  const host = new URL(url).hostname;
+  const localFromPublic = origin && LOCAL_HOST.test(host) && !LOCAL_HOST.test(new URL(origin).hostname);
+  return failure(
+    "unreachable",
+    `Cannot reach the LangGraph server at ${url}: is it running (\`npm run serve\`, \`npx @langchain/langgraph-cli dev\`)?` +
+      (localFromPublic
+        ? " A public page reaching a local address needs the browser's permission (Chrome 142+: Local Network Access; " +
+          "allow it in the site's settings)."
+        : ""),
+  );
+}
+
+/** The first user message, as the thread list's title (60 characters at most, as the tab's). */
+function titleOf(messages: MessageInfo[]): string {
+  const first =
+    messages
+      .find((m) => m.role === "user")
+      ?.content.trim()
+      .replace(/\s+/g, " ") ?? "";
+  return first ? (first.length > 60 ? `${first.slice(0, 59)}…` : first) : "New thread";
+}
+
+type Values = { messages?: unknown; files?: unknown; todos?: unknown };
+
+/** Connects to a server (loading the SDK); `invalid_url` before any request when `target.url` is not http(s). */
+export async function connectLangGraph(target: LangGraphTarget): Promise<LangGraphResult<LangGraphConnection>> {
+  let parsed: URL;
+  try {
+    parsed = new URL(target.url.trim());
+  } catch {
+    return failure("invalid_url", `"${target.url}" is not a URL: give the server's address, e.g. http://127.0.0.1:2024.`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return failure("invalid_url", `The server URL must start with http:// or https:// (got ${parsed.protocol}).`);
+  const url = parsed.href.replace(/\/+$/, "");
+  const { Client } = await import("@langchain/langgraph-sdk");
+  const client: Client = new Client({
+    apiUrl: url,
+    // null: never the SDK's environment lookup (LANGGRAPH_API_KEY …); the key is the one the person gave, if any.
+    apiKey: target.apiKey || null,
+    // One retry: an unreachable server is reported in seconds, not after the SDK's backoff.
+    callerOptions: { maxRetries: 1 },
+  });
+  const call = async <T>(fn: () => Promise<T>): Promise<LangGraphResult<T>> => {
+    try {
+      return ok(await fn());
+    } catch (cause) {
+      return classify(cause, url);
+    }
+  };
+
+  /** Streams `parts` into `onEvent` (after the run id arrives), ending with one terminal event. */
+  async function follow(
+    parts: AsyncGenerator<StreamPart>,
+    knownRunId: string | undefined,
+    onEvent: (event: AgentEvent) => void,
+    threadId: string,
+  ): Promise<LangGraphResult<RunHandle>> {
+    let runId = knownRunId;
+    let first: IteratorResult<StreamPart> | undefined;
+    try {
+      // The first part of a new run is its metadata (the run id); a refused run throws here.
+      if (!runId) {
+        first = await parts.next();
+        const data = first.done ? undefined : (first.value.data as { run_id?: unknown } | undefined);
+        if (typeof data?.run_id !== "string") return failure("server_error", `The LangGraph server at ${url} did not start the run.`);
+        runId = data.run_id;
+      }
+    } catch (cause) {
+      return classify(cause, url);
+    }
+    const id = runId;
+    let paused = false;
+    const done = (async (): Promise<TerminalEvent> => {
+      let terminal: TerminalEvent | undefined;
+      try {
+        for await (const part of parts) {
+          if (part.event === "error") {
+            const data = part.data as { message?: unknown; error?: unknown } | undefined;
+            const detail =
+              typeof data?.message === "string" ? data.message : typeof data?.error === "string" ? data.error : "unknown error";
+            terminal = {
+              type: "error",
+              runId: id,
+              error: { name: "LangGraphError", code: "run_failed", message: `The run failed on the server: ${detail}` },
+            };
+            break;
+          }
+          for (const event of eventsFromPart(part, id)) {
+            if (event.type === "interrupt") paused = true;
+            onEvent(event);
+          }
+        }
+      } catch (cause) {
+        const failed = await classify(cause, url);
+        terminal = { type: "error", runId: id, error: failed.error };
+      }
+      if (!terminal) {
+        // How the run ended: the server's word (a stopped run's stream just ends).
+        const run = await client.runs.get(threadId, id).catch(() => undefined);
+        const status = run?.status;
+        terminal =
+          status === "error"
+            ? { type: "error", runId: id, error: { name: "LangGraphError", code: "run_failed", message: "The run failed on the server." } }
+            : { type: "done", runId: id, status: paused ? "interrupted" : status === "interrupted" ? "cancelled" : "complete" };
+      }
+      onEvent(terminal);
+      return terminal;
+    })();
+    return ok({ runId: id, done });
+  }
+
+  const connection: LangGraphConnection = {
+    url,
+    assistants: () =>
+      call(async () => {
+        const found = await client.assistants.search({ limit: 100 });
+        return found.map((a) => ({ id: a.assistant_id, graphId: a.graph_id, name: a.name || a.graph_id }));
+      }),
+    threads: (limit = 100) =>
+      call(async () => {
+        const found = await client.threads.search<Values>({ limit, sortBy: "updated_at", sortOrder: "desc" });
+        return found.map((t): ThreadInfo => {
+          const messages = messagesFromState(t.values?.messages);
+          return {
+            id: t.thread_id,
+            title: titleOf(messages),
+            createdAt: t.created_at,
+            updatedAt: t.updated_at,
+            messageCount: messages.filter((m) => m.role === "user" || (m.role === "assistant" && m.content.trim())).length,
+            ...(t.status === "busy" ? { running: true } : {}),
+          };
+        });
+      }),
+    async thread(threadId) {
+      const state = await call(() => client.threads.get<Values>(threadId));
+      if (!state.ok)
+        return state.error.code === "not_found"
+          ? ok({ threadId, messages: [], todos: [], files: [], approval: null, running: false })
+          : state;
+      const values = state.value.values ?? {};
+      const interrupts: ServerInterrupt[] = Object.values(state.value.interrupts ?? {}).flat();
+      return ok({
+        threadId,
+        messages: messagesFromState(values.messages),
+        todos: todosFromState(values.todos),
+        files: filesFromState(values.files),
+        approval: approvalFromInterrupts(interrupts),
+        running: state.value.status === "busy",
+      });
+    },
+    async readFile(threadId, path, offset, limit) {
+      const state = await call(() => client.threads.getState<Values>(threadId, undefined, { select: ["values.files"] } as never));
+      if (!state.ok) return state;
+      const page = filePage(state.value.values?.files, path, offset, limit);
+      return page ? ok(page) : failure("not_found", `No file ${path} in this thread's files on the server.`);
+    },
+    async run(threadId, assistantId, input, onEvent) {
+      if ("decisions" in input && input.approvalId) {
+        const shown = await connection.thread(threadId);
+        if (!shown.ok) return shown;
+        if (shown.value.approval?.id !== input.approvalId)
+          return failure("approval_changed", "This approval was answered or changed meanwhile: the thread now shows what waits.");
+      }
+      const payload =
+        "text" in input
+          ? { input: { messages: [{ role: "user", content: input.text }] } }
+          : {
+              // deepagents' HITL response; one pending request at a time (the page shows one), so no resume map.
+              command: { resume: { decisions: input.decisions } },
+            };
+      let parts: AsyncGenerator<StreamPart>;
+      try {
+        parts = client.runs.stream(threadId, assistantId, {
+          ...payload,
+          streamMode: [...STREAM_MODE],
+          streamSubgraphs: true,
+          streamResumable: true,
+          onDisconnect: "continue",
+          ifNotExists: "create",
+          multitaskStrategy: "reject",
+        }) as AsyncGenerator<StreamPart>;
+      } catch (cause) {
+        return classify(cause, url);
+      }
+      return follow(parts, undefined, onEvent, threadId);
+    },
+    activeRun: (threadId) =>
+      call(async () => {
+        const runs = await client.runs.list(threadId, { limit: 10 });
+        return runs.find((r) => r.status === "running" || r.status === "pending")?.run_id ?? null;
+      }),
+    join: (threadId, runId, onEvent) =>
+      follow(
+        client.runs.joinStream(threadId, runId, { streamMode: [...STREAM_MODE] }) as AsyncGenerator<StreamPart>,
+        runId,
+        onEvent,
+        threadId,
+      ),
+    cancel: (threadId, runId) => call(async () => (await client.runs.cancel(threadId, runId, false, "interrupt"), null)),
+    deleteThread: (threadId) => call(async () => (await client.threads.delete(threadId), null)),
+  };
+  return ok(connection);
+}
