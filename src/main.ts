@@ -16,8 +16,10 @@ import { attachPromptApi } from "./ui/prompt-api.ts";
 import { startSandboxHost } from "./ui/sandbox-host.ts";
 import { Servers } from "./ui/servers.svelte.ts";
 import { SettingsState } from "./ui/settings.svelte.ts";
+import { RuntimeState } from "./ui/runtime.svelte.ts";
 import { Threads } from "./ui/threads.svelte.ts";
 import { connectAgent } from "./worker/client.ts";
+import { routeClient } from "./worker/langgraph-runtime.ts";
 
 const target = document.getElementById("app");
 if (!target) throw new Error("index.html has no #app element.");
@@ -27,7 +29,9 @@ const THREAD_KEY = "deeptab:thread";
 const threadId = localStorage.getItem(THREAD_KEY) ?? crypto.randomUUID();
 localStorage.setItem(THREAD_KEY, threadId);
 
-const client = connectAgent(agentWorker);
+// Settings → Runtime: the page's client sends threads, runs and files to a LangGraph server while one is chosen.
+const client = routeClient(connectAgent(agentWorker), () => runtime.route);
+const runtime = new RuntimeState(() => client.announce());
 const chat = new Chat(client, threadId);
 const threads = new Threads(client, chat, (id) => localStorage.setItem(THREAD_KEY, id));
 const settings = new SettingsState(client);
@@ -45,12 +49,13 @@ const sandbox = startSandboxHost(
 // WebContainer boots once the settings say so (after they load, and after each save): never by default.
 settings.onChange(() => void sandbox.boot());
 void attachPromptApi(client);
+void runtime.restore();
 
 // One turn of the event loop before mounting: Chromium starts the worker's script (created above) only once this
 // thread is free, and mounting holds it for a while.
 await new Promise((resolve) => setTimeout(resolve, 0));
 performance.mark("deeptab:mount");
-mount(App, { target, context: appContext({ chat, threads, settings, files, servers, agents }) });
+mount(App, { target, context: appContext({ chat, threads, settings, files, servers, agents, runtime }) });
 addEventListener("pagehide", (event: PageTransitionEvent) => {
   if (event.persisted) return;
   sandbox.dispose();

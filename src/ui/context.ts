@@ -3,6 +3,7 @@ import { getContext } from "svelte";
 import type { AgentsState } from "./agents/state.svelte.ts";
 import type { Chat } from "./chat.svelte.ts";
 import type { FilesState } from "./files.svelte.ts";
+import type { RuntimeState } from "./runtime.svelte.ts";
 import type { Servers } from "./servers.svelte.ts";
 import type { SettingsState } from "./settings.svelte.ts";
 import type { Threads } from "./threads.svelte.ts";
@@ -19,6 +20,8 @@ export interface AppState {
   agents: AgentsState;
   /** Servers a WebContainer started (the preview pane). */
   servers: Servers;
+  /** Settings → Runtime: this tab or a LangGraph server (unset: the tab only, as in component tests). */
+  runtime?: RuntimeState;
 }
 
 /** The root context for `mount(App, { context })`. */

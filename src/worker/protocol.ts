@@ -35,6 +35,7 @@ import type { PromptRequest } from "../models/chrome-ai.ts";
 import type { ModelChoice, ModelListError, ModelListErrorCode, ProviderId } from "../models/providers.ts";
 import type { CachedModel, DownloadError, DownloadErrorCode, DownloadProgress, ModelSource } from "../models/wllama/model-store.ts";
 import type { LocalFileError, LocalFileErrorCode } from "./local-models.ts";
+import type { LangGraphErrorCode } from "./langgraph-client.ts";
 import type { McpServersApi } from "./mcp-protocol.ts";
 
 export type {
@@ -449,7 +450,10 @@ export type StartErrorCode =
   | "key_missing"
 
   /** The thread's stored history cannot be read as messages (a crafted import, a damaged record). */
-  | "broken_thread";
+  | "broken_thread"
+  /** Runtime "LangGraph server" (langgraph-runtime.ts): the server's refusals, and what that runtime cannot do yet. */
+  | LangGraphErrorCode
+  | "not_supported";
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
 /** What the user sends: text, and files attached to the message. */
