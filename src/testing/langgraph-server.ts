@@ -3,7 +3,9 @@
  * (PostgreSQL), serving this repository's langgraph.json with the environment given, stopped with its process group.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { join, resolve } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import type { ScriptFn, ScriptedServer } from "./provider-servers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -21,6 +23,28 @@ export interface LangGraphServerOptions {
   env: Record<string, string>;
   /** How long the server may take to answer `/ok` (a loaded 2-core machine: long). */
   startTimeoutMs?: number;
+  /**
+   * `dev` only: the origins `http.cors.allow_origins` allows (a page on another port, e.g. the e2e preview), in a copy
+   * of langgraph.json (in a temporary folder, the graph's path leading back here); default: the repository's file as it is.
+   */
+  corsOrigins?: string[];
+}
+
+/** A copy of langgraph.json allowing `origins`, and its removal. */
+function configAllowing(origins: string[]): { path: string; remove: () => void } {
+  const config = JSON.parse(readFileSync(join(ROOT, "langgraph.json"), "utf8")) as {
+    graphs: Record<string, string>;
+    env?: string;
+    http?: { cors?: { allow_origins?: string[] } };
+  };
+  const dir = mkdtempSync(join(tmpdir(), "deeptab-langgraph-"));
+  // The API joins a graph's path to the config's folder: a relative path from there to the repository's file.
+  const graphs = Object.fromEntries(Object.entries(config.graphs).map(([name, spec]) => [name, relative(dir, resolve(ROOT, spec))]));
+  const { env: _env, ...rest } = config;
+  const copy = { ...rest, graphs, http: { ...config.http, cors: { ...config.http?.cors, allow_origins: origins } } };
+  const path = join(dir, "langgraph.json");
+  writeFileSync(path, JSON.stringify(copy, null, 2));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The PostgreSQL URL the server tier runs against (.ci/run starts one on loopback and sets it). */
@@ -79,6 +103,7 @@ export async function freePort(): Promise<number> {
 /** Starts a server from the repository's folder (the API keeps its own records in `.langgraph_api/`, ignored by git). */
 export async function startLangGraphServer(options: LangGraphServerOptions): Promise<LangGraphServer> {
   const env = { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1", ...options.env };
+  const config = options.corsOrigins ? configAllowing(options.corsOrigins) : undefined;
   const args =
     options.kind === "dev"
       ? [
@@ -91,7 +116,7 @@ export async function startLangGraphServer(options: LangGraphServerOptions): Pro
           "--no-browser",
           "--no-reload",
           "--config",
-          join(ROOT, "langgraph.json"),
+          config?.path ?? join(ROOT, "langgraph.json"),
         ]
       : ["--import", "tsx", join(ROOT, "scripts", "server", "serve.ts")];
   const child = spawn(process.execPath, args, {
@@ -109,6 +134,7 @@ export async function startLangGraphServer(options: LangGraphServerOptions): Pro
     output: () => text,
     async stop() {
       await stopGroup(child);
+      config?.remove();
     },
   };
   try {

@@ -30,6 +30,9 @@ export interface RoutedClient extends AgentClient {
   announce(): void;
 }
 
+/** The id prefix of a server thread's agent (the assistant): `langgraph:<assistant id>`. */
+export const SERVER_AGENT_PREFIX = "langgraph:";
+
 const NOT_SUPPORTED = "Not available for threads on a LangGraph server yet (they run on the server; use a tab thread for this).";
 
 function notSupported(): { ok: false; error: ErrorInfo & { code: "not_supported" } } {
@@ -62,7 +65,7 @@ function viewOf(route: ServerRoute, thread: Awaited<ReturnType<LangGraphConnecti
     approval: t.approval,
     ...(t.running ? { interrupted: {} } : {}),
     model: { provider: "openai-compatible", model: `LangGraph: ${route.assistantName}`, baseUrl: route.connection.url },
-    agent: { id: `langgraph:${route.assistantId}`, name: route.assistantName },
+    agent: { id: `${SERVER_AGENT_PREFIX}${route.assistantId}`, name: route.assistantName },
     usage: { input: 0, output: 0 },
     branches: [],
   };

@@ -1,0 +1,121 @@
+/**
+ * The page as a client of a LangGraph server, through the UI: `langgraph dev` on loopback serves deeptab's graph
+ * (allowing the preview's origin in `http.cors.allow_origins`), with a scripted OpenAI-compatible model as
+ * `DEEPTAB_MODEL`. Settings → Runtime → LangGraph server connects and fills the Assistant; a run streams from the
+ * server with its todos and files shown from the thread's state; the server's approval is answered in the page's
+ * dialog; the thread is the server's (listed after a reload); an unreachable server says so and the tab keeps
+ * working.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { idle, send, watchErrors } from "./app.ts";
+import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../src/testing/provider-servers.ts";
+
+type Message = { role?: string; content?: unknown };
+const textOf = (content: unknown): string =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
+
+/** The model's turns by step (tool results so far). */
+const STEPS: ServerReply[] = [
+  { toolCalls: [{ name: "write_file", args: { file_path: "/report/notes.md", content: "# Notes\n\nalpha\n" } }] },
+  {
+    toolCalls: [
+      {
+        name: "write_todos",
+        args: {
+          todos: [
+            { content: "write the notes", status: "completed" },
+            { content: "count them", status: "in_progress" },
+          ],
+        },
+      },
+    ],
+  },
+  { toolCalls: [{ name: "execute", args: { command: "grep -c alpha /report/notes.md > /report/count.txt" } }] },
+  { chunks: ["The notes ", "are written ", "and counted."], delayMs: 100 },
+];
+
+function script(req: RecordedRequest): ServerReply | undefined {
+  const messages = (req.body.messages ?? []) as Message[];
+  if (!textOf(messages.find((m) => m.role === "user")?.content).includes("[server]")) return undefined;
+  return STEPS[messages.filter((m) => m.role === "tool").length];
+}
+
+test.describe.configure({ mode: "serial", timeout: 240_000 });
+
+let model: ScriptedServer;
+let server: LangGraphServer;
+
+test.beforeAll(async ({ baseURL }) => {
+  model = await startScriptedServer("openai", script);
+  server = await startLangGraphServer({
+    kind: "dev",
+    port: await freePort(),
+    corsOrigins: [new URL(baseURL!).origin],
+    env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "execute" },
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await model?.close();
+});
+
+/** Settings → Runtime → LangGraph server at `url`, Connect; returns the dialog (left open). */
+async function connectServer(page: Page, url: string) {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const runtime = dialog.getByRole("form", { name: "Runtime" });
+  await runtime.getByRole("radio", { name: /^LangGraph server/ }).check();
+  await runtime.getByLabel("Server URL").fill(url);
+  await runtime.getByRole("button", { name: "Connect" }).click();
+  return { dialog, runtime };
+}
+
+test("connects to the server, streams a run with todos and files from its state, and answers its approval", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  const { dialog, runtime } = await connectServer(page, server.url);
+  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await expect(runtime.getByLabel("Assistant")).toHaveValue(/.+/);
+  await expect(runtime.getByLabel("Assistant").locator("option")).toContainText(["deeptab (deeptab)"]);
+  await expect(page.getByTestId("agent-picker")).toHaveValue(/^langgraph:/);
+  await expect(page.getByTestId("agent-picker").locator("option:checked")).toHaveText("deeptab (on the server)");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  await send(page, "[server] write the notes and count them");
+  // The server pauses at execute: the page's own approval dialog shows the server's request.
+  const approval = page.getByTestId("approval");
+  await expect(page.getByRole("dialog", { name: "Approve execute?" })).toBeVisible({ timeout: 60_000 });
+  await expect(approval.getByRole("region", { name: "Command of execute" })).toHaveText(
+    "grep -c alpha /report/notes.md > /report/count.txt",
+  );
+  // Before the decision: the todos and the file written so far come from the thread's state on the server.
+  await expect(page.getByRole("tab", { name: /^Todos/ })).toHaveText("Todos 1/2");
+  await approval.getByTestId("approve").click();
+  await expect(approval).toHaveCount(0);
+  await idle(page, 60_000);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("The notes are written and counted.");
+  await expect(page.getByTestId("tool-call").filter({ hasText: "execute" })).toBeVisible();
+
+  const files = page.getByTestId("files");
+  await page.getByRole("tab", { name: "Files" }).click();
+  await files.getByRole("button", { name: "report/, 2 files" }).click();
+  await expect(files.locator('[data-testid="file"][data-path="/report/count.txt"]')).toBeVisible();
+  await files.locator('[data-testid="file"][data-path="/report/notes.md"]').click();
+  await expect(page.getByTestId("file-viewer")).toContainText("alpha");
+
+  // A reload reconnects to the server: its thread is listed and shown from the server's state.
+  await page.reload();
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("The notes are written and counted.", { timeout: 60_000 });
+  await expect(page.getByRole("tab", { name: /^Todos/ })).toHaveText("Todos 1/2");
+  expect(errors).toEqual([]);
+});
+
+test("an unreachable server says so in Settings, and the tab keeps running the threads", async ({ page }) => {
+  await page.goto("/");
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const { runtime } = await connectServer(page, url);
+  await expect(runtime.getByTestId("runtime-error")).toContainText(`Cannot reach the LangGraph server at ${url}`, { timeout: 60_000 });
+  await expect(runtime.getByTestId("runtime-status")).toHaveText("Threads run in this tab.");
+});
