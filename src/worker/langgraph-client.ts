@@ -291,11 +291,12 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
         });
       }),
     async thread(threadId) {
-      const state = await call(() => client.threads.get<Values>(threadId));
-      if (!state.ok)
-        return state.error.code === "not_found"
-          ? ok({ threadId, messages: [], todos: [], files: [], approval: null, running: false })
-          : state;
+      // A search by id, not GET /threads/<id>: a thread the server does not have yet is no 404 in the page's console.
+      const found = await call(() => client.threads.search<Values>({ ids: [threadId], limit: 1 }));
+      if (!found.ok) return found;
+      const thread = found.value.find((t) => t.thread_id === threadId);
+      if (!thread) return ok({ threadId, messages: [], todos: [], files: [], approval: null, running: false });
+      const state = { value: thread };
       const values = state.value.values ?? {};
       const interrupts: ServerInterrupt[] = Object.values(state.value.interrupts ?? {}).flat();
       return ok({
