@@ -125,7 +125,7 @@ export const UNFOLLOWED = [
     file: "backends/sandbox/shell.ts",
     kind: "url",
     why:
-      "the same interpreter's URL (./shell-runner.ts) from a constant: Vite inlines a literal `new URL(\"./x.ts\", " +
+      'the same interpreter\'s URL (./shell-runner.ts) from a constant: Vite inlines a literal `new URL("./x.ts", ' +
       "import.meta.url)` as a base64 data URL of the source, which the agent worker would carry for a path it never takes",
   },
 ];
