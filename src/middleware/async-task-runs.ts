@@ -32,9 +32,22 @@ function withStatus(task: AsyncTask, status: AsyncTaskStatus, checkedAt: string 
   };
 }
 
-/** Text of an error for the model (the agent's redaction hides keys in it before it is kept). */
-const text = (error: unknown) =>
-  error instanceof Error ? `${error.name === "Error" ? "Error" : error.name}: ${error.message}` : String(error);
+/**
+ * Text of an error for the model (the agent's redaction hides keys in it before it is kept). A request a browser
+ * could not make at all (`Failed to fetch`) is, from a page, most often a server that does not allow the page's
+ * origin: say so, and which setting allows it.
+ */
+function text(error: unknown): string {
+  const said = error instanceof Error ? `${error.name === "Error" ? "Error" : error.name}: ${error.message}` : String(error);
+  if (!/Failed to fetch/.test(said) || typeof location === "undefined") return said;
+  return (
+    `${said} (the server is not running, or it does not allow requests from ${location.origin}: ` +
+    "its langgraph.json must list that origin in http.cors.allow_origins)"
+  );
+}
+
+/** A failure the model can act on: upstream's text, marked as an error (the page shows the call as failed). */
+const failed = (content: string): ToolOutput => ({ content, status: "error" });
 
 /** One SDK client per (url, headers), made on first use. */
 export function clientCache(agents: ReadonlyMap<string, AsyncSubAgent>, fetchImpl: typeof fetch | undefined) {
@@ -82,7 +95,9 @@ export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>
   const agentName = String(args.agentName);
   const spec = ctx.agents.get(agentName);
   if (!spec)
-    return `Unknown async subagent type \`${agentName}\`. Available types: ${[...ctx.agents.keys()].map((n) => `\`${n}\``).join(", ")}`;
+    return failed(
+      `Unknown async subagent type \`${agentName}\`. Available types: ${[...ctx.agents.keys()].map((n) => `\`${n}\``).join(", ")}`,
+    );
   try {
     const client = await ctx.clientFor(agentName);
     const thread = await client.threads.create();
@@ -100,20 +115,20 @@ export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>
     };
     return { content: `Launched async subagent. taskId: ${task.taskId}`, update: ASYNC_TASKS.set({ [task.taskId]: task }) };
   } catch (error) {
-    return `Failed to launch async subagent '${agentName}': ${text(error)}`;
+    return failed(`Failed to launch async subagent '${agentName}': ${text(error)}`);
   }
 }
 
 export async function check(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
-  if (typeof task === "string") return task;
+  if (typeof task === "string") return failed(task);
   let run;
   let client;
   try {
     client = await ctx.clientFor(task.agentName);
     run = await client.runs.get(task.threadId, task.runId);
   } catch (error) {
-    return `Failed to get run status: ${text(error)}`;
+    return failed(`Failed to get run status: ${text(error)}`);
   }
   const status = run.status as AsyncTaskStatus;
   const result: { status: AsyncTaskStatus; threadId: string; result?: string; error?: string } = { status, threadId: task.threadId };
@@ -131,9 +146,9 @@ export async function check(ctx: AsyncTaskContext, args: Record<string, unknown>
 
 export async function update(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
-  if (typeof task === "string") return task;
+  if (typeof task === "string") return failed(task);
   const spec = ctx.agents.get(task.agentName);
-  if (!spec) return `Failed to update async subagent: the async subagent type '${task.agentName}' is no longer configured.`;
+  if (!spec) return failed(`Failed to update async subagent: the async subagent type '${task.agentName}' is no longer configured.`);
   const message = String(args.message);
   try {
     const client = await ctx.clientFor(task.agentName);
@@ -144,17 +159,17 @@ export async function update(ctx: AsyncTaskContext, args: Record<string, unknown
     const updated: AsyncTask = { ...task, runId: run.run_id, status: "running", description: message, updatedAt: now() };
     return { content: `Updated async subagent. taskId: ${task.taskId}`, update: ASYNC_TASKS.set({ [task.taskId]: updated }) };
   } catch (error) {
-    return `Failed to update async subagent: ${text(error)}`;
+    return failed(`Failed to update async subagent: ${text(error)}`);
   }
 }
 
 export async function cancel(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
-  if (typeof task === "string") return task;
+  if (typeof task === "string") return failed(task);
   try {
     await (await ctx.clientFor(task.agentName)).runs.cancel(task.threadId, task.runId);
   } catch (error) {
-    return `Failed to cancel run: ${text(error)}`;
+    return failed(`Failed to cancel run: ${text(error)}`);
   }
   const updated: AsyncTask = { ...task, status: "cancelled", updatedAt: now() };
   delete updated.description;
