@@ -50,8 +50,11 @@ import type { ShellFs } from "./shell-fs.ts";
 import type * as Runner from "./shell-runner.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
 
-/** The interpreter's module, for the path without a shell thread (Node). */
-const RUNNER_MODULE = "./shell-runner.ts";
+/**
+ * The interpreter's module, for the path without a shell thread (Node): beside this one, as a source (`.ts`, run by
+ * tsx or Vitest) or as the npm package's compiled `.js` (the package build rewrites only literal `new URL` names).
+ */
+const RUNNER_MODULE = import.meta.url.endsWith(".ts") ? "./shell-runner.ts" : "./shell-runner.js";
 import { newShellSession, type ShellSession } from "./shell-session.ts";
 import type { ShellFsCalls, ShellThreads } from "./shell-thread.ts";
 
