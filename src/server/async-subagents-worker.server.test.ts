@@ -8,14 +8,17 @@
 import "fake-indexeddb/auto";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedLangGraph, type LangGraphServer, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
+import {
+  contentText as textOf,
+  startScriptedLangGraph,
+  type LangGraphServer,
+  type ScriptedLangGraph,
+} from "../testing/langgraph-server.ts";
 import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 import { collectRun, openWorkerApi, storeFolderAgent } from "../testing/worker-api.ts";
 import type { AgentWorkerApi } from "../worker/protocol.ts";
 
 type Message = { role?: string; content?: unknown; tool_call_id?: string };
-const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
 
 /**
  * One scripted server plays both models, told apart by their first user message: the server-side agent (a "[survey]"

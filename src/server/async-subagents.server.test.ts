@@ -12,12 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { ASYNC_TASK_TOOL_NAMES, type AsyncSubAgent, type AsyncTask } from "../middleware/async-subagents.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
-import { freePort, startScriptedLangGraph, type LangGraphServer, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
+import {
+  contentText as textOf,
+  freePort,
+  startScriptedLangGraph,
+  type LangGraphServer,
+  type ScriptedLangGraph,
+} from "../testing/langgraph-server.ts";
 import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 
 type Message = { role?: string; content?: unknown };
-const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
 
 /** The server-side agent's model: a report task writes a file, then answers (late, so it is seen running); a long task waits. */
 function remoteScript(req: RecordedRequest): ServerReply | undefined {

@@ -5,20 +5,20 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startLangGraphServer, testDatabaseUrl, type LangGraphServer } from "../testing/langgraph-server.ts";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
+import {
+  contentText as textOf,
+  freePort,
+  scenarioScript,
+  startLangGraphServer,
+  testDatabaseUrl,
+  type LangGraphServer,
+} from "../testing/langgraph-server.ts";
+import { startScriptedServer, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
 
 /** Ports of this file's servers (the lg-server range); the scripted model takes an ephemeral one. */
 
-type Message = { role?: string; content?: unknown };
 type FileData = { content: string };
 type ThreadValues = { messages?: Array<{ type: string; content: unknown; name?: string }>; files?: Record<string, FileData> };
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p: { text?: string }) => p.text ?? "").join("");
-  return "";
-}
 
 /** Each scenario's model turn by step (tool results so far), chosen by the thread's first user message. */
 const SCENARIOS: Record<string, ServerReply[]> = {
@@ -36,14 +36,6 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   ],
 };
 
-function script(req: RecordedRequest): ServerReply | undefined {
-  const messages = (req.body.messages ?? []) as Message[];
-  const first = textOf(messages.find((m) => m.role === "user")?.content);
-  const scenario = Object.keys(SCENARIOS).find((name) => first.includes(`[${name}]`));
-  const step = messages.filter((m) => m.role === "tool").length;
-  return scenario ? SCENARIOS[scenario]![step] : undefined;
-}
-
 const ask = (scenario: string, text: string) => ({ messages: [{ role: "user", content: `[${scenario}] ${text}` }] });
 
 async function values(client: Client, thread: string): Promise<ThreadValues> {
@@ -52,7 +44,7 @@ async function values(client: Client, thread: string): Promise<ThreadValues> {
 
 let model: ScriptedServer;
 beforeAll(async () => {
-  model = await startScriptedServer("openai", script);
+  model = await startScriptedServer("openai", scenarioScript(SCENARIOS));
 });
 afterAll(async () => {
   await model?.close();

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import type { ScriptFn, ScriptedServer } from "./provider-servers.ts";
+import type { RecordedRequest, ScriptFn, ScriptedServer, ServerReply } from "./provider-servers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -154,22 +154,46 @@ export async function startLangGraphServer(options: LangGraphServerOptions): Pro
   return server;
 }
 
-/** `langgraph dev` serving deeptab's graph with a scripted OpenAI-compatible model on loopback, and no approvals. */
+/** `langgraph dev` serving deeptab's graph with a scripted OpenAI-compatible model on loopback. */
 export interface ScriptedLangGraph {
   server: LangGraphServer;
   model: ScriptedServer;
   stop(): Promise<void>;
 }
 
-/** Starts the scripted model, then `langgraph dev` over it (`DEEPTAB_MODEL=openai-compatible:scripted`). */
-export async function startScriptedLangGraph(script: ScriptFn): Promise<ScriptedLangGraph> {
+/** The text of a message's content as the SDK or a provider request carries it (a string, or text parts). */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p: { text?: string }) => p.text ?? "").join("");
+  return "";
+}
+
+/**
+ * A model script by scenario: the thread's first user message names one (`[notes] …`), and the reply is that
+ * scenario's turn for the step it is at (the tool results so far); undefined for anything else.
+ */
+export function scenarioScript(scenarios: Readonly<Record<string, readonly ServerReply[]>>): ScriptFn {
+  return (req: RecordedRequest) => {
+    const messages = (req.body.messages ?? []) as Array<{ role?: string; content?: unknown }>;
+    const first = contentText(messages.find((m) => m.role === "user")?.content);
+    const scenario = Object.keys(scenarios).find((name) => first.includes(`[${name}]`));
+    const step = messages.filter((m) => m.role === "tool").length;
+    return scenario ? scenarios[scenario]![step] : undefined;
+  };
+}
+
+/**
+ * Starts the scripted model, then `langgraph dev` over it (`DEEPTAB_MODEL=openai-compatible:scripted`), with the
+ * tools that ask first (`DEEPTAB_INTERRUPT_ON`, default `none`).
+ */
+export async function startScriptedLangGraph(script: ScriptFn, interruptOn = "none"): Promise<ScriptedLangGraph> {
   const { startScriptedServer } = await import("./provider-servers.ts");
   const model = await startScriptedServer("openai", script);
   try {
     const server = await startLangGraphServer({
       kind: "dev",
       port: await freePort(),
-      env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "none" },
+      env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: interruptOn },
     });
     return {
       server,

@@ -9,13 +9,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectLangGraph, type LangGraphConnection } from "./langgraph-client.ts";
 import type { AgentEvent, TerminalEvent } from "./protocol.ts";
-import { freePort, startLangGraphServer, type LangGraphServer } from "../testing/langgraph-server.ts";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../testing/provider-servers.ts";
-
-type Message = { role?: string; content?: unknown };
-
-const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
+import {
+  freePort,
+  scenarioScript,
+  startScriptedLangGraph,
+  type LangGraphServer,
+  type ScriptedLangGraph,
+} from "../testing/langgraph-server.ts";
+import type { ServerReply } from "../testing/provider-servers.ts";
 
 const SLOW = Array.from({ length: 24 }, (_, i) => `word${i} `);
 
@@ -32,14 +33,6 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   broken: [{ status: 400, body: { error: { message: "scripted: this model cannot answer", type: "invalid_request_error" } } }],
 };
 
-function script(req: RecordedRequest): ServerReply | undefined {
-  const messages = (req.body.messages ?? []) as Message[];
-  const first = textOf(messages.find((m) => m.role === "user")?.content);
-  const scenario = Object.keys(SCENARIOS).find((name) => first.includes(`[${name}]`));
-  const step = messages.filter((m) => m.role === "tool").length;
-  return scenario ? SCENARIOS[scenario]![step] : undefined;
-}
-
 /** A run's events, and its end. */
 function recorder() {
   const events: AgentEvent[] = [];
@@ -52,25 +45,20 @@ async function expectOk<T>(result: Promise<{ ok: true; value: T } | { ok: false;
   return r.value;
 }
 
-let model: ScriptedServer;
+let scripted: ScriptedLangGraph;
 let server: LangGraphServer;
 let lg: LangGraphConnection;
 let assistant = "";
 
 beforeAll(async () => {
-  model = await startScriptedServer("openai", script);
-  server = await startLangGraphServer({
-    kind: "dev",
-    port: await freePort(),
-    env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: "execute" },
-  });
+  scripted = await startScriptedLangGraph(scenarioScript(SCENARIOS), "execute");
+  server = scripted.server;
   lg = await expectOk(connectLangGraph({ url: server.url }));
   const assistants = await expectOk(lg.assistants());
   assistant = assistants.find((a) => a.graphId === "deeptab")!.id;
 });
 afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+  await scripted?.stop();
 });
 
 describe("the page's LangGraph client on `langgraph dev`", () => {
