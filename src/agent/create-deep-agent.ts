@@ -83,6 +83,8 @@ export interface CreateDeepAgentOptions {
    * `start_async_task`, `check_async_task`, `update_async_task`, `cancel_async_task` and `list_async_tasks` tools.
    */
   subagents?: readonly (SubAgent | ForkedSubAgent | AsyncSubAgent)[];
+  /** The fetch the async subagents' server requests go through (an app's request log); the global one by default. */
+  fetch?: typeof fetch;
   /**
    * Only these tools, by name, built-ins included (`["read_file", "grep", "task"]`); unset, every tool. Subagents
    * inherit it unless they set their own. A name no tool has is an error, except a built-in tool's that this agent
@@ -246,7 +248,9 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     subagents: local,
     ...(given.permissions?.length ? { permissions: normalizeRules(given.permissions) } : {}),
   };
-  const asyncSubagents = remote.length ? asyncSubagentMiddleware({ asyncSubAgents: remote }) : undefined;
+  const asyncSubagents = remote.length
+    ? asyncSubagentMiddleware({ asyncSubAgents: remote, ...(given.fetch ? { fetch: given.fetch } : {}) })
+    : undefined;
   const now = options.now ?? (() => new Date().toISOString());
   const rawBackend = options.backend ?? defaultBackend;
   if (options.permissions?.length) {

@@ -19,7 +19,7 @@ import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../middleware/provider-retry.ts";
 import { RUBRIC_STATE_READER } from "../middleware/rubric-events.ts";
-import { ASYNC_TASKS_READER, asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
+import { ASYNC_TASKS_READER } from "../middleware/async-subagents.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { providerInfo, webSearchToolOf } from "../models/catalog.ts";
 import { createDemoModel } from "../models/demo.ts";
@@ -165,13 +165,7 @@ export async function buildAgent(
   const { jsEvalMiddleware } = await import("../tools/js-eval.ts");
   const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [], stopFlag: spec.stopFlag });
   // An agent folder's async subagents talk to their servers through the request log, as every request of a run does.
-  const remote = (chosen.subagents ?? []).filter((s): s is AsyncSubAgent => isAsyncSubAgent(s));
-  const tasks = remote.length ? [asyncSubagentMiddleware({ asyncSubAgents: remote, fetch: deps.fetch })] : [];
-  const options: CreateDeepAgentOptions = {
-    ...chosen,
-    subagents: (chosen.subagents ?? []).filter((s) => !isAsyncSubAgent(s)),
-    middleware: [...(chosen.middleware ?? []), js, ...tasks],
-  };
+  const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js], fetch: deps.fetch };
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
