@@ -21,8 +21,11 @@ async function threeBranches(wrap: (client: AgentClient) => AgentClient = (c) =>
   cleanup.push(() => chat.dispose());
   await chat.connect();
   expect(await chat.send({ text: "hello" })).toBe(true);
+  await chat.idle();
   expect(await chat.retry()).toBe(true);
+  await chat.idle();
   expect(await chat.retry()).toBe(true);
+  await chat.idle();
   await chat.reload();
   return chat;
 }
@@ -62,5 +65,29 @@ describe("branch switching", () => {
     await chat.moveBranch(0, -1);
     expect(chat.live.error?.message).toMatch(/the worker went away/);
     expect(position(chat)).toEqual(["3 / 3"]);
+  });
+
+  it("a retry asked while branch switches are on their way runs on the branch they end on", async () => {
+    const chat = new Chat(spawn(), `thread-${crypto.randomUUID()}`);
+    cleanup.push(() => chat.dispose());
+    await chat.connect();
+    expect(await chat.send({ text: "hello" })).toBe(true);
+    await chat.idle();
+    expect(await chat.edit(0, "bye")).toBe(true);
+    await chat.idle();
+    const users = () => chat.live.messages.filter((m) => m.role === "user").map((m) => m.content);
+    expect(users()).toEqual(["bye"]);
+    await chat.moveBranch(0, -1);
+    expect(users()).toEqual(["hello"]);
+
+    // Back to "bye", and Retry before the worker has answered the switch (r30's e2e did this after a reload).
+    const back = chat.moveBranch(0, 1);
+    const retried = chat.retry();
+    expect(await retried).toBe(true);
+    await back;
+    await chat.idle();
+    expect(users()).toEqual(["bye"]);
+    await chat.reload();
+    expect(users()).toEqual(["bye"]);
   });
 });

@@ -25,6 +25,7 @@ describe("the page's decision on an approval", () => {
     try {
       await chat.connect();
       expect(await chat.send({ text: PARALLEL_PROMPT })).toBe(true);
+      await chat.idle();
       const shown = chat.live.approval!;
       expect([shown.subagent?.taskId, shown.waiting?.length]).toEqual(["tA", 1]);
 
@@ -41,6 +42,7 @@ describe("the page's decision on an approval", () => {
       // The shown request was approved once (by the other tab), never rejected by this one's stale decision.
       expect((await page.listFiles(thread)).map((f) => f.path)).toEqual(["/shown.md"]);
       expect(await chat.decide([{ type: "reject" }])).toBe(true);
+      await chat.idle();
       expect(chat.live.approval).toBeNull();
     } finally {
       chat.dispose();

@@ -2,11 +2,15 @@
  * The shown thread's reactive state: one rune class over the pure LiveThread
  * reducer (lib/live.ts) plus the worker's ThreadView (context, branches,
  * model, an interrupted run). Components read it through context and call
- * its methods; every run call returns whether it started, so the composer
- * keeps the text when it did not.
+ * its methods; every run call resolves, as soon as the worker answers,
+ * with whether the run started (the composer keeps the text when it did
+ * not); `idle()` resolves once the run ended and the thread is reloaded.
+ * A run stays `running` until that reload is shown, so nothing can be sent
+ * against a view the run has made stale; and a run asked for while a
+ * branch switch is on its way waits for it, so it runs on the branch shown.
  */
 import { toErrorInfo } from "../core/errors.ts";
-import type { AgentClient, RunStart } from "../worker/client.ts";
+import type { AgentClient, RunHandle, RunStart } from "../worker/client.ts";
 import type { AgentEvent, ApprovalDecision, ErrorInfo, ModelChoice, ThreadView, UserInput, WorkerInfo } from "../worker/protocol.ts";
 import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, type LiveThread } from "./lib/live.ts";
 
@@ -24,6 +28,10 @@ export class Chat {
   /** Branch switches in the order they were asked for, and the number of the last. */
   #branchSwitches: Promise<void> = Promise.resolve();
   #branchRequest = 0;
+  /** Branch switches asked for and not yet answered. */
+  #switching = 0;
+  /** The end of this tab's current run (its reload included). */
+  #idle: Promise<void> = Promise.resolve();
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
@@ -91,12 +99,22 @@ export class Chat {
   }
 
   /** Reloads the thread from the worker (the checkpoint is the truth). */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
+    return this.#load(false);
+  }
+
+  /** Resolves once this tab runs nothing on the shown thread and the view after its last run is shown. */
+  idle(): Promise<void> {
+    return this.#idle;
+  }
+
+  /** Loads the thread; `afterRun`: the reload that ends a run (shown although the run still counts as running). */
+  async #load(afterRun: boolean): Promise<void> {
     const threadId = this.#threadId;
     this.#loading = true;
     try {
       const [view, status] = await Promise.all([this.#client.getThread(threadId), this.#client.getThreadStatus(threadId)]);
-      if (threadId !== this.#threadId || this.running) return;
+      if (threadId !== this.#threadId || (this.running && !afterRun)) return;
       this.#view = view;
       this.#busy = status.busy;
       // A run's error stays until dismissed or the next run: the thread's update broadcast after a failed run reloads too.
@@ -115,6 +133,7 @@ export class Chat {
 
   /** Sends a message; false when the run did not start (the error says why, and the composer keeps the text). */
   send(input: UserInput): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.send(input));
     const text = input.text.trim();
     if ((!text && !input.attachments?.length) || this.running || this.#busy) return Promise.resolve(false);
     const shown = input.attachments?.length ? `${text}\n\n(attaching ${input.attachments.map((a) => a.name).join(", ")})`.trim() : text;
@@ -124,6 +143,7 @@ export class Chat {
 
   /** Answers the pending approval (one decision per action) and continues. */
   decide(decisions: ApprovalDecision[]): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.decide(decisions));
     const approval = this.#live.approval;
     if (this.running || this.#busy || !approval) return Promise.resolve(false);
     this.#live = beginTurn(this.#live);
@@ -141,6 +161,7 @@ export class Chat {
 
   /** Continues a run a reload cut off, from its last checkpoint. */
   continueRun(): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.continueRun());
     if (this.running || this.#busy) return Promise.resolve(false);
     this.#live = beginTurn(this.#live);
     this.#view = this.#view ? { ...this.#view, interrupted: undefined } : this.#view;
@@ -153,6 +174,7 @@ export class Chat {
 
   /** Replaces the user message at `index` and runs from there (a new branch). */
   edit(index: number, text: string): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.edit(index, text));
     if (this.running || this.#busy || !text.trim()) return Promise.resolve(false);
     this.#live = { ...beginTurn({ ...this.#live, messages: this.#live.messages.slice(0, index) }), approval: null };
     this.#live = { ...this.#live, messages: [...this.#live.messages, { role: "user", content: text.trim() }] };
@@ -165,6 +187,7 @@ export class Chat {
 
   /** Runs the last user message again (a new branch). */
   retry(): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.retry());
     if (this.running || this.#busy) return Promise.resolve(false);
     const last = this.#live.messages.findLastIndex((m) => m.role === "user");
     this.#live = beginTurn({ ...this.#live, messages: this.#live.messages.slice(0, last + 1) });
@@ -191,11 +214,15 @@ export class Chat {
     const head = branch.heads[target - 1]!;
     this.#view = { ...view, branches: view.branches.map((b) => (b === branch ? { ...b, current: target } : b)) };
     const request = ++this.#branchRequest;
+    this.#switching++;
     this.#branchSwitches = this.#branchSwitches.then(async () => {
-      const shown = await this.#client.switchBranch(threadId, head).catch((err: unknown) => {
-        this.#live = { ...this.#live, error: toErrorInfo(err) };
-        return null;
-      });
+      const shown = await this.#client
+        .switchBranch(threadId, head)
+        .catch((err: unknown) => {
+          this.#live = { ...this.#live, error: toErrorInfo(err) };
+          return null;
+        })
+        .finally(() => this.#switching--);
       if (request !== this.#branchRequest || threadId !== this.#threadId || this.running) return;
       // A failed switch: the position moved ahead of the worker, so show what the worker has (the error stays).
       if (!shown) return this.reload();
@@ -225,30 +252,38 @@ export class Chat {
     optimistic: boolean,
     onRefused: () => void = () => undefined,
   ): Promise<boolean> {
+    let started: RunStart;
     try {
-      const started = await start((event) => {
+      started = await start((event) => {
         this.#live = applyEvent(this.#live, event);
       });
-      if (!started.ok) {
-        this.#live = failTurn(this.#live, started.error, optimistic);
-        if (started.error.code === "thread_busy") this.#busy = true;
-        onRefused();
-        return false;
-      }
-      if (this.#live.runId === STARTING) this.#live = { ...this.#live, runId: started.value.runId };
-      const end = await started.value.done;
-      // The worker died mid-run: no terminal event came through the callback.
-      if (end.type === "error" && this.#live.runId === end.runId) this.#live = applyEvent(this.#live, end);
-      const error = this.#live.error;
-      const finished = this.#live.finished;
-      this.#live = { ...this.#live, runId: null };
-      await this.reload();
-      this.#live = { ...this.#live, error, finished };
-      return true;
     } catch (err) {
       this.#live = failTurn(this.#live, toErrorInfo(err), optimistic);
       onRefused();
       return false;
     }
+    if (!started.ok) {
+      this.#live = failTurn(this.#live, started.error, optimistic);
+      if (started.error.code === "thread_busy") this.#busy = true;
+      onRefused();
+      return false;
+    }
+    if (this.#live.runId === STARTING) this.#live = { ...this.#live, runId: started.value.runId };
+    this.#idle = this.#finish(started.value.done);
+    return true;
+  }
+
+  /** Waits for the run's end, then shows the thread as the worker has it, and only then stops counting as running. */
+  async #finish(done: RunHandle["done"]): Promise<void> {
+    try {
+      const end = await done;
+      // The worker died mid-run: no terminal event came through the callback.
+      if (end.type === "error" && this.#live.runId === end.runId) this.#live = applyEvent(this.#live, end);
+    } catch (err) {
+      this.#live = { ...this.#live, error: toErrorInfo(err) };
+    }
+    const { error, finished } = this.#live;
+    await this.#load(true);
+    this.#live = { ...this.#live, runId: null, error, finished };
   }
 }

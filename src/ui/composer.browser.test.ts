@@ -62,4 +62,29 @@ describe("composer drafts", () => {
     expect(sessionStorage.getItem(draftKey("thread-a"))).toBeNull();
     expect(sessionStorage.getItem(draftKey("thread-b"))).toBe("and one for B");
   }, 60_000);
+
+  it("takes the next message as soon as the run shows as ended, however slow the reload after it", async () => {
+    const client = pool.spawn();
+    // The reload that ends a run answers late (a busy machine); r29 sent into that gap and the message was dropped.
+    const slow: typeof client = { ...client, getThread: (id) => new Promise((r) => setTimeout(r, 400)).then(() => client.getThread(id)) };
+    const chat = new Chat(slow, `thread-${crypto.randomUUID()}`);
+    cleanup.push(() => chat.dispose());
+    await chat.connect();
+    const root = render(Composer, { chat });
+    const enter = () => boxOf(root).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    type(root, "first");
+    enter();
+    await expect.poll(() => chat.running, { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => chat.running, { timeout: 20_000, interval: 5 }).toBe(false);
+    // The run shows as ended only with its answer in view.
+    expect(chat.live.messages.map((m) => m.role)).toContain("assistant");
+    type(root, "second");
+    enter();
+    await expect
+      .poll(() => chat.live.messages.filter((m) => m.role === "user").map((m) => m.content), { timeout: 20_000 })
+      .toEqual(["first", "second"]);
+    await chat.idle();
+    flushSync();
+    expect(boxOf(root).value).toBe("");
+  }, 60_000);
 });

@@ -43,6 +43,7 @@ async function setup(): Promise<{ client: AgentClient; chat: Chat; files: FilesS
 /** A demo turn: the scripted model writes /hello.md ("You said: hello"). */
 async function helloTurn(chat: Chat): Promise<void> {
   expect(await chat.send({ text: "hello" })).toBe(true);
+  await chat.idle();
 }
 
 function viewer(files: FilesState, onClose: () => void = () => files.close()): HTMLElement {
@@ -155,6 +156,7 @@ describe("files panel", () => {
       .toBeDefined();
     expect(runningWhenShown).toBe(true);
     expect(await sent).toBe(true);
+    await chat.idle();
   });
 
   it("follows a thread switch: the viewer closes and the tree is the other thread's", async () => {
