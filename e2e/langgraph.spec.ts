@@ -35,9 +35,14 @@ const STEPS: ServerReply[] = [
   { chunks: ["The notes ", "are written ", "and counted."], delayMs: 100 },
 ];
 
+/** A long answer (16 s): the page is reloaded while the server runs it. */
+const SLOW_WORDS = Array.from({ length: 40 }, (_, i) => `word${i + 1} `);
+
 function script(req: RecordedRequest): ServerReply | undefined {
   const messages = (req.body.messages ?? []) as Message[];
-  if (!textOf(messages.find((m) => m.role === "user")?.content).includes("[server]")) return undefined;
+  const user = textOf(messages.find((m) => m.role === "user")?.content);
+  if (user.includes("[slow]")) return { chunks: SLOW_WORDS, delayMs: 400 };
+  if (!user.includes("[server]")) return undefined;
   return STEPS[messages.filter((m) => m.role === "tool").length];
 }
 
@@ -112,10 +117,35 @@ test("connects to the server, streams a run with todos and files from its state,
   expect(errors).toEqual([]);
 });
 
+test("a reload while the server streams follows the run at once: the answer completes without Continue", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  const { dialog, runtime } = await connectServer(page, server.url);
+  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await send(page, "[slow] tell me a long story");
+  // The server's model call takes 16 s (the graph reads the answer whole): reload while it runs.
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
+  await expect(page.getByTestId("user-message")).toHaveText("[slow] tell me a long story");
+  await page.reload();
+  // The run goes on on the server; the page rejoins it by itself and the rest of the answer streams in.
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true", { timeout: 60_000 });
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(SLOW_WORDS.join("").trim(), { timeout: 60_000 });
+  await idle(page, 60_000);
+  await expect(page.getByTestId("interrupted")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test("an unreachable server says so in Settings, and the tab keeps running the threads", async ({ page }) => {
   await page.goto("/");
   const url = `http://127.0.0.1:${await freePort()}`;
   const { runtime } = await connectServer(page, url);
   await expect(runtime.getByTestId("runtime-error")).toContainText(`Cannot reach the LangGraph server at ${url}`, { timeout: 60_000 });
   await expect(runtime.getByTestId("runtime-status")).toHaveText("Threads run in this tab.");
+  // The tab is in use: choosing it again has nothing to apply, so no button; the server choice offers Connect again.
+  await runtime.getByRole("radio", { name: /^This tab/ }).check();
+  await expect(runtime.getByRole("button")).toHaveCount(0);
+  await runtime.getByRole("radio", { name: /^LangGraph server/ }).check();
+  await expect(runtime.getByRole("button", { name: "Connect" })).toBeVisible();
 });

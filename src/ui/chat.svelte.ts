@@ -30,6 +30,8 @@ export class Chat {
   #branchRequest = 0;
   /** Branch switches asked for and not yet answered. */
   #switching = 0;
+  /** The thread whose run elsewhere this page failed to follow: not tried again until a load shows it ended. */
+  #unfollowed: string | null = null;
   /** The end of this tab's current run (its reload included). */
   #idle: Promise<void> = Promise.resolve();
 
@@ -120,11 +122,24 @@ export class Chat {
       // A run's error stays until dismissed or the next run: the thread's update broadcast after a failed run reloads too.
       this.#live = { ...fromView(view), finished: this.#live.finished, error: this.#live.error };
       this.#revision++;
+      if (!afterRun) this.#follow(threadId, view);
     } catch (err) {
       this.#live = { ...this.#live, error: toErrorInfo(err) };
     } finally {
       this.#loading = false;
     }
+  }
+
+  /** A run that goes on elsewhere (a server's) is followed as soon as the thread is shown, once per run that can be joined. */
+  #follow(threadId: string, view: ThreadView): void {
+    if (!view.interrupted?.running) {
+      if (this.#unfollowed === threadId) this.#unfollowed = null;
+      return;
+    }
+    if (this.#unfollowed === threadId) return;
+    void this.continueRun().then((started) => {
+      if (!started && threadId === this.#threadId) this.#unfollowed = threadId;
+    });
   }
 
   async #onUpdate(): Promise<void> {

@@ -5,8 +5,8 @@
  *
  * While a server is chosen: the thread list is the server's; a run streams from the server (a new thread is created
  * there by its first run); Stop cancels the server's run; an approval answers the server's interrupt; files and todos
- * come from the thread's state. A thread whose run is still going on the server (after a reload) shows as interrupted,
- * and Continue rejoins that run. What the server runtime cannot do (edit, retry, branches, rename, export, import,
+ * come from the thread's state. A thread whose run is still going on the server (after a reload) shows as
+ * interrupted and `running`: the page rejoins that run at once (ui/chat), and Continue does if that failed. What the server runtime cannot do (edit, retry, branches, rename, export, import,
  * writing files, attachments) answers `not_supported` with a plain message; settings, keys, agents and everything
  * else stay with the worker. Switching runtime announces a `thread_updated` for `"*"`, so the page reloads what it shows.
  */
@@ -63,7 +63,7 @@ function viewOf(route: ServerRoute, thread: Awaited<ReturnType<LangGraphConnecti
     messages: t.messages,
     todos: t.todos,
     approval: t.approval,
-    ...(t.running ? { interrupted: {} } : {}),
+    ...(t.running ? { interrupted: { running: true } } : {}),
     model: { provider: "openai-compatible", model: `LangGraph: ${route.assistantName}`, baseUrl: route.connection.url },
     agent: { id: `${SERVER_AGENT_PREFIX}${route.assistantId}`, name: route.assistantName },
     usage: { input: 0, output: 0 },

@@ -292,6 +292,8 @@ export type ApprovalDecision = Decision;
 export interface InterruptedRun {
   /** The text that had streamed before the page went away, if any. */
   partial?: string;
+  /** The run goes on elsewhere (a LangGraph server runs it): the page follows it rather than offering Continue. */
+  running?: boolean;
 }
 
 /** Where a message sits among branches (edits create them). */
