@@ -134,6 +134,7 @@ test("a reload while the server streams follows the run at once: the answer comp
   await expect(page.getByTestId("assistant-message").last()).toHaveText(SLOW_WORDS.join("").trim(), { timeout: 60_000 });
   await idle(page, 60_000);
   await expect(page.getByTestId("interrupted")).toHaveCount(0);
+  await expect(page.getByTestId("thread-item").filter({ hasText: "[slow] tell me a long story" })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 
