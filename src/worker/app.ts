@@ -133,8 +133,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   /** Bound once the run service exists (the registry it uses needs this first). */
   const bound: { runs?: ReturnType<typeof createRunService> } = {};
   const runningHere = (id: string) => bound.runs?.runningHere(id) ?? false;
-  const messagesOf = async (id: string) =>
-    ((await reader.getState({ configurable: { thread_id: id } })).values as { messages?: BaseMessage[] }).messages ?? [];
+  const messagesOf = async (id: string, checkpointId?: string) =>
+    (
+      (await reader.getState({ configurable: { thread_id: id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } })).values as {
+        messages?: BaseMessage[];
+      }
+    ).messages ?? [];
 
   const threads: ThreadApi & RunRegistry & ThreadModels & ThreadAgents = storage
     ? createThreadService({
@@ -142,6 +146,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         layout: storage.layout,
         notify: options.notify,
         messages: messagesOf,
+        writeMessages: async (id, messages) =>
+          void (await reader.updateState({ configurable: { thread_id: id } }, { messages }, "after_model")),
         runningHere,
         defaultModel: async () => (await settings.get()).defaultModel,
         agents: async () => (await agents()).transfer,
@@ -353,6 +359,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     },
     exportThread: (id) => threads.exportThread(id),
     importThread: (data) => threads.importThread(data),
+    copyThread: (id) => threads.copyThread(id),
+    createThreadFrom: (copy) => threads.createThreadFrom(copy),
     getThreadStatus: (id) => threads.getThreadStatus(id),
 
     ...lazyAgentCalls(agents),

@@ -119,6 +119,8 @@ export const PLAIN_CALLS = {
   deleteThread: true,
   exportThread: true,
   importThread: true,
+  copyThread: true,
+  createThreadFrom: true,
   getThreadStatus: true,
   ...PLAIN_AGENT_CALLS,
   mcpServers: true,

@@ -38,6 +38,7 @@ import type {
   FilePage,
   MessageInfo,
   PendingApproval,
+  ThreadCopy,
   TerminalEvent,
   ThreadInfo,
 } from "./protocol.ts";
@@ -101,6 +102,16 @@ export interface LangGraphConnection {
   cancel(threadId: string, runId: string): Promise<LangGraphResult<null>>;
   /** Deletes a thread on the server. */
   deleteThread(threadId: string): Promise<LangGraphResult<null>>;
+  /**
+   * A server thread's messages and `files` channel as a {@link ThreadCopy}, as the server gives them: unchecked (the
+   * worker's `createThreadFrom` checks and converts them before it writes anything).
+   */
+  copy(threadId: string): Promise<LangGraphResult<ThreadCopy>>;
+  /**
+   * A new thread of `graphId` on the server holding `copy`'s messages and files (one state update); resolves with its
+   * id. A failed update deletes the half-made thread.
+   */
+  createThreadFrom(copy: ThreadCopy, graphId: string): Promise<LangGraphResult<string>>;
 }
 
 const STREAM_MODE = ["messages-tuple", "updates"] as const;
@@ -358,6 +369,32 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
       ),
     cancel: (threadId, runId) => call(async () => (await client.runs.cancel(threadId, runId, false, "interrupt"), null)),
     deleteThread: (threadId) => call(async () => (await client.threads.delete(threadId), null)),
+    async copy(threadId) {
+      const state = await call(() => client.threads.getState<Values>(threadId));
+      if (!state.ok) return state;
+      const values = state.value.values ?? {};
+      const messages = Array.isArray(values.messages) ? (values.messages as ThreadCopy["messages"]) : [];
+      return ok({
+        title: titleOf(messagesFromState(values.messages)),
+        messages,
+        files: (values.files ?? {}) as ThreadCopy["files"],
+      });
+    },
+    async createThreadFrom(copy, graphId) {
+      const created = await call(() => client.threads.create({ graphId, metadata: { title: copy.title, copied_from: "deeptab tab" } }));
+      if (!created.ok) return created;
+      const threadId = created.value.thread_id;
+      const values = { messages: copy.messages, ...(Object.keys(copy.files).length ? { files: copy.files } : {}) };
+      const updated =
+        copy.messages.length || Object.keys(copy.files).length
+          ? await call(() => client.threads.updateState(threadId, { values }))
+          : ok(null);
+      if (!updated.ok) {
+        await call(() => client.threads.delete(threadId));
+        return updated;
+      }
+      return ok(threadId);
+    },
   };
   return ok(connection);
 }

@@ -492,7 +492,8 @@ export type FileErrorCode = BackendErrorCode;
 export type FileError = ErrorInfo & { code: FileErrorCode };
 export type FileResult<T> = Result<T, FileError>;
 
-export type ThreadErrorCode = "invalid_export" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
+export type ThreadErrorCode =
+  "invalid_export" | "invalid_copy" | "not_found" | "thread_busy" | "unavailable" | "quota_exceeded" | "storage_failed";
 export type ThreadResult<T> = Result<T, ErrorInfo & { code: ThreadErrorCode }>;
 
 /** One checkpoint of an export: where it goes, and its data serialized by the saver's serde. */
@@ -531,6 +532,28 @@ export interface ThreadAgentExport {
   bundle?: string;
 }
 
+/** A message as LangGraph's API takes and gives it (LangChain's message dict; the messages reducer coerces it). */
+export interface MessageDict {
+  type: string;
+  content: string | Array<Record<string, unknown>>;
+  id?: string;
+  name?: string;
+  tool_calls?: Array<{ id: string; name: string; args: Record<string, unknown>; type?: "tool_call" }>;
+  tool_call_id?: string;
+  status?: "success" | "error";
+}
+
+/**
+ * A thread as it moves between the tab and a LangGraph server (worker/thread-copy.ts): the shown branch's messages
+ * and the workspace's files; not its branches, its subagents' own histories, or the shared memories and skills.
+ */
+export interface ThreadCopy {
+  title: string;
+  messages: MessageDict[];
+  /** Path → file, as the tab keeps them (deepagents' `files` channel shape is converted on the way in). */
+  files: Record<string, FileData>;
+}
+
 /** Sent on `BroadcastChannel(THREADS_CHANNEL)` by every tab's worker when a thread changes. */
 export interface ThreadEvent {
   type: "thread_updated";
@@ -551,6 +574,13 @@ export interface ThreadApi {
   deleteThread(threadId: string): Promise<ThreadResult<null>>;
   exportThread(threadId: string): Promise<ThreadResult<ThreadExport>>;
   importThread(data: unknown): Promise<ThreadResult<string>>;
+  /** The thread's shown branch and workspace files as a {@link ThreadCopy} (to send to a LangGraph server). */
+  copyThread(threadId: string): Promise<ThreadResult<ThreadCopy>>;
+  /**
+   * A new tab thread from a {@link ThreadCopy} (brought from a LangGraph server): checked like an import (its first
+   * problem as `invalid_copy`, nothing written), then its messages and files stored; resolves with the new id.
+   */
+  createThreadFrom(copy: ThreadCopy): Promise<ThreadResult<string>>;
   getThreadStatus(threadId: string): Promise<{ busy: boolean }>;
 }
 

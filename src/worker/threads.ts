@@ -41,8 +41,10 @@ interface Entry extends ThreadInfo {
 export interface ThreadServiceOptions {
   saver: IndexedDBSaver;
   layout: Layout;
-  /** The thread's history. */
-  messages(threadId: string): Promise<BaseMessage[]>;
+  /** The thread's history (at `checkpointId`, a branch's head; the newest by default). */
+  messages(threadId: string, checkpointId?: string): Promise<BaseMessage[]>;
+  /** Writes `messages` as a new thread's history (its first checkpoint). */
+  writeMessages(threadId: string, messages: BaseMessage[]): Promise<void>;
   notify(event: ThreadEvent): void;
   /** True when this worker runs the thread. */
   runningHere(threadId: string): boolean;
@@ -326,6 +328,38 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       return { ok: true, value: id };
     },
 
+    async copyThread(threadId) {
+      const found = await entry(threadId);
+      const ids = await saver.listThreads();
+      if (!found && !ids.includes(threadId)) return fail("not_found", `No thread ${threadId}.`);
+      const { messageToDict, SHARED_ROUTES } = await import("./thread-copy.ts");
+      const messages = await options.messages(threadId, found?.head);
+      const all = await layout.files(threadId);
+      const files = Object.fromEntries(Object.entries(all).filter(([path]) => !SHARED_ROUTES.some((route) => path.startsWith(route))));
+      return { ok: true, value: { title: found?.title ?? threadTitle(""), messages: messages.map(messageToDict), files } };
+    },
+
+    async createThreadFrom(copy) {
+      const { checkCopy } = await import("./thread-copy.ts");
+      const checked = checkCopy(copy);
+      if (!checked.ok) return fail("invalid_copy", `This thread cannot be brought into the tab (${checked.error}). Nothing was stored.`);
+      const { title, messages, files } = checked.value;
+      const id = crypto.randomUUID();
+      try {
+        if (messages.length) await options.writeMessages(id, messages);
+        await layout.uploadThreadFiles(id, files);
+        const now = new Date().toISOString();
+        await save({ id, title: threadTitle(title), createdAt: now, updatedAt: now, messageCount: visibleCount(messages) });
+      } catch (err) {
+        for (const saved of ownedThreadIds(id, await saver.listThreads())) await saver.deleteThread(saved);
+        await layout.deleteThreadFiles(id);
+        const info = toErrorInfo(err);
+        return { ok: false, error: { ...info, code: info.code === "quota_exceeded" ? "quota_exceeded" : "storage_failed" } };
+      }
+      notify({ type: "thread_updated", threadId: id, running: false });
+      return { ok: true, value: id };
+    },
+
     async getThreadStatus(threadId) {
       return { busy: !options.runningHere(threadId) && (await lockHeld(threadId)) };
     },
@@ -339,6 +373,8 @@ export const unavailableThreads: ThreadApi = {
   deleteThread: async () => fail("unavailable", "Threads need IndexedDB."),
   exportThread: async () => fail("unavailable", "Threads need IndexedDB."),
   importThread: async () => fail("unavailable", "Threads need IndexedDB."),
+  copyThread: async () => fail("unavailable", "Threads need IndexedDB."),
+  createThreadFrom: async () => fail("unavailable", "Threads need IndexedDB."),
   getThreadStatus: async () => ({ busy: false }),
 };
 
