@@ -7,7 +7,7 @@
  * working.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { idle, send, watchErrors } from "./app.ts";
+import { idle, send, turn, watchErrors } from "./app.ts";
 import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../src/testing/provider-servers.ts";
 
@@ -135,6 +135,56 @@ test("a reload while the server streams follows the run at once: the answer comp
   await idle(page, 60_000);
   await expect(page.getByTestId("interrupted")).toHaveCount(0);
   await expect(page.getByTestId("thread-item").filter({ hasText: "[slow] tell me a long story" })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+/** Settings → Runtime → This tab, "Use this tab"; the dialog closes. */
+async function useTab(page: Page) {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const runtime = dialog.getByRole("form", { name: "Runtime" });
+  await runtime.getByRole("radio", { name: /^This tab/ }).check();
+  await runtime.getByRole("button", { name: "Use this tab" }).click();
+  await expect(runtime.getByTestId("runtime-status")).toHaveText("Threads run in this tab.");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+}
+
+test("⇄ copies a tab thread to the server (messages and files), and a server thread back into the tab", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  // A thread in the tab (the demo model writes /hello.md and answers).
+  await turn(page, "hello");
+  const answer = await page.getByTestId("assistant-message").last().textContent();
+  // The server is kept in Settings, while the tab runs the threads: the list offers to copy a thread there.
+  const { dialog } = await connectServer(page, server.url);
+  await expect(dialog.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+  await useTab(page);
+  const list = page.getByRole("navigation", { name: "Threads" });
+  await list.getByRole("button", { name: "Copy hello to the server" }).click();
+  await expect(list.getByTestId("thread-copied")).toContainText(`Copied “hello” to the server at ${server.url}.`, { timeout: 60_000 });
+
+  // On the server: the copy is listed, opens with the tab's messages and files, and runs on there.
+  await connectServer(page, server.url);
+  await expect(dialog.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+  const copied = list.getByTestId("thread-item").filter({ hasText: "hello" });
+  await expect(copied).toHaveCount(1, { timeout: 60_000 });
+  await copied.getByTestId("thread-open").click();
+  await expect(page.getByTestId("user-message")).toHaveText(["hello"]);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(answer!);
+  await page.getByRole("tab", { name: "Files" }).click();
+  await expect(page.getByTestId("files").locator('[data-testid="file"][data-path="/hello.md"]')).toBeVisible();
+
+  // Back into the tab: a second "hello" thread there, with the same conversation.
+  await list.getByRole("button", { name: "Copy hello into this tab" }).click();
+  await expect(list.getByTestId("thread-copied")).toContainText("Copied “hello” into this tab.", { timeout: 60_000 });
+  await useTab(page);
+  await expect(list.getByTestId("thread-item").filter({ hasText: "hello" })).toHaveCount(2);
+  await list.getByTestId("thread-item").filter({ hasText: "hello" }).first().getByTestId("thread-open").click();
+  await expect(page.getByTestId("user-message")).toHaveText(["hello"]);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(answer!);
   expect(errors).toEqual([]);
 });
 

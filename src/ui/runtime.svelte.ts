@@ -6,7 +6,7 @@
  * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
-import { connectLangGraph, type AssistantInfo } from "../worker/langgraph-client.ts";
+import { connectLangGraph, type AssistantInfo, type LangGraphConnection, type LangGraphResult } from "../worker/langgraph-client.ts";
 import type { ServerRoute } from "../worker/langgraph-runtime.ts";
 
 export type RuntimeKind = "tab" | "server";
@@ -148,6 +148,28 @@ export class RuntimeState {
     this.#route = { ...this.#route, assistantId: chosen.id, assistantName: chosen.name };
     this.#save();
     this.#announce();
+  }
+
+  /**
+   * The server in use, or else the one kept in Settings (its URL and key), connected without switching the runtime;
+   * with the graph of the assistant in use or kept (or `deeptab`, or the first): where a tab thread is copied to.
+   */
+  async server(): Promise<LangGraphResult<{ connection: LangGraphConnection; graphId: string }>> {
+    const route = this.route;
+    const inUse = route && this.#assistants.find((a) => a.id === route.assistantId);
+    if (route && inUse) return { ok: true, value: { connection: route.connection, graphId: inUse.graphId } };
+    const connected = await connectLangGraph({ url: this.#url, ...(this.#key ? { apiKey: this.#key } : {}) });
+    if (!connected.ok) return connected;
+    const listed = await connected.value.assistants();
+    if (!listed.ok) return listed;
+    const chosen =
+      listed.value.find((a) => a.id === this.#assistantId) ?? listed.value.find((a) => a.graphId === "deeptab") ?? listed.value[0];
+    if (!chosen)
+      return {
+        ok: false,
+        error: { name: "LangGraphError", code: "not_found", message: `The server at ${connected.value.url} serves no assistant (graph).` },
+      };
+    return { ok: true, value: { connection: connected.value, graphId: chosen.graphId } };
   }
 
   /** At page load: reconnects to the server kept in storage, if that is the runtime (in the background). */
