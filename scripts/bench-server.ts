@@ -2,13 +2,19 @@
  * The agent on LangGraph's server against the same agent in process: one 50-step scripted turn (49 tool calls, then
  * an answer, from a loopback OpenAI-compatible server) through `langgraph dev` and the SDK, and through the graph's
  * `invoke` with an in-memory checkpointer. The ratio is what the server's queue, HTTP and its storage add per turn.
+ * Then a 1,000-message thread (copied to the server as the thread list's ⇄ does) opened as the page opens a server
+ * thread, against the same thread opened in the tab's worker (Node, fake-indexeddb).
  */
+import "fake-indexeddb/auto";
 import { Client } from "@langchain/langgraph-sdk";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph/web";
 import { createServerAgent } from "../src/server/agent.ts";
 import { createServerModel } from "../src/server/model.ts";
 import { freePort, startLangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ServerReply } from "../src/testing/provider-servers.ts";
+import { openWorkerApi } from "../src/testing/worker-api.ts";
+import { connectLangGraph } from "../src/worker/langgraph-client.ts";
+import type { MessageDict } from "../src/worker/protocol.ts";
 
 const STEPS = 50;
 
@@ -50,12 +56,15 @@ export async function benchServer(): Promise<string[]> {
         localMs.push(await local(`run-${i}`));
         remoteMs.push(await remote());
       }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const [l, r] = [median(localMs), median(remoteMs)];
+      const open = await openThousand(server.url);
       return [
         "## The agent on LangGraph's server (scripts/bench-server.ts)",
         `${STEPS}-step scripted turn, langgraph dev through the SDK vs in process: ${r.toFixed(0)} ms vs ${l.toFixed(0)} ms ` +
           `(${(r / l).toFixed(2)}×, median of 3)`,
+        `open a ${MESSAGES}-message thread, from the server as the page does vs from the tab's worker: ` +
+          `${open.server.toFixed(0)} ms vs ${open.tab.toFixed(0)} ms (${(open.server / open.tab).toFixed(2)}×, median of 5)`,
       ];
     } finally {
       await server.stop();
@@ -63,6 +72,46 @@ export async function benchServer(): Promise<string[]> {
   } finally {
     await model.close();
   }
+}
+
+const MESSAGES = 1_000;
+
+/** A thread of {@link MESSAGES} messages (tool calls and results among them) on the server and in the tab; the median time to open each. */
+async function openThousand(url: string): Promise<{ server: number; tab: number }> {
+  const messages: MessageDict[] = [];
+  for (let i = 0; messages.length < MESSAGES; i++) {
+    messages.push({ type: "human", content: `question ${i}: ${"lorem ipsum ".repeat(20)}` });
+    messages.push({ type: "ai", content: "", tool_calls: [{ id: `call_${i}`, name: "ls", args: { path: "/" } }] });
+    messages.push({ type: "tool", content: "/a.md\n/b.md", tool_call_id: `call_${i}`, status: "success" });
+    messages.push({ type: "ai", content: `answer ${i}: ${"dolor sit amet ".repeat(30)}` });
+  }
+  const copy = { title: "a long thread", messages: messages.slice(0, MESSAGES), files: {} };
+  const connected = await connectLangGraph({ url });
+  if (!connected.ok) throw new Error(connected.error.message);
+  const made = await connected.value.createThreadFrom(copy, "deeptab");
+  if (!made.ok) throw new Error(made.error.message);
+  const { api } = openWorkerApi();
+  const inTab = await api.createThreadFrom(copy);
+  if (!inTab.ok) throw new Error(inTab.error.message);
+  const time = async (open: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    await open();
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await open();
+      ms.push(performance.now() - t0);
+    }
+    return ms.sort((a, b) => a - b)[2]!;
+  };
+  const server = await time(async () => {
+    const shown = await connected.value.thread(made.value);
+    if (!shown.ok || shown.value.messages.length !== MESSAGES) throw new Error("the server thread did not open whole");
+  });
+  const tab = await time(async () => {
+    const shown = await api.getThread(inTab.value);
+    if (shown.messages.length !== MESSAGES) throw new Error("the tab thread did not open whole");
+  });
+  return { server, tab };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) for (const line of await benchServer()) console.log(line);
