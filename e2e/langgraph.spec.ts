@@ -102,6 +102,9 @@ test("connects to the server, streams a run with todos and files from its state,
   await idle(page, 60_000);
   await expect(page.getByTestId("assistant-message").last()).toHaveText("The notes are written and counted.");
   await expect(page.getByTestId("tool-call").filter({ hasText: "execute" })).toBeVisible();
+  // The server runtime does not branch: no Edit or Retry on its thread.
+  await expect(page.getByRole("button", { name: "Edit message" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
 
   const files = page.getByTestId("files");
   await page.getByRole("tab", { name: "Files" }).click();
