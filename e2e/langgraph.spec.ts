@@ -7,9 +7,12 @@
  * working.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { idle, send, turn, watchErrors } from "./app.ts";
+import { connect, idle, send, turn, watchErrors } from "./app.ts";
 import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../src/testing/provider-servers.ts";
+import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent-link-server.ts";
+import { putAgentFile } from "../src/testing/agent-link-files.ts";
+import { agentBundle } from "../src/agent-folders/bundle.ts";
 
 type Message = { role?: string; content?: unknown };
 const textOf = (content: unknown): string =>
@@ -42,6 +45,12 @@ function script(req: RecordedRequest): ServerReply | undefined {
   const messages = (req.body.messages ?? []) as Message[];
   const user = textOf(messages.find((m) => m.role === "user")?.content);
   if (user.includes("[slow]")) return { chunks: SLOW_WORDS, delayMs: 400 };
+  // An async subagent's task on the server, and the tab's agent that starts it.
+  if (user.includes("[survey]")) return { chunks: ["Survey done: ", "42 answers."], delayMs: 500 };
+  if (user.includes("Run the survey"))
+    return messages.at(-1)?.role === "tool"
+      ? { text: "Started the survey on the server." }
+      : { toolCalls: [{ name: "start_async_task", args: { agentName: "surveyor", description: "[survey] count the answers" } }] };
   if (!user.includes("[server]")) return undefined;
   return STEPS[messages.filter((m) => m.role === "tool").length];
 }
@@ -50,8 +59,10 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 let model: ScriptedServer;
 let server: LangGraphServer;
+let links: AgentLinkServer;
 
 test.beforeAll(async ({ baseURL }) => {
+  links = await startAgentLinkServer();
   model = await startScriptedServer("openai", script);
   server = await startLangGraphServer({
     kind: "dev",
@@ -63,6 +74,7 @@ test.beforeAll(async ({ baseURL }) => {
 test.afterAll(async () => {
   await server?.stop();
   await model?.close();
+  await links?.close();
 });
 
 /** Settings → Runtime → LangGraph server at `url`, Connect; returns the dialog (left open). */
@@ -188,6 +200,46 @@ test("⇄ copies a tab thread to the server (messages and files), and a server t
   await list.getByTestId("thread-item").filter({ hasText: "hello" }).first().getByTestId("thread-open").click();
   await expect(page.getByTestId("user-message")).toHaveText(["hello"]);
   await expect(page.getByTestId("assistant-message").last()).toHaveText(answer!);
+  expect(errors).toEqual([]);
+});
+
+test("an async subagent's task card opens the task's thread on its server, where the task's answer arrives", async ({ page }) => {
+  const errors = watchErrors(page);
+  const yaml = [
+    "name: Survey lead",
+    "description: Starts long surveys on a LangGraph server.",
+    "async_subagents:",
+    "  surveyor:",
+    "    description: Runs long surveys on the team's server.",
+    `    url: "${server.url}"`,
+    "    graph_id: deeptab",
+    "",
+  ].join("\n");
+  const enc = new TextEncoder();
+  const bundle = agentBundle(
+    new Map([
+      ["AGENTS.md", enc.encode("Start long surveys on the team's server.")],
+      ["agent.yaml", enc.encode(yaml)],
+    ]),
+  );
+  const link = await putAgentFile(links.url, `${crypto.randomUUID()}/agent.json`, bundle);
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: model.baseUrl(), model: "scripted" });
+  await page.goto(`/?agent=${encodeURIComponent(link)}`);
+  const review = page.getByRole("dialog", { name: "Use Survey lead?" });
+  await expect(review.getByTestId("agent-async-subagents")).toContainText("surveyor");
+  await review.getByRole("button", { name: "Use this agent" }).click();
+  await expect(review).toBeHidden();
+  await expect(page.getByRole("combobox", { name: "Agent" }).locator("option:checked")).toHaveText("Survey lead");
+  await turn(page, "Run the survey");
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Started the survey on the server.");
+
+  const host = new URL(server.url).host;
+  await page.getByRole("button", { name: `Open the surveyor task's thread on ${host}` }).click();
+  // The page is now the server's client, showing the task's own thread; the task's answer arrives there.
+  await expect(page.getByTestId("agent-picker").locator("option:checked")).toHaveText("deeptab (on the server)", { timeout: 60_000 });
+  await expect(page.getByTestId("user-message")).toHaveText(["[survey] count the answers"]);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Survey done: 42 answers.", { timeout: 60_000 });
   expect(errors).toEqual([]);
 });
 

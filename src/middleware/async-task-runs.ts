@@ -29,6 +29,9 @@ function withStatus(task: AsyncTask, status: AsyncTaskStatus, checkedAt: string 
     createdAt: task.createdAt,
     ...(updatedAt === undefined ? {} : { updatedAt }),
     ...(checkedAt === undefined ? {} : { checkedAt }),
+    // deeptab's: where the task runs, kept for the page.
+    ...(task.url === undefined ? {} : { url: task.url }),
+    ...(task.graphId === undefined ? {} : { graphId: task.graphId }),
   };
 }
 
@@ -112,6 +115,8 @@ export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>
       status: "running",
       createdAt: now(),
       description,
+      graphId: spec.graphId,
+      ...(spec.url ? { url: spec.url } : {}),
     };
     return { content: `Launched async subagent. taskId: ${task.taskId}`, update: ASYNC_TASKS.set({ [task.taskId]: task }) };
   } catch (error) {

@@ -38,6 +38,9 @@ export interface AsyncTask {
   updatedAt?: string;
   /** When the check tool last asked the server. */
   checkedAt?: string;
+  /** deeptab's: the server and graph the task runs on, so the page can open its thread (never the headers). */
+  url?: string;
+  graphId?: string;
 }
 
 export { ASYNC_TASK_TOOL_NAMES } from "../core/async-task-names.ts";

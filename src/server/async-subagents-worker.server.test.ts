@@ -84,6 +84,14 @@ describe("an agent folder's async subagents in the worker", () => {
     const launched = JSON.stringify(started.messages);
     const taskId = /Launched async subagent\. taskId: ([\w-]+)/.exec(launched)?.[1];
     expect(taskId, launched).toBeDefined();
+    // The thread's view names the task's server and graph: its card opens the task's thread there.
+    expect(started.remoteTasks?.[taskId!]).toEqual({
+      taskId,
+      agentName: "surveyor",
+      url: server.url,
+      graphId: "deeptab",
+      status: "running",
+    });
     const log = await first.api.requestLog();
     expect(log.some((e) => e.host === new URL(server.url).host && e.path.startsWith("/threads"))).toBe(true);
 
@@ -98,5 +106,6 @@ describe("an agent folder's async subagents in the worker", () => {
     const answer = JSON.stringify(checked.messages);
     expect(answer).toContain("Survey done: 42 answers.");
     expect(answer).toContain('\\"status\\":\\"success\\"');
+    expect(checked.remoteTasks?.[taskId!]?.status).toBe("success");
   });
 });

@@ -99,10 +99,10 @@ export class RuntimeState {
   }
 
   /**
-   * Connects to a server and uses it: lists its assistants and picks `assistantId` (or the one kept, or `deeptab`, or
-   * the first). `key`: undefined keeps the one set, "" drops it. False, with {@link error} set, when it cannot.
+   * Connects to a server and uses it: lists its assistants and picks the one of `graphId`, or `assistantId` (or the one
+   * kept, or `deeptab`, or the first). `key`: undefined keeps the one set, "" drops it. False, with {@link error} set, when it cannot.
    */
-  async connect(url: string, options: { key?: string; remember?: boolean; assistantId?: string } = {}): Promise<boolean> {
+  async connect(url: string, options: { key?: string; remember?: boolean; assistantId?: string; graphId?: string } = {}): Promise<boolean> {
     this.#connecting = true;
     this.#error = null;
     try {
@@ -127,7 +127,11 @@ export class RuntimeState {
         return false;
       }
       const wanted = options.assistantId ?? this.#assistantId;
-      const chosen = assistants.find((a) => a.id === wanted) ?? assistants.find((a) => a.graphId === "deeptab") ?? assistants[0]!;
+      const chosen =
+        (options.graphId ? assistants.find((a) => a.graphId === options.graphId) : undefined) ??
+        assistants.find((a) => a.id === wanted) ??
+        assistants.find((a) => a.graphId === "deeptab") ??
+        assistants[0]!;
       this.#assistants = assistants;
       this.#assistantId = chosen.id;
       this.#kind = "server";

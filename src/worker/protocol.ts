@@ -335,6 +335,17 @@ export interface ThreadView {
   branches: BranchInfo[];
   /** The branch shown when it is not the newest one. */
   head?: string;
+  /** Tasks the agent started on LangGraph servers (async subagents), by task id: their cards open the remote thread. */
+  remoteTasks?: Record<string, RemoteTask>;
+}
+
+/** An async subagent's task as the page shows it: the remote thread is `taskId` on `url`'s graph `graphId`. */
+export interface RemoteTask {
+  taskId: string;
+  agentName: string;
+  url: string;
+  graphId: string;
+  status: string;
 }
 
 /** A file or folder of the tree the agent sees. */

@@ -10,13 +10,14 @@ import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { RUBRIC_EVALUATIONS } from "../middleware/rubric-events.ts";
+import { ASYNC_TASKS, type AsyncTask } from "../middleware/async-tasks.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
 import { gradeInfo, plain, shownApproval, toMessageInfo, usageOf } from "./messages.ts";
 import { brokenThread, messagesProblem } from "./stored-state.ts";
 import type { RunRegistry, RunService } from "./runs.ts";
 import type { ModelWindow } from "./windows.ts";
 import { addUsage } from "../core/usage.ts";
-import type { GradeInfo, MessageInfo, ModelChoice, PendingApproval, ThreadView, Todo, UsageInfo } from "./protocol.ts";
+import type { GradeInfo, MessageInfo, ModelChoice, PendingApproval, RemoteTask, ThreadView, Todo, UsageInfo } from "./protocol.ts";
 
 export interface ViewDeps {
   reader: DeepAgent;
@@ -134,6 +135,23 @@ export function withGrades(messages: MessageInfo[], evaluations: unknown): void 
   }
 }
 
+/** The `asyncTasks` channel's tasks that name their server, as the page opens them; undefined when there are none. */
+export function remoteTasks(raw: unknown): Record<string, RemoteTask> | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const out: Record<string, RemoteTask> = {};
+  for (const task of Object.values(raw as Record<string, Partial<AsyncTask>>)) {
+    if (!task?.taskId || !task.url || !task.graphId) continue;
+    out[task.taskId] = {
+      taskId: task.taskId,
+      agentName: String(task.agentName ?? ""),
+      url: task.url,
+      graphId: task.graphId,
+      status: String(task.status ?? ""),
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The view of a thread, less its agent (thread-agents.ts adds it). */
 export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit<ThreadView, "agent">> {
   const head = await deps.registry.head(threadId);
@@ -170,5 +188,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
     if (window.assumed) view.windowAssumed = true;
   }
   if (head) view.head = head;
+  const remote = remoteTasks((snapshot.values as Record<string, unknown>)[ASYNC_TASKS.key]);
+  if (remote) view.remoteTasks = remote;
   return view;
 }
