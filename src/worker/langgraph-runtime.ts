@@ -6,9 +6,10 @@
  * While a server is chosen: the thread list is the server's; a run streams from the server (a new thread is created
  * there by its first run); Stop cancels the server's run; an approval answers the server's interrupt; files and todos
  * come from the thread's state. A thread whose run is still going on the server (after a reload) shows as
- * interrupted and `running`: the page rejoins that run at once (ui/chat), and Continue does if that failed. What the server runtime cannot do (edit, retry, branches, rename, export, import,
- * writing files, attachments) answers `not_supported` with a plain message; settings, keys, agents and everything
- * else stay with the worker. Switching runtime announces a `thread_updated` for `"*"`, so the page reloads what it shows.
+ * interrupted and `running`: the page rejoins that run at once (ui/chat), and Continue does if that failed. What the
+ * server runtime cannot do (edit, retry, branches, rename, export, import, writing files, attachments) answers
+ * `not_supported` with a plain message; settings, keys, agents and everything else stay with the worker. Switching
+ * runtime announces a `thread_updated` for `"*"`, so the page reloads what it shows.
  */
 import { DeeptabError, type ErrorInfo } from "../core/errors.ts";
 import { err, ok } from "../core/result.ts";
