@@ -79,7 +79,7 @@ export function basePrompt(sandbox: SandboxKind): string {
       ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python."
       : sandbox === "shell"
         ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
-          "coreutils, grep, sed, awk, jq, find; no node, npm, python, git or network."
+          "coreutils, grep, sed, awk, jq, find, and python3 (standard library only); no node, npm, pip, git or network."
         : "You cannot run commands.";
   return (
     "You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, " +

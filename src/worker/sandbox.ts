@@ -83,7 +83,7 @@ export function createSandboxService(workspace: IndexedDBBackendFactory = indexe
           : kind === "webcontainer"
             ? "WebContainer is running (Node.js and npm in the tab)"
             : choice === "shell"
-              ? "the offline shell (bash in the tab: no node, npm, python or network)"
+              ? "the offline shell (bash in the tab, with python3's standard library: no node, npm, pip or network)"
               : wcState === "booting"
                 ? "WebContainer is booting; the offline shell runs commands until it is ready"
                 : `no WebContainer: ${wcReason}; commands run in the offline shell`;
