@@ -6,7 +6,13 @@
  * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
-import { connectLangGraph, type AssistantInfo, type LangGraphConnection, type LangGraphResult } from "../worker/langgraph-client.ts";
+import {
+  connectLangGraph,
+  type AssistantInfo,
+  type LangGraphConnection,
+  type LangGraphError,
+  type LangGraphResult,
+} from "../worker/langgraph-client.ts";
 import type { ServerRoute } from "../worker/langgraph-runtime.ts";
 
 export type RuntimeKind = "tab" | "server";
@@ -31,6 +37,23 @@ function readStored(storage: Storage | undefined): Stored {
   } catch {
     return { kind: "tab", url: "" };
   }
+}
+
+/** The assistant to use: the one of `graphId`, else `assistantId`, else `deeptab`'s, else the first. */
+function pickAssistant(
+  assistants: readonly AssistantInfo[],
+  prefer: { graphId?: string; assistantId?: string },
+): AssistantInfo | undefined {
+  return (
+    (prefer.graphId ? assistants.find((a) => a.graphId === prefer.graphId) : undefined) ??
+    assistants.find((a) => a.id === prefer.assistantId) ??
+    assistants.find((a) => a.graphId === "deeptab") ??
+    assistants[0]
+  );
+}
+
+function noAssistant(url: string): LangGraphError {
+  return { name: "LangGraphError", code: "not_found", message: `The server at ${url} serves no assistant (graph).` };
 }
 
 export class RuntimeState {
@@ -118,20 +141,14 @@ export class RuntimeState {
         return false;
       }
       const assistants = listed.value;
-      if (!assistants.length) {
-        this.#error = {
-          name: "LangGraphError",
-          code: "not_found",
-          message: `The server at ${connected.value.url} serves no assistant (graph).`,
-        };
+      const chosen = pickAssistant(assistants, {
+        ...(options.graphId ? { graphId: options.graphId } : {}),
+        assistantId: options.assistantId ?? this.#assistantId,
+      });
+      if (!chosen) {
+        this.#error = noAssistant(connected.value.url);
         return false;
       }
-      const wanted = options.assistantId ?? this.#assistantId;
-      const chosen =
-        (options.graphId ? assistants.find((a) => a.graphId === options.graphId) : undefined) ??
-        assistants.find((a) => a.id === wanted) ??
-        assistants.find((a) => a.graphId === "deeptab") ??
-        assistants[0]!;
       this.#assistants = assistants;
       this.#assistantId = chosen.id;
       this.#kind = "server";
@@ -166,13 +183,8 @@ export class RuntimeState {
     if (!connected.ok) return connected;
     const listed = await connected.value.assistants();
     if (!listed.ok) return listed;
-    const chosen =
-      listed.value.find((a) => a.id === this.#assistantId) ?? listed.value.find((a) => a.graphId === "deeptab") ?? listed.value[0];
-    if (!chosen)
-      return {
-        ok: false,
-        error: { name: "LangGraphError", code: "not_found", message: `The server at ${connected.value.url} serves no assistant (graph).` },
-      };
+    const chosen = pickAssistant(listed.value, { assistantId: this.#assistantId });
+    if (!chosen) return { ok: false, error: noAssistant(connected.value.url) };
     return { ok: true, value: { connection: connected.value, graphId: chosen.graphId } };
   }
 

@@ -9,11 +9,9 @@ import { AIMessage, BaseMessage, ToolMessage, coerceMessageLikeToMessage } from 
 import type { FileData } from "../backends/protocol.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import type { MessageDict } from "./protocol.ts";
+import { SHARED_ROUTES } from "./layout.ts";
 import { messagesProblem } from "./stored-state.ts";
 import { IMPORT_LIMITS } from "./thread-export.ts";
-
-/** The workspace routes every thread shares: not part of one thread's copy. */
-export const SHARED_ROUTES = ["/memories/", "/skills/"] as const;
 
 /** Most messages a copy may bring. */
 export const COPY_MESSAGES_LIMIT = 20_000;

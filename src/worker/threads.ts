@@ -5,6 +5,7 @@
  */
 import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
+import type { FileData } from "../backends/protocol.ts";
 import { toErrorInfo } from "../core/errors.ts";
 import { fail as codedFail, type Result } from "../core/result.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
@@ -158,6 +159,26 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
     return out;
   }
 
+  /** A thread's workspace files; memories and skills are every thread's, not part of one thread's export or copy. */
+  async function ownFiles(threadId: string): Promise<Record<string, FileData>> {
+    const all = await layout.files(threadId);
+    return Object.fromEntries(Object.entries(all).filter(([path]) => !SHARED_ROUTES.some((route) => path.startsWith(route))));
+  }
+
+  /** Stores a new thread `id` with `write`; a failed write is undone (each write is its own transaction), a stored one announced. */
+  async function storeNew(id: string, write: () => Promise<void>): Promise<ThreadResult<string>> {
+    try {
+      await write();
+    } catch (err) {
+      for (const saved of ownedThreadIds(id, await saver.listThreads())) await saver.deleteThread(saved);
+      await layout.deleteThreadFiles(id);
+      const info = toErrorInfo(err);
+      return { ok: false, error: { ...info, code: info.code === "quota_exceeded" ? "quota_exceeded" : "storage_failed" } };
+    }
+    notify({ type: "thread_updated", threadId: id, running: false });
+    return { ok: true, value: id };
+  }
+
   async function decode(cp: ExportedCheckpoint): Promise<Decoded | null> {
     try {
       const value = (await serde.loadsTyped(cp.type, base64ToBytes(cp.data))) as Partial<Decoded> | null;
@@ -257,9 +278,7 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       if (!found && !ids.includes(threadId)) return fail("not_found", `No thread ${threadId}.`);
       const checkpoints = (await Promise.all(ids.map((id) => encode(id, threadId)))).flat();
       checkpoints.sort((a, b) => (a.checkpointId < b.checkpointId ? -1 : a.checkpointId > b.checkpointId ? 1 : 0));
-      const all = await layout.files(threadId);
-      // Memories and skills are every thread's: not part of one thread's export.
-      const files = Object.fromEntries(Object.entries(all).filter(([path]) => !SHARED_ROUTES.some((route) => path.startsWith(route))));
+      const files = await ownFiles(threadId);
       const now = new Date().toISOString();
       const messageCount = visibleCount(await options.messages(threadId));
       const thread: ThreadInfo = found
@@ -297,7 +316,7 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const agent = parsed.agent && (await (await options.agents()).imported(parsed.agent));
       if (agent && !agent.ok) return fail("invalid_export", `This thread export cannot be imported: ${agent.error}. Nothing was stored.`);
       const id = crypto.randomUUID();
-      try {
+      return storeNew(id, async () => {
         for (const [i, cp] of parsed.checkpoints.entries()) {
           const { checkpoint, metadata, pendingWrites } = decoded[i]!;
           const thread_id = id + cp.threadSuffix;
@@ -317,25 +336,16 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
         if (agent) await agent.value.keep();
         const now = new Date().toISOString();
         await save({ ...parsed.thread, id, updatedAt: now, ...(agent?.value.agent ? { agent: agent.value.agent } : {}) });
-      } catch (err) {
-        // Undo a partial import (each write is its own transaction).
-        for (const saved of ownedThreadIds(id, await saver.listThreads())) await saver.deleteThread(saved);
-        await layout.deleteThreadFiles(id);
-        const info = toErrorInfo(err);
-        return { ok: false, error: { ...info, code: info.code === "quota_exceeded" ? "quota_exceeded" : "storage_failed" } };
-      }
-      notify({ type: "thread_updated", threadId: id, running: false });
-      return { ok: true, value: id };
+      });
     },
 
     async copyThread(threadId) {
       const found = await entry(threadId);
       const ids = await saver.listThreads();
       if (!found && !ids.includes(threadId)) return fail("not_found", `No thread ${threadId}.`);
-      const { messageToDict, SHARED_ROUTES } = await import("./thread-copy.ts");
+      const { messageToDict } = await import("./thread-copy.ts");
       const messages = await options.messages(threadId, found?.head);
-      const all = await layout.files(threadId);
-      const files = Object.fromEntries(Object.entries(all).filter(([path]) => !SHARED_ROUTES.some((route) => path.startsWith(route))));
+      const files = await ownFiles(threadId);
       return { ok: true, value: { title: found?.title ?? threadTitle(""), messages: messages.map(messageToDict), files } };
     },
 
@@ -345,19 +355,12 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       if (!checked.ok) return fail("invalid_copy", `This thread cannot be brought into the tab (${checked.error}). Nothing was stored.`);
       const { title, messages, files } = checked.value;
       const id = crypto.randomUUID();
-      try {
+      return storeNew(id, async () => {
         if (messages.length) await options.writeMessages(id, messages);
         await layout.uploadThreadFiles(id, files);
         const now = new Date().toISOString();
         await save({ id, title: threadTitle(title), createdAt: now, updatedAt: now, messageCount: visibleCount(messages) });
-      } catch (err) {
-        for (const saved of ownedThreadIds(id, await saver.listThreads())) await saver.deleteThread(saved);
-        await layout.deleteThreadFiles(id);
-        const info = toErrorInfo(err);
-        return { ok: false, error: { ...info, code: info.code === "quota_exceeded" ? "quota_exceeded" : "storage_failed" } };
-      }
-      notify({ type: "thread_updated", threadId: id, running: false });
-      return { ok: true, value: id };
+      });
     },
 
     async getThreadStatus(threadId) {
