@@ -68,3 +68,13 @@ export function toolImagesOf(metadata: Record<string, unknown> | undefined): Too
     .slice(0, MAX_TOOL_IMAGES)
     .map((image: ToolImage) => ({ mimeType: image.mimeType.toLowerCase(), data: image.data }));
 }
+
+/**
+ * The image type bytes start as (PNG, JPEG, GIF or WebP, by their first bytes, whatever a file's name says), or
+ * undefined: what the file viewer shows as an image. SVG is never one (a document that can carry script).
+ */
+export function imageTypeOf(bytes: Uint8Array): string | undefined {
+  for (const [type, signatures] of Object.entries(SIGNATURES))
+    if (signatures.some((sig) => sig.length <= bytes.length && sig.every((b, i) => b === null || b === bytes[i]))) return type;
+  return undefined;
+}

@@ -380,6 +380,47 @@ describe("file viewer", () => {
     expect([...root.querySelectorAll(".toolbar button")].map((b) => b.textContent?.trim())).toEqual(["Download", "Delete"]);
   });
 
+  it("shows an image file (a PNG, by its bytes) as an image; SVG, HTML named .png and other binary files stay text or binary", async () => {
+    const { chat, files } = await setup();
+    const canvas = new OffscreenCanvas(4, 3);
+    const ctx = canvas.getContext("2d")!;
+    ctx.fillStyle = "red";
+    ctx.fillRect(0, 0, 4, 3);
+    const png = new Uint8Array(await (await canvas.convertToBlob({ type: "image/png" })).arrayBuffer());
+    const text = (t: string) => new TextEncoder().encode(t);
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__ran = 1"><script>window.__ran = 2</script></svg>';
+    const attachments = [
+      { name: "plot.png", content: png },
+      { name: "fake.png", content: text('<img src=x onerror="window.__ran = 3">') },
+      { name: "drawing.svg", content: text(svg) },
+      { name: "noise.png", content: new Uint8Array([0, 1, 2, 3, 0, 5]) },
+    ];
+    expect(await chat.send({ text: "here are the pictures", attachments })).toBe(true);
+    await chat.idle();
+
+    await files.open("/uploads/plot.png");
+    viewer(files);
+    const image = page.getByRole("img", { name: "Image /uploads/plot.png" });
+    await expect.element(image).toBeVisible();
+    await expect.poll(() => (image.element() as HTMLImageElement).naturalWidth).toBe(4);
+    expect((image.element() as HTMLImageElement).src).toMatch(/^blob:/);
+    await expect.element(page.getByTestId("file-image")).toHaveTextContent("PNG image");
+
+    for (const [path, kind] of [
+      ["/uploads/fake.png", "text"],
+      ["/uploads/drawing.svg", "text"],
+      ["/uploads/noise.png", "binary"],
+    ] as const) {
+      await files.open(path);
+      await expect.poll(() => files.current?.page?.path).toBe(path);
+      flushSync();
+      expect(document.querySelector('[data-testid="file-image"]')).toBeNull();
+      if (kind === "binary") await expect.element(page.getByTestId("binary")).toBeVisible();
+      else expect(rows(document).length).toBeGreaterThan(0);
+    }
+    expect((window as unknown as { __ran?: number }).__ran).toBeUndefined();
+  });
+
   it("is full screen on a 360 px phone, with Close file, and never widens the page (light and dark)", async () => {
     const before = { width: window.innerWidth, height: window.innerHeight };
     await page.viewport(360, 640);

@@ -43,6 +43,7 @@ export interface ViewerFiles {
   entry(path: string): { size: number } | undefined;
   page(offset: number): Promise<void>;
   text(path: string): Promise<Result<string>>;
+  imageUrl(path: string, type: string): Promise<Result<string>>;
   save(path: string, content: string): Promise<Result<null>>;
   remove(path: string): Promise<Result<null>>;
   download(path: string): Promise<Result<null>>;
@@ -243,6 +244,17 @@ export class FilesState implements ViewerFiles {
     if (result.ok) this.#current = { ...current, page: result.value, loading: false, error: null };
     else if (showErrors) this.#current = { ...current, loading: false, error: result.error.message };
     else this.#current = { ...current, loading: false };
+  }
+
+  /** An image file as an object URL of its bytes, typed `type` (the caller revokes it): for the viewer's image view. */
+  async imageUrl(path: string, type: string): Promise<Result<string>> {
+    try {
+      const bytes = await this.#client.fileBytes(this.#chat.threadId, path);
+      if (!bytes.ok) return bytes;
+      return ok(URL.createObjectURL(new Blob([bytes.value.slice()], { type })));
+    } catch (e) {
+      return err(toErrorInfo(e));
+    }
   }
 
   /** The whole text of a file, for editing (text files up to 2 MB); `too_large` or `not_text` when it cannot be edited here. */

@@ -101,7 +101,7 @@ export function createFilesService(): FilesService {
    * here while its stamp (size and modification time) is unchanged, so
    * paging a 50 MB file reads it from storage once, not once per page.
    */
-  let cached: { path: string; stamp: string; size: number; binary: boolean; lines: string[] } | undefined;
+  let cached: { path: string; stamp: string; size: number; binary: boolean; image?: string; lines: string[] } | undefined;
 
   async function download(backend: BackendProtocol, path: string): Promise<FileResult<Uint8Array>> {
     if (!backend.downloadFiles) return fileFailed("not_supported", "This filesystem cannot read files.");
@@ -111,7 +111,10 @@ export function createFilesService(): FilesService {
   }
 
   /** The file as lines (or binary), from the cache when its stamp matches, else read and split. */
-  async function linesOf(backend: BackendProtocol, path: string): Promise<FileResult<{ size: number; binary: boolean; lines: string[] }>> {
+  async function linesOf(
+    backend: BackendProtocol,
+    path: string,
+  ): Promise<FileResult<{ size: number; binary: boolean; image?: string; lines: string[] }>> {
     const stamp = await stampOf(backend, path);
     if (stamp !== undefined && cached?.path === path && cached.stamp === stamp) return ok(cached);
     const data = await download(backend, path);
@@ -120,7 +123,9 @@ export function createFilesService(): FilesService {
     const binary = looksBinary(bytes);
     const lines = binary ? [] : new TextDecoder().decode(bytes).split(/\r?\n/);
     if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-    const file = { size: bytes.length, binary, lines };
+    // The image check loads with the first binary file (the worker starts without it).
+    const image = binary ? (await import("../core/tool-image-check.ts")).imageTypeOf(bytes) : undefined;
+    const file = { size: bytes.length, binary, lines, ...(image ? { image } : {}) };
     // Without a stamp (a backend that gives no modification time) nothing is cached: it could not be checked.
     cached = stamp === undefined ? undefined : { path, stamp, ...file };
     return ok(file);
@@ -136,8 +141,8 @@ export function createFilesService(): FilesService {
     async read(backend, path, offset, limit) {
       const file = await linesOf(backend, path);
       if (!file.ok) return file;
-      const { size, binary, lines } = file.value;
-      if (binary) return ok({ path, lines: [], offset: 0, totalLines: 0, binary: true, size });
+      const { size, binary, lines, image } = file.value;
+      if (binary) return ok({ path, lines: [], offset: 0, totalLines: 0, binary: true, size, ...(image ? { image } : {}) });
       const start = Math.max(0, Math.min(Math.floor(offset), lines.length));
       const count = Math.max(1, Math.min(Math.floor(limit) || 500, 5_000));
       return ok({ path, lines: lines.slice(start, start + count), offset: start, totalLines: lines.length, binary: false, size });

@@ -364,6 +364,8 @@ export interface FilePage {
   totalLines: number;
   binary: boolean;
   size: number;
+  /** A binary file's image type by its first bytes (PNG, JPEG, GIF or WebP; core/tool-image-check.ts `imageTypeOf`). */
+  image?: string;
 }
 
 export type SandboxKind = "webcontainer" | "shell" | "none";

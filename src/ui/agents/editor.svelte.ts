@@ -136,6 +136,11 @@ export class AgentEditor implements ViewerFiles {
     return file.text === undefined ? fail("not_text", `${path} is not UTF-8 text.`) : ok(file.text);
   }
 
+  /** An agent folder's pages never show an image (they carry no `image` type): nothing to read. */
+  async imageUrl(path: string): Promise<Result<string>> {
+    return fail("not_text", `${path} is not shown as an image in the agent editor.`);
+  }
+
   async save(path: string, content: string): Promise<Result<null>> {
     return this.#apply([{ path, text: content }], path);
   }
