@@ -4,9 +4,13 @@
  * it writes opens in the file viewer, and the terminal shows Python's first load. Every request leaving the machine
  * is aborted, so Python comes from the site's own files; and the service worker cached those files at that first
  * use, not before (they are not in its precache).
+ *
+ * With no sandbox chosen (no shell, no `execute`), the model gets the `python` tool instead: it asks first (as a
+ * command does), draws a PNG with the standard library, and the image opens in the file viewer.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { AFTER_LOAD, watchErrors } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send, watchErrors } from "./app.ts";
+import { providerScope } from "./control.ts";
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;
 
@@ -92,5 +96,64 @@ test("a CSV dropped in the composer, summarised by python3, opens in the file vi
   for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"])
     expect(cached.some((url) => url.endsWith(`/assets/pyodide/${name}`))).toBe(true);
   expect(leaving).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+/** A 40×30 bar chart as a PNG, drawn with the standard library only (zlib, struct): what a plot without matplotlib is. */
+const PLOT = [
+  "import struct, zlib",
+  "w, h = 40, 30",
+  "bars = [10, 25, 18, 30]",
+  "rows = []",
+  "for y in range(h):",
+  "    row = bytearray([0])",
+  "    for x in range(w):",
+  "        bar = x // 10",
+  "        on = h - y <= bars[bar] and x % 10 < 8",
+  "        row += bytes([30, 100, 200]) if on else bytes([255, 255, 255])",
+  "    rows.append(bytes(row))",
+  "def chunk(kind, data):",
+  "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))",
+  "png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))",
+  "png += chunk(b'IDAT', zlib.compress(b''.join(rows))) + chunk(b'IEND', b'')",
+  "open('/plot.png', 'wb').write(png)",
+  "print('wrote /plot.png,', len(png), 'bytes')",
+].join("\n");
+
+test("with no sandbox, the python tool (asking first) draws a PNG with the standard library; it opens as an image", async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = watchErrors(page);
+  const scope = providerScope("openai");
+  await page.goto("/");
+  await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "e2e-model" });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Sandbox").selectOption({ label: "None" });
+  await dialog.getByRole("checkbox", { name: "Ask before running commands" }).setChecked(true);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByRole("status")).toContainText("Saved.");
+  await page.keyboard.press("Escape");
+
+  await scope.script([{ toolCalls: [{ name: "python", args: { code: PLOT } }] }, { text: "The chart is in /plot.png." }]);
+  await send(page, "Plot the four numbers");
+  // Code runs only once the person approves it, as a command does.
+  await page.getByTestId("approve").click();
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("The chart is in /plot.png.", { timeout: 180_000 });
+  await idle(page);
+  const [first] = await scope.chatRequests();
+  const offered = ((first!.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
+  expect(offered).toContain("python");
+  expect(offered).not.toContain("execute");
+  await expect(page.locator('[data-testid="tool-call"][data-tool="python"]')).toHaveAttribute("data-status", "done");
+
+  await page.getByRole("tab", { name: "Terminal" }).click();
+  await expect(page.getByTestId("command")).toHaveAttribute("data-exit", "0");
+  await expect(page.getByRole("tabpanel")).toContainText("wrote /plot.png,");
+
+  await page.getByRole("tab", { name: "Files" }).click();
+  await page.getByTestId("files").locator('[data-testid="file"][data-path="/plot.png"]').click();
+  const image = page.getByTestId("file-viewer").getByRole("img", { name: "Image /plot.png" });
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([40, 30]);
   expect(errors).toEqual([]);
 });

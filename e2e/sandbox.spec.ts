@@ -118,4 +118,7 @@ test("with no sandbox the model is not offered execute; with the offline shell i
   for (const names of tools) expect(names).toEqual(expect.arrayContaining(FILE_TOOLS_WITHOUT_SHELL));
   expect(tools[0]).not.toContain("execute");
   expect(tools[1]).toContain("execute");
+  // Without a shell, Python is a tool of its own (tools/python.ts); the shell has python3 itself.
+  expect(tools[0]).toContain("python");
+  expect(tools[1]).not.toContain("python");
 });

@@ -4,7 +4,7 @@
  * error results the model can act on.
  */
 import { normalizePath } from "../backends/paths.ts";
-import { canExecute, isBackendError, type BackendError } from "../backends/protocol.ts";
+import { canExecute, isBackendError, type BackendError, type ExecuteResult } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import type { ToolProfile } from "../context/budget.ts";
 import {
@@ -248,17 +248,22 @@ function executeTool(t: ToolTexts): AgentTool {
         timeout,
         writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
       );
-      const parts = [res.output];
-      if (res.exitCode !== null) {
-        parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
-      } else {
-        parts.push("\n[Command timed out]");
-      }
-      if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
       // A non-zero exit is still a successful tool invocation; the exit code is in the text.
-      return parts.join("");
+      return formatExecuteResult(res);
     },
   };
+}
+
+/** deepagents' text of an `execute` result: the output, then its exit code (or a timeout) and a truncation note. */
+export function formatExecuteResult(res: ExecuteResult): string {
+  const parts = [res.output];
+  if (res.exitCode !== null) {
+    parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);
+  } else {
+    parts.push("\n[Command timed out]");
+  }
+  if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
+  return parts.join("");
 }
 
 /**

@@ -224,11 +224,13 @@ describe("runs of agent folders (Node, loopback provider)", () => {
     return { tools: body.tools.map((t) => t.function.name), system: JSON.stringify(body.messages[0]?.content) };
   }
 
-  it("runs the research agent with no sandbox and without execute, whatever the setting", async () => {
+  it("runs the research agent with no sandbox and without execute (Python as a tool), whatever the setting", async () => {
     const { tools, system } = await runOf("research", { sandbox: "shell" });
     expect(tools).not.toContain("execute");
     expect(tools).toContain("task");
-    expect(system).toContain("You cannot run commands.");
+    // No shell: Python is the python tool's (tools/python.ts).
+    expect(tools).toContain("python");
+    expect(system).toContain("You cannot run shell commands; the `python` tool runs Python 3");
     expect(system).toContain("/memories/AGENTS.md");
   });
 

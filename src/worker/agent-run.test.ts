@@ -116,6 +116,18 @@ describe("runs of agent folders", () => {
     });
     expect(await send(ran.api, "Go")).toMatchObject({ type: "done", status: "interrupted" });
     expect((await ran.api.getThread("t")).approval?.actions[0]).toMatchObject({ name: "execute" });
+    // With no shell, the python tool's code reaches every file as a command would: with path rules, it asks first too.
+    const noShell = new Map(
+      Object.entries({
+        "AGENTS.md": "Compute things.",
+        "agent.yaml": "sandbox: none\npermissions:\n  - operations: [write]\n    paths: [/locked/**]\n    mode: deny\n",
+      }).map(([p, t]) => [p, encoder.encode(t)]),
+    );
+    const py = await agentThread(noShell, [{ toolCalls: [{ name: "python", args: { code: "print(1)" } }] }, { text: "Ran." }], {
+      approveExecute: false,
+    });
+    expect(await send(py.api, "Go")).toMatchObject({ type: "done", status: "interrupted" });
+    expect((await py.api.getThread("t")).approval?.actions[0]).toMatchObject({ name: "python" });
   });
 
   it("pauses on the data example's interrupt path rule and leaves other writes alone", async () => {

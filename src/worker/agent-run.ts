@@ -14,6 +14,7 @@ import { isAsyncSubAgent } from "../middleware/async-subagents.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
+import { PYTHON_TOOL_NAME } from "../tools/python.ts";
 import type { SandboxKind } from "./protocol.ts";
 
 /** What a folder's run needs of the worker besides deeptab's options. */
@@ -78,6 +79,9 @@ export async function folderOptions(
   // Path rules beside a shell: every command waits for approval (agent-permissions.ts).
   const guarded = permissions.length > 0 && context.sandbox !== "none";
   if (guarded && typeof appRules.execute !== "object") appRules.execute = true;
+  // The python tool's code reaches every file as a shell command does: with path rules, it asks first too.
+  const python = (base.tools ?? []).some((t) => t.name === PYTHON_TOOL_NAME);
+  if (permissions.length > 0 && python && typeof appRules[PYTHON_TOOL_NAME] !== "object") appRules[PYTHON_TOOL_NAME] = true;
   const folder = withoutAbsentMcpTools(
     agentOptions(agent, { model: base.model, resolveModel: (_ref, sub) => models.get(sub.name), interruptOn: appRules }),
     new Set((base.tools ?? []).map((t) => t.name)),

@@ -76,11 +76,12 @@ export interface BuiltAgent {
 export function basePrompt(sandbox: SandboxKind): string {
   const shell =
     sandbox === "webcontainer"
-      ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python."
+      ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python there; the `python` tool runs Python 3 " +
+        "(standard library only) over the same files."
       : sandbox === "shell"
         ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
           "coreutils, grep, sed, awk, jq, find, and python3 (standard library only); no node, npm, pip, git or network."
-        : "You cannot run commands.";
+        : "You cannot run shell commands; the `python` tool runs Python 3 (standard library only, no network) over the same files.";
   return (
     "You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, " +
     `memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), ` +
@@ -139,6 +140,9 @@ export async function buildAgent(
   Object.assign(interruptOn, mcp?.interruptOn);
   // fetch_url's code loads with the first run (the worker starts without it); its requests go through the request log.
   const { createFetchUrlTool } = await import("../tools/fetch-url.ts");
+  // Where the sandbox has no python3 (none chosen, or WebContainer), Python is a tool of its own over the offline shell.
+  const python = spec.sandbox === "shell" ? [] : [(await import("../tools/python.ts")).createPythonTool({ shell: deps.backend("shell") })];
+  if (python.length > 0 && spec.approveExecute) interruptOn.python = true;
   const base: CreateDeepAgentOptions = {
     model: built.value.model,
     checkpointer: deps.checkpointer,
@@ -146,7 +150,7 @@ export async function buildAgent(
     backend: deps.backend(spec.sandbox),
     systemPrompt: basePrompt(spec.sandbox),
     interruptOn,
-    tools: [createFetchUrlTool({ fetch: deps.fetch }), ...(mcp?.tools ?? [])],
+    tools: [createFetchUrlTool({ fetch: deps.fetch }), ...python, ...(mcp?.tools ?? [])],
     todos: true,
     memory: [MEMORY_FILE],
     skills: [SKILLS_DIR],

@@ -3,10 +3,11 @@ import { describe, expect, it } from "vitest";
 import { basePrompt } from "./agents.ts";
 
 describe("basePrompt", () => {
-  it("names python3 for the offline shell, and no Python for WebContainer or without a sandbox", () => {
+  it("names python3 for the offline shell, and the python tool for WebContainer and without a sandbox", () => {
     expect(basePrompt("shell")).toContain("python3 (standard library only)");
     expect(basePrompt("shell")).not.toMatch(/no [^.]*\bpython\b/);
-    expect(basePrompt("webcontainer")).toContain("Node.js and npm, no Python");
-    expect(basePrompt("none")).toContain("You cannot run commands.");
+    expect(basePrompt("shell")).not.toContain("`python` tool");
+    expect(basePrompt("webcontainer")).toContain("Node.js and npm, no Python there; the `python` tool runs Python 3");
+    expect(basePrompt("none")).toContain("You cannot run shell commands; the `python` tool runs Python 3");
   });
 });

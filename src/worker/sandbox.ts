@@ -79,7 +79,7 @@ export function createSandboxService(workspace: IndexedDBBackendFactory = indexe
       const kind = active(choice);
       const reason =
         kind === "none"
-          ? "no sandbox chosen: the agent cannot run commands"
+          ? "no sandbox chosen: the agent cannot run commands (its python tool runs Python, standard library only, over the files)"
           : kind === "webcontainer"
             ? "WebContainer is running (Node.js and npm in the tab)"
             : choice === "shell"

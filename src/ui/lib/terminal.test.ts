@@ -60,6 +60,17 @@ describe("terminal", () => {
     ]);
   });
 
+  it("lists python runs (tools/python.ts) with their code as the command and execute's exit code", () => {
+    const items: TimelineItem[] = [
+      toolItem("p1", "python", { code: "print(6 * 7)" }, { result: "42\n\n[Command succeeded with exit code 0]" }),
+      toolItem("p2", "python", { code: "1/0" }, { result: "ZeroDivisionError: division by zero\n[Command failed with exit code 1]" }),
+    ];
+    expect(terminalCommands(items).map((c) => [c.command, c.state, c.exitCode, c.output])).toEqual([
+      ["print(6 * 7)", "succeeded", 0, "42\n"],
+      ["1/0", "failed", 1, "ZeroDivisionError: division by zero"],
+    ]);
+  });
+
   it("shows a command answered or rejected at an approval as not run, with the person's text as a note, not as output", () => {
     const commands = terminalCommands([
       exec("a", "npm run build", { status: "responded", result: "It is already built." }),

@@ -1,6 +1,6 @@
 /**
- * The terminal panel's model, pure: every `execute` and `js_eval` call of a timeline (a
- * subagent's nested ones too) in order (a `js_eval` call's command is its code), with its command, its output and
+ * The terminal panel's model, pure: every `execute`, `js_eval` and `python` call of a timeline (a
+ * subagent's nested ones too) in order (a `js_eval` or `python` call's command is its code), with its command, its output and
  * the exit code parsed from deepagents' result format:
  * `[Command succeeded with exit code 0]`, `[Command failed with exit code N]`,
  * `[Command timed out]`, optionally followed by
@@ -74,7 +74,7 @@ function stateOf(status: ToolStatus, parsed: ParsedResult | undefined): CommandS
 }
 
 function commandOf(item: ToolItem, subagent: string | undefined, key: number): TerminalCommand {
-  const raw = item.call.args[item.call.name === "js_eval" ? "code" : "command"];
+  const raw = item.call.args[item.call.name === "execute" ? "command" : "code"];
   const decided = item.status === "rejected" || item.status === "responded";
   const parsed = item.result !== undefined && !decided ? parseExecuteResult(item.result) : undefined;
   return {
@@ -91,10 +91,10 @@ function commandOf(item: ToolItem, subagent: string | undefined, key: number): T
   };
 }
 
-/** The tools whose calls the terminal shows: shell commands and JavaScript runs (tools/js-eval.ts). */
-const TERMINAL_TOOLS: ReadonlySet<string> = new Set(["execute", "js_eval"]);
+/** The tools whose calls the terminal shows: shell commands, JavaScript runs (tools/js-eval.ts), Python runs (tools/python.ts). */
+const TERMINAL_TOOLS: ReadonlySet<string> = new Set(["execute", "js_eval", "python"]);
 
-/** Every execute and js_eval call in timeline order; a `task` card's nested calls at its place. */
+/** Every execute, js_eval and python call in timeline order; a `task` card's nested calls at its place. */
 export function terminalCommands(items: readonly TimelineItem[]): TerminalCommand[] {
   const out: TerminalCommand[] = [];
   const walk = (list: readonly TimelineItem[], subagent: string | undefined) => {

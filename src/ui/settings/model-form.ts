@@ -231,7 +231,7 @@ export const SANDBOXES: Readonly<Record<SandboxChoice, Explained>> = {
       "the offline shell runs commands until it is ready.",
   },
   auto: { label: "Automatic", hint: "WebContainer when it boots (it loads from StackBlitz, a third party), else the offline shell." },
-  none: { label: "None", hint: "The agent cannot run commands." },
+  none: { label: "None", hint: "The agent cannot run shell commands; Python runs through its python tool." },
 };
 
 /** The tool description profiles, in the order offered. */
