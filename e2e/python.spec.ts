@@ -9,7 +9,7 @@
  * command does), draws a PNG with the standard library, and the image opens in the file viewer.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { AFTER_LOAD, connect, idle, send, watchErrors } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope } from "./control.ts";
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;
@@ -155,5 +155,6 @@ test("with no sandbox, the python tool (asking first) draws a PNG with the stand
   const image = page.getByTestId("file-viewer").getByRole("img", { name: "Image /plot.png" });
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([40, 30]);
+  await page.screenshot({ path: shot("python-plot-1280") });
   expect(errors).toEqual([]);
 });
