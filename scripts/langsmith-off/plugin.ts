@@ -9,8 +9,11 @@ import type { Plugin } from "vite";
 
 const STUB = fileURLToPath(new URL("./client.ts", import.meta.url));
 const IN_LANGSMITH = /[\\/]node_modules[\\/]langsmith[\\/]/;
-/** Its tracing client (`lib/client.mjs`) and the API client under it (`client.mjs`, re-exported by the package root). */
-const CLIENT = /[\\/]node_modules[\\/]langsmith[\\/](lib[\\/])?client\.mjs$/;
+/**
+ * Its tracing client (`lib/client.mjs`; `dist/client.js` in LangSmith 0.9) and the API client (`client.mjs` or
+ * `client.js`, re-exported by the package root).
+ */
+const CLIENT = /[\\/]node_modules[\\/]langsmith[\\/]((lib|dist)[\\/])?client\.m?js$/;
 
 export function langsmithOff(): Plugin {
   return {
@@ -18,7 +21,7 @@ export function langsmithOff(): Plugin {
     apply: "build",
     enforce: "pre",
     async resolveId(source, importer, options) {
-      if (!importer || !IN_LANGSMITH.test(importer) || !source.endsWith("client.mjs")) return null;
+      if (!importer || !IN_LANGSMITH.test(importer) || !/client\.m?js$/.test(source)) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved && CLIENT.test(resolved.id) ? STUB : null;
     },

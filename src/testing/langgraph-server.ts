@@ -28,10 +28,12 @@ export interface LangGraphServerOptions {
    * of langgraph.json (in a temporary folder, the graph's path leading back here); default: the repository's file as it is.
    */
   corsOrigins?: string[];
+  /** `dev` only: graphs served besides the repository's, by name (`path:export`, the path from the repository's folder). */
+  graphs?: Record<string, string>;
 }
 
-/** A copy of langgraph.json allowing `origins`, and its removal. */
-function configAllowing(origins: string[]): { path: string; remove: () => void } {
+/** A copy of langgraph.json allowing `origins` (when given) and serving `extra` graphs too, and its removal. */
+function configAllowing(origins: string[] | undefined, extra: Record<string, string> = {}): { path: string; remove: () => void } {
   const config = JSON.parse(readFileSync(join(ROOT, "langgraph.json"), "utf8")) as {
     graphs: Record<string, string>;
     env?: string;
@@ -39,9 +41,12 @@ function configAllowing(origins: string[]): { path: string; remove: () => void }
   };
   const dir = mkdtempSync(join(tmpdir(), "deeptab-langgraph-"));
   // The API joins a graph's path to the config's folder: a relative path from there to the repository's file.
-  const graphs = Object.fromEntries(Object.entries(config.graphs).map(([name, spec]) => [name, relative(dir, resolve(ROOT, spec))]));
+  const graphs = Object.fromEntries(
+    Object.entries({ ...config.graphs, ...extra }).map(([name, spec]) => [name, relative(dir, resolve(ROOT, spec))]),
+  );
   const { env: _env, ...rest } = config;
-  const copy = { ...rest, graphs, http: { ...config.http, cors: { ...config.http?.cors, allow_origins: origins } } };
+  const cors = { ...config.http?.cors, ...(origins ? { allow_origins: origins } : {}) };
+  const copy = { ...rest, graphs, http: { ...config.http, cors } };
   const path = join(dir, "langgraph.json");
   writeFileSync(path, JSON.stringify(copy, null, 2));
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -103,7 +108,7 @@ export async function freePort(): Promise<number> {
 /** Starts a server from the repository's folder (the API keeps its own records in `.langgraph_api/`, ignored by git). */
 export async function startLangGraphServer(options: LangGraphServerOptions): Promise<LangGraphServer> {
   const env = { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1", ...options.env };
-  const config = options.corsOrigins ? configAllowing(options.corsOrigins) : undefined;
+  const config = options.corsOrigins || options.graphs ? configAllowing(options.corsOrigins, options.graphs) : undefined;
   const args =
     options.kind === "dev"
       ? [
@@ -186,7 +191,11 @@ export function scenarioScript(scenarios: Readonly<Record<string, readonly Serve
  * Starts the scripted model, then `langgraph dev` over it (`DEEPTAB_MODEL=openai-compatible:scripted`), with the
  * tools that ask first (`DEEPTAB_INTERRUPT_ON`, default `none`).
  */
-export async function startScriptedLangGraph(script: ScriptFn, interruptOn = "none"): Promise<ScriptedLangGraph> {
+export async function startScriptedLangGraph(
+  script: ScriptFn,
+  interruptOn = "none",
+  extra: Pick<LangGraphServerOptions, "graphs" | "corsOrigins"> = {},
+): Promise<ScriptedLangGraph> {
   const { startScriptedServer } = await import("./provider-servers.ts");
   const model = await startScriptedServer("openai", script);
   try {
@@ -194,6 +203,7 @@ export async function startScriptedLangGraph(script: ScriptFn, interruptOn = "no
       kind: "dev",
       port: await freePort(),
       env: { DEEPTAB_MODEL: "openai-compatible:scripted", OPENAI_BASE_URL: model.baseUrl(), DEEPTAB_INTERRUPT_ON: interruptOn },
+      ...extra,
     });
     return {
       server,

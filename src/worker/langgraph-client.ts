@@ -27,6 +27,7 @@ import {
   filePage,
   filesFromState,
   messagesFromState,
+  subagentNester,
   todosFromState,
   type ServerInterrupt,
   type StreamPart,
@@ -240,6 +241,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     }
     const id = runId;
     let paused = false;
+    const nest = subagentNester();
     const done = (async (): Promise<TerminalEvent> => {
       let terminal: TerminalEvent | undefined;
       try {
@@ -255,7 +257,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
             };
             break;
           }
-          for (const event of eventsFromPart(part, id)) {
+          for (const event of eventsFromPart(part, id).map(nest)) {
             if (event.type === "interrupt") paused = true;
             onEvent(event);
           }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { approvalFromInterrupts, eventsFromPart, filePage, filesFromState, messagesFromState, todosFromState } from "./langgraph-state.ts";
+import {
+  approvalFromInterrupts,
+  eventsFromPart,
+  filePage,
+  filesFromState,
+  messagesFromState,
+  subagentNester,
+  todosFromState,
+} from "./langgraph-state.ts";
 
 describe("a LangGraph thread's state in the page's shapes", () => {
   it("maps serialized messages, keeping tool calls, tool results and usage, and skips what is not a message", () => {
@@ -87,9 +95,43 @@ describe("a LangGraph thread's state in the page's shapes", () => {
       { type: "messages", runId: "r", messages: [{ role: "tool", content: "ok", toolCallId: "c" }] },
       { type: "todos", runId: "r", todos: [{ content: "t", status: "completed" }] },
     ]);
+    // Upstream deepagents' tool node: one Command per call, so its update is a list.
+    const listed = {
+      event: "updates",
+      data: {
+        tools: [
+          { messages: [{ type: "tool", content: "written", tool_call_id: "c1" }] },
+          { messages: [{ type: "tool", content: "listed", tool_call_id: "c2" }], todos: [{ content: "u", status: "pending" }] },
+        ],
+      },
+    };
+    expect(eventsFromPart(listed, "r")).toEqual([
+      { type: "messages", runId: "r", messages: [{ role: "tool", content: "written", toolCallId: "c1" }] },
+      { type: "messages", runId: "r", messages: [{ role: "tool", content: "listed", toolCallId: "c2" }] },
+      { type: "todos", runId: "r", todos: [{ content: "u", status: "pending" }] },
+    ]);
     const pause = { event: "updates", data: { __interrupt__: [{ id: "i", value: { actionRequests: [{ name: "x" }] } }] } };
     expect(eventsFromPart(pause, "r")).toMatchObject([{ type: "interrupt", approval: { id: "i", actions: [{ name: "x" }] } }]);
     expect(eventsFromPart({ event: "updates|tools:abc", data: pause.data }, "r")).toEqual([]);
     expect(eventsFromPart({ event: "metadata", data: { run_id: "r" } }, "r")).toEqual([]);
+  });
+
+  it("puts a subagent's namespaced events under its task call's card: each new namespace takes the next task call", () => {
+    const nest = subagentNester();
+    const call = (id: string, name = "task") => ({ id, name, args: {} });
+    const parent = {
+      type: "messages" as const,
+      runId: "r",
+      messages: [{ role: "assistant" as const, content: "", toolCalls: [call("ls1", "ls"), call("t1"), call("t2")] }],
+    };
+    expect(nest(parent)).toBe(parent);
+    const token = (taskId: string) => ({ type: "token" as const, runId: "r", text: "x", chunks: 1, taskId });
+    expect(nest(token("tools:aaa"))).toMatchObject({ taskId: "t1" });
+    expect(nest(token("tools:bbb|model_request:1"))).toMatchObject({ taskId: "t2" });
+    expect(nest(token("tools:aaa"))).toMatchObject({ taskId: "t1" });
+    // A deeper subagent's parts go under its top-level card; a namespace with no call left keeps its name.
+    expect(nest(token("tools:bbb|tools:ccc"))).toMatchObject({ taskId: "t2" });
+    expect(nest(token("tools:ddd"))).toMatchObject({ taskId: "tools:ddd" });
+    expect(nest({ type: "todos", runId: "r", todos: [] })).toEqual({ type: "todos", runId: "r", todos: [] });
   });
 });

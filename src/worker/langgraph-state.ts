@@ -202,10 +202,43 @@ export function eventsFromPart(part: StreamPart, runId: string): AgentEvent[] {
       if (approval) events.push({ type: "interrupt", runId, approval });
       continue;
     }
-    if (!isObject(update)) continue;
-    const messages = messagesFromState(update.messages);
-    if (messages.length) events.push({ type: "messages", runId, messages, ...scope });
-    if (!taskId && Array.isArray(update.todos)) events.push({ type: "todos", runId, todos: todosFromState(update.todos) });
+    // A node's update is an object, or a list of them where the node returned several (upstream deepagents' tool
+    // node returns one Command per tool call: its tool messages and todos come as such a list).
+    for (const one of Array.isArray(update) ? update.filter(isObject) : isObject(update) ? [update] : []) {
+      const messages = messagesFromState(one.messages);
+      if (messages.length) events.push({ type: "messages", runId, messages, ...scope });
+      if (!taskId && Array.isArray(one.todos)) events.push({ type: "todos", runId, todos: todosFromState(one.todos) });
+    }
   }
   return events;
+}
+
+/**
+ * A run's subagent events under their `task` cards. The server tags a subagent's stream parts with its namespace
+ * (`tools:<the tools node's task id>`), which names no tool call; the page keys a subagent's card by its `task` call's
+ * id, as the tab's runs do. Each new namespace is given the run's earliest `task` call not yet given one (task calls
+ * are read from the parent's streamed messages; a subagent starts streaming after its call was made, and parallel
+ * subagents start in their calls' order). A deeper subagent's parts go under its top-level card. An event whose
+ * namespace cannot be placed (a rejoined run whose call came before the join) keeps the namespace.
+ */
+export function subagentNester(): (event: AgentEvent) => AgentEvent {
+  const calls: string[] = [];
+  const byNamespace = new Map<string, string>();
+  return (event) => {
+    if (event.type === "messages" && !event.taskId) {
+      for (const m of event.messages)
+        for (const call of m.toolCalls ?? []) if (call.name === "task" && call.id && !calls.includes(call.id)) calls.push(call.id);
+      return event;
+    }
+    if (!("taskId" in event) || !event.taskId) return event;
+    const namespace = event.taskId.split("|")[0]!;
+    let call = byNamespace.get(namespace);
+    if (!call) {
+      const taken = new Set(byNamespace.values());
+      call = calls.find((id) => !taken.has(id));
+      if (!call) return event;
+      byNamespace.set(namespace, call);
+    }
+    return { ...event, taskId: call };
+  };
 }
