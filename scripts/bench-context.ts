@@ -2,12 +2,20 @@
  * Context engineering: tokens sent to the model over a scripted 150-step
  * session whose tool outputs are large (30,000 chars each), deeptab vs a bare
  * loop with no offloading or summarization, same model script and tool.
+ *
+ * The shape of the session bounds the ratio: each result (about 8,000 tokens)
+ * is below deepagents' 20,000-token eviction limit, so requests grow by one
+ * result a step until the trigger (85% of the window), and each summarization
+ * leaves the summary plus the newest result, which the model has not seen yet
+ * and so is never folded. Requests run from about 8,000 to 48,000 tokens:
+ * 21.5x. The 25.2x once measured came from folding that newest result away
+ * (the requests then restarted from the summary alone).
  */
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { SUMMARY_PROMPT } from "../src/context/summarize.ts";
-import { estimateMessagesTokens } from "../src/context/tokens.ts";
+import { CHARS_PER_TOKEN, estimateMessagesTokens } from "../src/context/tokens.ts";
 import { createDeepAgent } from "../src/agent/create-deep-agent.ts";
 import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
 import { buildBareLoop } from "./bench-loop.ts";
@@ -49,6 +57,16 @@ function unseenResults(model: ScriptedChatModel, history: readonly BaseMessage[]
   return history.filter((m) => ToolMessage.isInstance(m) && !seen.has(m.tool_call_id)).length;
 }
 
+/**
+ * Tokens of the tool schemas bound to each request (its definitions as JSON, 4 characters a token): sent with every
+ * request, but outside its messages, so the ratio leaves them out.
+ */
+function schemaTokens(model: ScriptedChatModel): number {
+  return model.calls
+    .filter((c) => !isSummaryCall(c))
+    .reduce((n, c) => n + Math.ceil(JSON.stringify(c.toolDefinitions).length / CHARS_PER_TOKEN), 0);
+}
+
 /** Tokens of each request the agent made (`summaries`: of each summarization call instead). */
 function requestSizes(model: ScriptedChatModel, summaries = false): number[] {
   return model.calls.filter((c) => isSummaryCall(c) === summaries).map((c) => estimateMessagesTokens(c.messages));
@@ -79,5 +97,8 @@ export async function benchContext(): Promise<string[]> {
       `results the model never saw: ${unseenResults(model, out.messages)}`,
     `  summarization calls           ${sum(summaryCalls).toLocaleString("en-US").padStart(12)} tokens sent besides ` +
       `(${(sum(bare) / (sum(ours) + sum(summaryCalls))).toFixed(1)}x fewer counting them)`,
+    `  tool schemas                  ${schemaTokens(model).toLocaleString("en-US").padStart(12)} tokens sent besides ` +
+      `(bare loop: ${schemaTokens(bareModel).toLocaleString("en-US")}; ` +
+      `${((sum(bare) + schemaTokens(bareModel)) / (sum(ours) + schemaTokens(model))).toFixed(1)}x fewer counting them)`,
   ];
 }

@@ -3,6 +3,7 @@ import { ContextOverflowError } from "@langchain/core/errors";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PROMPT } from "../context/summarize.ts";
+import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import type { AgentState, AgentTool } from "../harness/types.ts";
@@ -60,6 +61,49 @@ describe("summarization (seed probes)", () => {
     const history = out.files["/conversation_history/p5.md"].content as string;
     expect(history).toMatch(/^## Summarized at \d{4}-\d\d-\d\dT/);
     expect(history).toContain("the secret code is 7421");
+  });
+
+  it("a result over the keep budget that the model has not seen stays whole; only seen results are folded, whole, in history", async () => {
+    // Each result is about 2,000 tokens, twice the keep budget: keeping by tokens alone would fold the newest result
+    // into the summary before the model saw it (what once made the context bench read 25.2x instead of 21.5x).
+    const bigTool: AgentTool = {
+      name: "run_tests",
+      description: "runs the tests",
+      schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+      run: async (args) => `run ${args.n}: ` + `case ok ${args.n} `.repeat(700),
+    };
+    let step = 0;
+    const model = new ScriptedChatModel({
+      script: (ctx) => {
+        if (isSummaryCall(ctx)) return { text: `Summary #${ctx.call}: tests were run.` };
+        return step < 12 ? { toolCalls: [{ name: "run_tests", args: { n: step++ } }] } : { text: "done" };
+      },
+    });
+    const trigger = 10_000;
+    const out = await createDeepAgent({
+      model,
+      tools: [bigTool],
+      summarization: { trigger: { tokens: trigger }, keep: { tokens: 1_000 } },
+    }).invoke({ messages: [new HumanMessage("run the tests")] }, { configurable: { thread_id: "unseen" } });
+
+    const requests = model.calls.filter(
+      (c) => !(c.messages[0] && SystemMessage.isInstance(c.messages[0]) && c.messages[0].content === SUMMARY_PROMPT),
+    );
+    expect(model.calls.length - requests.length).toBeGreaterThanOrEqual(2);
+    const results = out.messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage[];
+    expect(results).toHaveLength(12);
+    const history = out.files["/conversation_history/unseen.md"].content as string;
+    for (const [i, result] of results.entries()) {
+      // Every result reached the model whole, in the request right after its call.
+      const next = requests[i + 1]!.messages.filter((m) => ToolMessage.isInstance(m)).at(-1)!;
+      expect(next.tool_call_id).toBe(result.tool_call_id);
+      expect(next.content).toBe(result.content);
+    }
+    // What was folded is in the history file, whole; the newest results were never folded before being seen.
+    const folded = results.filter((r) => history.includes(`(${r.tool_call_id})`));
+    expect(folded.length).toBeGreaterThan(0);
+    for (const r of folded) expect(history).toContain(String(r.content));
+    for (const req of requests) expect(estimateMessagesTokens(req.messages)).toBeLessThan(trigger);
   });
 
   it("a fact that survives only in the history file is found again with grep and read_file", async () => {
