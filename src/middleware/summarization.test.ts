@@ -1,4 +1,4 @@
-import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextOverflowError } from "@langchain/core/errors";
 import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
@@ -104,6 +104,40 @@ describe("summarization (seed probes)", () => {
     expect(folded.length).toBeGreaterThan(0);
     for (const r of folded) expect(history).toContain(String(r.content));
     for (const req of requests) expect(estimateMessagesTokens(req.messages)).toBeLessThan(trigger);
+  });
+
+  it("at the trigger, old write_file bodies outside the keep are shortened first, so no summary is needed; files hold them", async () => {
+    // A 20,000-token window: trigger 17,000, keep 2,000 (deepagents' 85% / 10%). Each body is about 1,750 tokens, so
+    // nine steps reach the trigger while all of them are still among the last 20 messages (always kept whole).
+    const body = (i: number) => `file ${i}\n` + `line ${i} of the report\n`.repeat(300);
+    const steps = 14;
+    let step = 0;
+    const model = new ScriptedChatModel({
+      script: (ctx) => {
+        if (isSummaryCall(ctx)) return { text: "Summary: files were written." };
+        if (step >= steps) return { text: "done" };
+        const i = step++;
+        return { toolCalls: [{ name: "write_file", args: { file_path: `/r${i}.md`, content: body(i) } }] };
+      },
+    });
+    const out = await createDeepAgent({ model, summarization: { maxInputTokens: 20_000 } }).invoke(
+      { messages: [new HumanMessage("write the reports")] },
+      { configurable: { thread_id: "args" } },
+    );
+    expect(model.calls.filter((c) => SystemMessage.isInstance(c.messages[0]!) && c.messages[0]!.content === SUMMARY_PROMPT)).toHaveLength(
+      0,
+    );
+    expect((out as AgentState)._summarizationEvent).toBeUndefined();
+    for (const c of model.calls) expect(estimateMessagesTokens(c.messages)).toBeLessThan(17_000);
+    const calls = (m: BaseMessage) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : []);
+    const sent = model.calls.at(-1)!.messages.flatMap(calls);
+    expect(sent).toHaveLength(steps);
+    // The newest body is whole; the oldest is cut as deepagents cuts it (its first 20 characters and a marker).
+    expect(sent.at(-1)!.args.content).toBe(body(steps - 1));
+    expect(sent[0]!.args.content).toBe(`${body(0).slice(0, 20)}...(argument truncated)`);
+    // Only the request is shortened: state keeps the calls whole, and every body is in its file.
+    expect(out.messages.flatMap(calls)[0]!.args.content).toBe(body(0));
+    for (let i = 0; i < steps; i++) expect(out.files[`/r${i}.md`].content).toBe(body(i));
   });
 
   it("a fact that survives only in the history file is found again with grep and read_file", async () => {

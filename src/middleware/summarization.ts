@@ -4,8 +4,9 @@
  *
  * Each model call renders the view [summary, ...messages[cutoff:]] from the
  * `_summarizationEvent`, shortens old write/edit arguments, and when the
- * request reaches the trigger, summarizes (see context/summarize.ts) and
- * records a new event. On a provider context-overflow error it summarizes,
+ * request reaches the trigger, shortens them outside the keep too and, if it
+ * is still at the trigger, summarizes (see context/summarize.ts) and records
+ * a new event. On a provider context-overflow error it summarizes,
  * trims the trailing tool results if needed, and retries once with a strictly
  * smaller request. It also provides the `compact_conversation` tool.
  */
@@ -18,7 +19,7 @@ import { isContextOverflow } from "../context/overflow.ts";
 import { summarize } from "../context/summarize.ts";
 import { requestView, requestViewTokens } from "../context/request-view.ts";
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
-import { truncateOldToolArgs } from "../context/truncate-args.ts";
+import { truncateArgsOutsideKeep, truncateOldToolArgs } from "../context/truncate-args.ts";
 import { renderView, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
@@ -222,8 +223,18 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     stateSchema: stateSchema(SUMMARIZATION_EVENT),
     async wrapModelCall(request, next): Promise<ModelResponse> {
       const event = SUMMARIZATION_EVENT.get(request.state);
-      const view = requestView(request.messages, event);
-      if (requestViewTokens(request.messages, event, fixedTokens(request)) >= settings.triggerTokens) {
+      let view = requestView(request.messages, event);
+      let tokens = requestViewTokens(request.messages, event, fixedTokens(request));
+      if (tokens >= settings.triggerTokens) {
+        // At the trigger, old write/edit bodies outside the keep are shortened first (the files hold them), as
+        // deepagents' truncateArgsSettings does; a summary is made only when the request is still too large.
+        const shorter = truncateArgsOutsideKeep(view, settings.keep);
+        if (shorter !== view) {
+          tokens -= estimateMessagesTokens(view) - estimateMessagesTokens(shorter);
+          view = [...shorter];
+        }
+      }
+      if (tokens >= settings.triggerTokens) {
         return compactAndCall(request, next, event, view, false);
       }
       try {
