@@ -424,7 +424,7 @@ test("Stop keeps the partial answer, marks the turn stopped, leaves focus in the
   const scope = await start(page);
   await scope.script([{ chunks: SLOW, delayMs: 400 }]);
   await send(page, "Tell me a long story");
-  await expect(page.getByTestId("assistant-live")).toContainText("of a long answer.");
+  await expect(page.getByTestId("assistant-live")).toContainText("of a long answer.", { timeout: 60_000 });
 
   const stop = page.getByTestId("cancel");
   await expect(stop).toHaveAccessibleName("Stop");
