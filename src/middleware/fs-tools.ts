@@ -4,7 +4,7 @@
  * error results the model can act on.
  */
 import { normalizePath } from "../backends/paths.ts";
-import { canExecute, isBackendError, type BackendError, type ExecuteResult } from "../backends/protocol.ts";
+import { canExecute, isBackendError, type BackendError, type ExecuteResult, type SandboxBackendProtocol } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import type { ToolProfile } from "../context/budget.ts";
 import {
@@ -236,26 +236,38 @@ function executeTool(t: ToolTexts): AgentTool {
           status: "error",
         };
       }
-      const timeout = args.timeout as number | undefined;
-      if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
-        return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
-      }
-      // Output streams to the page as custom stream events while the command runs (when the sandbox can stream).
-      const writer = rt.config.writer;
-      const id = rt.toolCall.id;
-      const res = await rt.backend.execute(
-        str(args, "command"),
-        timeout,
-        writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
-      );
-      // A non-zero exit is still a successful tool invocation; the exit code is in the text.
-      return formatExecuteResult(res);
+      return runCommand(rt.backend, str(args, "command"), args.timeout as number | undefined, rt);
     },
   };
 }
 
+/**
+ * Runs `command` in `sandbox` as a tool call does (`execute`, and the python tool): a timeout outside 0..max is an
+ * error the model can act on; output streams to the page as custom stream events while the command runs (when the
+ * sandbox can stream); the result is deepagents' text. A non-zero exit is still a successful tool invocation: the exit
+ * code is in the text.
+ */
+export async function runCommand(
+  sandbox: SandboxBackendProtocol,
+  command: string,
+  timeout: number | undefined,
+  rt: ToolRuntime,
+): Promise<ToolOutput> {
+  if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
+    return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
+  }
+  const writer = rt.config.writer;
+  const id = rt.toolCall.id;
+  const res = await sandbox.execute(
+    command,
+    timeout,
+    writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
+  );
+  return formatExecuteResult(res);
+}
+
 /** deepagents' text of an `execute` result: the output, then its exit code (or a timeout) and a truncation note. */
-export function formatExecuteResult(res: ExecuteResult): string {
+function formatExecuteResult(res: ExecuteResult): string {
   const parts = [res.output];
   if (res.exitCode !== null) {
     parts.push(`\n[Command ${res.exitCode === 0 ? "succeeded" : "failed"} with exit code ${res.exitCode}]`);

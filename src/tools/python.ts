@@ -9,7 +9,7 @@
 import { canExecute } from "../backends/protocol.ts";
 import { resolveBackend, type BackendFactory } from "../backends/runtime.ts";
 import type { AgentTool, ToolOutput } from "../harness/types.ts";
-import { EXECUTE_OUTPUT, formatExecuteResult, MAX_EXECUTE_TIMEOUT } from "../middleware/fs-tools.ts";
+import { runCommand } from "../middleware/fs-tools.ts";
 
 export const PYTHON_TOOL_NAME = "python";
 
@@ -50,18 +50,7 @@ export function createPythonTool(options: PythonToolOptions): AgentTool {
     async run(args, rt): Promise<ToolOutput> {
       const shell = resolveBackend(options.shell, rt.backendRuntime);
       if (!canExecute(shell)) return { content: "Error: Python is not available in this tab.", status: "error" };
-      const timeout = args.timeout as number | undefined;
-      if (timeout !== undefined && (timeout < 0 || timeout > MAX_EXECUTE_TIMEOUT)) {
-        return { content: `Error: timeout must be between 0 and ${MAX_EXECUTE_TIMEOUT} seconds, got ${timeout}.`, status: "error" };
-      }
-      const writer = rt.config.writer;
-      const id = rt.toolCall.id;
-      const res = await shell.execute(
-        `python3 -c ${shellWord(String(args.code))}`,
-        timeout,
-        writer ? { onOutput: (chunk) => writer({ type: EXECUTE_OUTPUT, toolCallId: id, chunk }) } : {},
-      );
-      return formatExecuteResult(res);
+      return runCommand(shell, `python3 -c ${shellWord(String(args.code))}`, args.timeout as number | undefined, rt);
     },
   };
 }
