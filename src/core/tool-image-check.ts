@@ -15,6 +15,11 @@ const SIGNATURES: Readonly<Record<string, ReadonlyArray<ReadonlyArray<number | n
 /** The MIME types an image of a tool result may have: PNG, JPEG, GIF, WebP (what vision models take; no SVG). */
 export const TOOL_IMAGE_TYPES: readonly string[] = Object.keys(SIGNATURES);
 
+/** Whether `bytes` start with one of `signatures` (`null`: any byte). */
+function startsAs(signatures: ReadonlyArray<ReadonlyArray<number | null>>, bytes: ArrayLike<number>): boolean {
+  return signatures.some((sig) => sig.length <= bytes.length && sig.every((b, i) => b === null || b === bytes[i]));
+}
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The first bytes of base64 `data` (at most 12), or undefined when it is not base64. */
@@ -48,8 +53,7 @@ export function toolImageProblem(image: unknown): string | undefined {
   if (base64Bytes(data) > MAX_TOOL_IMAGE_BYTES) return `larger than ${MAX_TOOL_IMAGE_BYTES / 1024} KB`;
   const bytes = head(data);
   if (!bytes) return "its data is not base64";
-  const matches = signatures.some((sig) => sig.length <= bytes.length && sig.every((b, i) => b === null || b === bytes[i]));
-  return matches ? undefined : `its bytes are not ${mimeType}`;
+  return startsAs(signatures, bytes) ? undefined : `its bytes are not ${mimeType}`;
 }
 
 /** The `data:` URL of an image that passes {@link toolImageProblem}; undefined for any other value. */
@@ -74,7 +78,5 @@ export function toolImagesOf(metadata: Record<string, unknown> | undefined): Too
  * undefined: what the file viewer shows as an image. SVG is never one (a document that can carry script).
  */
 export function imageTypeOf(bytes: Uint8Array): string | undefined {
-  for (const [type, signatures] of Object.entries(SIGNATURES))
-    if (signatures.some((sig) => sig.length <= bytes.length && sig.every((b, i) => b === null || b === bytes[i]))) return type;
-  return undefined;
+  return Object.entries(SIGNATURES).find(([, signatures]) => startsAs(signatures, bytes))?.[0];
 }
