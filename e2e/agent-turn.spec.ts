@@ -10,6 +10,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
+import { recordStreamed, streamedTexts } from "./app.ts";
 
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -33,19 +34,13 @@ test("a message runs an agent turn in the worker and streams the answer", async 
 
   // Every text the streaming answer shows, recorded as the page changes: the demo streams for about half a
   // second, which a polling assertion can miss between two polls (CI saw it), an observer cannot.
-  await page.getByTestId("messages").evaluate((el) => {
-    const seen: string[] = [];
-    (window as unknown as { streamed: string[] }).streamed = seen;
-    new MutationObserver(() => {
-      for (const live of el.querySelectorAll('[data-testid="assistant-live"]')) seen.push(live.textContent ?? "");
-    }).observe(el, { childList: true, characterData: true, subtree: true });
-  });
+  await recordStreamed(page);
   await send(page, "Hello from the test");
   await expect(page.getByTestId("user-message")).toHaveText("Hello from the test");
   await expect(page.getByTestId("assistant-message").last()).toHaveText(demoAnswer(1));
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
   // The answer was visible while it streamed, in parts, before the run ended.
-  const streamed = await page.evaluate(() => (window as unknown as { streamed: string[] }).streamed.map((t) => t.trim()));
+  const streamed = (await streamedTexts(page)).map((t) => t.trim());
   const partial = streamed.filter((t) => t.length > 0 && t.length < demoAnswer(1).length);
   // At least one partial text was shown (on a loaded machine the page may paint the stream only once before it ends).
   expect(partial.length).toBeGreaterThan(0);

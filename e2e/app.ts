@@ -26,6 +26,26 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Records every text the streaming answer (`assistant-live`) shows from now on, as the page changes (a
+ * MutationObserver on the conversation): a short stream cannot slip between two polls of an assertion, as it can
+ * on a loaded machine. Read the texts with {@link streamedTexts}.
+ */
+export async function recordStreamed(page: Page): Promise<void> {
+  await page.getByTestId("messages").evaluate((el) => {
+    const seen: string[] = [];
+    (window as unknown as { streamed: string[] }).streamed = seen;
+    new MutationObserver(() => {
+      for (const live of el.querySelectorAll('[data-testid="assistant-live"]')) seen.push(live.textContent ?? "");
+    }).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+/** The texts the streaming answer showed since {@link recordStreamed}, in order. */
+export function streamedTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { streamed: string[] }).streamed);
+}
+
 export interface Connection {
   provider: ProviderName;
   baseUrl?: string;

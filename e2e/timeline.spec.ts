@@ -18,7 +18,7 @@
  * and dark.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { AFTER_LOAD, connect, idle, send, shot, turn, watchErrors, type Connection } from "./app.ts";
+import { AFTER_LOAD, connect, idle, recordStreamed, send, shot, streamedTexts, turn, watchErrors, type Connection } from "./app.ts";
 import { providerScope, type ProviderScope } from "./control.ts";
 
 /** A fresh page connected to a scope of its own on the OpenAI-compatible server. */
@@ -297,13 +297,7 @@ test("summarization shows its marker in the timeline, and the marker opens the h
   const marker = page.getByRole("note").filter({ hasText: "Earlier messages were summarized" });
   await expect(marker).toHaveCount(0);
   // Every text the streaming answer shows, to check the summary never shows as an answer.
-  await page.getByTestId("messages").evaluate((el) => {
-    const seen: string[] = [];
-    (window as unknown as { streamed: string[] }).streamed = seen;
-    new MutationObserver(() => {
-      for (const live of el.querySelectorAll('[data-testid="assistant-live"]')) seen.push(live.textContent ?? "");
-    }).observe(el, { childList: true, characterData: true, subtree: true });
-  });
+  await recordStreamed(page);
   await turn(page, "Now something short");
   await expect(marker).toBeVisible();
   const link = marker.getByRole("button", { name: /^\/conversation_history\// });
@@ -317,7 +311,7 @@ test("summarization shows its marker in the timeline, and the marker opens the h
     );
   expect(order).toEqual(["Write something very long", expect.stringContaining("Earlier messages were summ"), "Now something short"]);
   await expect(page.getByTestId("assistant-message").last()).toHaveText("Short answer after the summary.");
-  const streamed = await page.evaluate(() => (window as unknown as { streamed: string[] }).streamed);
+  const streamed = await streamedTexts(page);
   expect(streamed.some((t) => t.includes("Short answer"))).toBe(true);
   expect(streamed.filter((t) => t.includes("The user asked for a long answer"))).toEqual([]);
   await page.screenshot({ path: shot("timeline-summary-marker") });

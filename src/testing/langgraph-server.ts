@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import type { AgentEvent } from "../worker/protocol.ts";
 import type { RecordedRequest, ScriptFn, ScriptedServer, ServerReply } from "./provider-servers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -217,4 +218,17 @@ export async function startScriptedLangGraph(
     await model.close();
     throw cause;
   }
+}
+
+/** A run's events as the page's client delivers them, recorded: pass `onEvent` to the run. */
+export function recorder(): { events: AgentEvent[]; onEvent: (e: AgentEvent) => void } {
+  const events: AgentEvent[] = [];
+  return { events, onEvent: (e: AgentEvent) => void events.push(e) };
+}
+
+/** The value of a client call that must succeed; a failure throws with its message. */
+export async function expectOk<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>): Promise<T> {
+  const r = await result;
+  if (!r.ok) throw new Error(`expected ok, got: ${r.error.message}`);
+  return r.value;
 }

@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectLangGraph, type LangGraphConnection } from "./langgraph-client.ts";
-import type { AgentEvent } from "./protocol.ts";
-import { scenarioScript, startScriptedLangGraph, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
+import { expectOk, recorder, scenarioScript, startScriptedLangGraph, type ScriptedLangGraph } from "../testing/langgraph-server.ts";
 import type { ServerReply } from "../testing/provider-servers.ts";
 
 const SLOW = Array.from({ length: 24 }, (_, i) => `word${i} `);
@@ -32,17 +31,6 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   research: [{ chunks: ["A ", "cat."] }],
   slow: [{ chunks: SLOW, delayMs: 400 }],
 };
-
-function recorder() {
-  const events: AgentEvent[] = [];
-  return { events, onEvent: (e: AgentEvent) => void events.push(e) };
-}
-
-async function expectOk<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>): Promise<T> {
-  const r = await result;
-  if (!r.ok) throw new Error(`expected ok, got: ${r.error.message}`);
-  return r.value;
-}
 
 let scripted: ScriptedLangGraph;
 let lg: LangGraphConnection;

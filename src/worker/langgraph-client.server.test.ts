@@ -8,9 +8,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectLangGraph, type LangGraphConnection } from "./langgraph-client.ts";
-import type { AgentEvent, TerminalEvent } from "./protocol.ts";
+import type { TerminalEvent } from "./protocol.ts";
 import {
+  expectOk,
   freePort,
+  recorder,
   scenarioScript,
   startScriptedLangGraph,
   type LangGraphServer,
@@ -32,18 +34,6 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   slow: [{ chunks: SLOW, delayMs: 400 }],
   broken: [{ status: 400, body: { error: { message: "scripted: this model cannot answer", type: "invalid_request_error" } } }],
 };
-
-/** A run's events, and its end. */
-function recorder() {
-  const events: AgentEvent[] = [];
-  return { events, onEvent: (e: AgentEvent) => void events.push(e) };
-}
-
-async function expectOk<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>): Promise<T> {
-  const r = await result;
-  if (!r.ok) throw new Error(`expected ok, got: ${r.error.message}`);
-  return r.value;
-}
 
 let scripted: ScriptedLangGraph;
 let server: LangGraphServer;
