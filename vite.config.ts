@@ -39,6 +39,7 @@ const workerDeps = [
   "diff",
   "highlight.js/lib/core",
   "@webcontainer/api",
+  "fake-indexeddb/auto",
 ];
 
 /** Where the app is served: "./" (any folder) by default; the Pages workflow sets "/<repo>/". */

@@ -11,11 +11,28 @@ import { pathToFileURL } from "node:url";
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { load } from "@langchain/core/load";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lazyImportMap } from "./plugin.ts";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { lazyImportMap, lazyStreamTracers, lazyTiktoken } from "./plugin.ts";
 
 const require = createRequire(import.meta.url);
+const CORE = join(dirname(require.resolve("@langchain/core/package.json")), "dist");
 /** The installed module's file (the package's `./load` export, as the bundler resolves it for a browser). */
-const LOAD_FILE = join(dirname(require.resolve("@langchain/core/package.json")), "dist", "load", "index.js");
+const LOAD_FILE = join(CORE, "load", "index.js");
+
+/** `code`, the rewrite of the installed module `file`, written under `dir` with its relative imports pointed at the package. */
+async function relocated(dir: string, file: string, code: string, name: string): Promise<string> {
+  const base = pathToFileURL(file);
+  const out = join(dir, name);
+  // Without its source map comment: the map stays with the installed file.
+  await writeFile(
+    out,
+    code
+      .replace(/^\/\/# sourceMappingURL=.*$/m, "")
+      .replace(/(["'])(\.\.?\/[^"']+)\1/g, (_m, q: string, p: string) => q + new URL(p, base).href + q),
+  );
+  return pathToFileURL(out).href;
+}
 
 describe("@langchain/core/load with its import map on demand", () => {
   let tmp: string;
@@ -24,11 +41,8 @@ describe("@langchain/core/load with its import map on demand", () => {
   beforeAll(async () => {
     original = await readFile(LOAD_FILE, "utf8");
     // The rewritten module in a temporary folder, its relative imports pointed at the installed package's files.
-    const base = pathToFileURL(LOAD_FILE);
-    const code = lazyImportMap(original).replace(/(["'])(\.\.?\/[^"']+)\1/g, (_m, q: string, p: string) => q + new URL(p, base).href + q);
     tmp = await mkdtemp(join(tmpdir(), "deeptab-lean-"));
-    await writeFile(join(tmp, "load.mjs"), code);
-    ({ load: lazyLoad } = (await import(pathToFileURL(join(tmp, "load.mjs")).href)) as { load: typeof load });
+    ({ load: lazyLoad } = (await import(await relocated(tmp, LOAD_FILE, lazyImportMap(original), "load.mjs"))) as { load: typeof load });
   });
   afterAll(async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -74,5 +88,91 @@ describe("@langchain/core/load with its import map on demand", () => {
 
   it("fails the build when @langchain/core's module changed shape", () => {
     expect(() => lazyImportMap(original.replace("import_map_exports }", "importMap }"))).toThrow(/changed/);
+  });
+});
+
+/** A stream's events with what differs between two runs (ids, times) left out. */
+function comparable(events: unknown[]): unknown[] {
+  return JSON.parse(
+    JSON.stringify(events, (key, value: unknown) =>
+      ["run_id", "parent_ids", "id", "start_time", "end_time", "timestamp"].includes(key)
+        ? undefined
+        : typeof value === "string" && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(value)
+          ? "<time>"
+          : value,
+    ),
+  ) as unknown[];
+}
+
+describe("@langchain/core/runnables with its stream tracers on demand", () => {
+  const RUNNABLES_FILE = join(CORE, "runnables", "base.js");
+  let tmp: string;
+  let original: string;
+  let tracers: { logStream: string; eventStream: string };
+  let Lazy: typeof RunnableLambda;
+  beforeAll(async () => {
+    original = await readFile(RUNNABLES_FILE, "utf8");
+    const [logStream, eventStream] = await Promise.all(
+      ["log_stream.js", "event_stream.js"].map((f) => readFile(join(CORE, "tracers", f), "utf8")),
+    );
+    tracers = { logStream: logStream!, eventStream: eventStream! };
+    tmp = await mkdtemp(join(tmpdir(), "deeptab-lean-"));
+    const url = await relocated(tmp, RUNNABLES_FILE, lazyStreamTracers(original, tracers), "base.mjs");
+    ({ RunnableLambda: Lazy } = (await import(url)) as { RunnableLambda: typeof RunnableLambda });
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  /** The same chain built from either module: a lambda that streams a chat model's answer, then one that counts. */
+  const chain = (Lambda: typeof RunnableLambda) =>
+    Lambda.from(
+      async (topic: string, config) => (await new FakeListChatModel({ responses: [`about ${topic}`] }).invoke(topic, config)).text,
+    ).pipe(Lambda.from((text: string) => text.length));
+
+  it("imports the tracers only in the methods that build them", () => {
+    const code = lazyStreamTracers(original, tracers);
+    expect(code).not.toMatch(/^import .*tracers\/(log_stream|event_stream)/m);
+    expect(code.split('await import("../tracers/event_stream.js")').length).toBe(5);
+  });
+
+  it("invokes, streams events (v1 and v2) and logs as the real module does", async () => {
+    expect(await chain(Lazy).invoke("bees")).toBe(await chain(RunnableLambda).invoke("bees"));
+    for (const version of ["v1", "v2"] as const) {
+      const events = async (Lambda: typeof RunnableLambda) => {
+        const out: unknown[] = [];
+        for await (const e of chain(Lambda).streamEvents("bees", { version })) out.push(e);
+        return out;
+      };
+      const lazy = await events(Lazy);
+      expect(comparable(lazy)).toEqual(comparable(await events(RunnableLambda)));
+      // The chat model's own events reach the stream (v1 names them on_llm_*).
+      expect(lazy.map((e) => (e as { event: string }).event)).toContain(version === "v2" ? "on_chat_model_end" : "on_llm_end");
+    }
+    const log = async (Lambda: typeof RunnableLambda) => {
+      const out: unknown[] = [];
+      for await (const patch of chain(Lambda).streamLog("bees")) out.push(patch.ops);
+      return out;
+    };
+    const lazyLog = await log(Lazy);
+    expect(comparable(lazyLog)).toEqual(comparable(await log(RunnableLambda)));
+    expect(JSON.stringify(lazyLog)).toContain('"path":"/final_output","value":{"output":10}');
+  });
+
+  it("fails the build when @langchain/core's modules changed shape", () => {
+    expect(() => lazyStreamTracers(original.replace("async *_streamEventsV2(", "async *streamEventsV2("), tracers)).toThrow(/changed/);
+    expect(() => lazyStreamTracers(original, { ...tracers, logStream: "" })).toThrow(/log_stream/);
+    expect(() => lazyStreamTracers(original.replace("isLogStreamHandler } from", "isLog } from"), tracers)).toThrow(/changed/);
+  });
+});
+
+describe("@langchain/core/language_models with js-tiktoken on demand", () => {
+  it("imports the tokenizer where a token count asks for it, and fails the build on a changed module", async () => {
+    const original = await readFile(join(CORE, "language_models", "base.js"), "utf8");
+    const code = lazyTiktoken(original);
+    expect(code).not.toMatch(/^import .*tiktoken/m);
+    expect(code).toContain('(await import("../utils/tiktoken.js")).encodingForModel(model)');
+    // A use that does not await the (now asynchronous) function.
+    expect(() => lazyTiktoken(original.replace("await encodingForModel(", "encodingForModel("))).toThrow(/changed/);
   });
 });

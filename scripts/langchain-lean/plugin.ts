@@ -7,6 +7,12 @@
  *   tracer and testing helper; ≈ 26 KiB gzip of the worker's startup JS), for the one case where a checkpoint holds a
  *   serialized LangChain object. `load()` is async already: the map is imported there, on the first object that
  *   needs it (the same module, so the same classes), and everything else of `load()` is unchanged.
+ * - `@langchain/core/runnables` imports the tracers behind `streamLog()` and `streamEvents()` (and with them a JSON
+ *   Patch library) for every runnable, though only those two methods build the tracers; the other methods only ask
+ *   whether a handler is one, by its name. The two modules load when one of those methods runs (the same modules, so
+ *   the same classes), and the name checks are the packages' own one-line tests (≈ 4 KiB gzip).
+ * - `@langchain/core/language_models/base` imports js-tiktoken's tokenizer for `getNumTokens()`, which deeptab never
+ *   calls (it fetches the encoding from a CDN); it loads when something calls it (≈ 2 KiB gzip).
  * - LangChain's core, LangGraph, LangGraph's checkpoint package and LangSmith declare no `sideEffects`, so the
  *   bundler keeps every module their barrels name even when nothing of it is used (the XML parser and its SAX reader,
  *   message history runnables, LangSmith's prompt cache, …; ≈ 15 KiB gzip). Their modules only define and export
@@ -16,6 +22,8 @@
  *
  * Node code (tests, scripts, the server path) keeps the packages as they are.
  */
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Plugin } from "vite";
 
 /** The packages whose modules are marked free of side effects. */
@@ -39,6 +47,60 @@ export function lazyImportMap(code: string): string {
   return code.replace(STATIC_MAP, "").replace(MAP_USE, LAZY_MAP_USE);
 }
 
+/** `@langchain/core/runnables`' base module. */
+const RUNNABLES = /[\\/]node_modules[\\/]@langchain[\\/]core[\\/]dist[\\/]runnables[\\/]base\.js$/;
+/** `@langchain/core/language_models`' base module. */
+const LANGUAGE_MODELS = /[\\/]node_modules[\\/]@langchain[\\/]core[\\/]dist[\\/]language_models[\\/]base\.js$/;
+
+const TRACER_IMPORTS =
+  'import { LogStreamCallbackHandler, RunLog, RunLogPatch, isLogStreamHandler } from "../tracers/log_stream.js";\n' +
+  'import { EventStreamCallbackHandler, isStreamEventsHandler } from "../tracers/event_stream.js";\n';
+/** The packages' own checks (tracers/log_stream.js, tracers/event_stream.js), which need no tracer loaded. */
+const TRACER_CHECKS =
+  'const isLogStreamHandler = (handler) => handler.name === "log_stream_tracer";\n' +
+  'const isStreamEventsHandler = (handler) => handler.name === "event_stream_tracer";\n';
+/** The methods that build tracers, each of which gets them from a dynamic import first. */
+const TRACER_METHODS = ["async *streamLog(", "async *_streamLog(", "async *_streamEventsV1(", "async *_streamEventsV2("];
+const TRACER_LOAD =
+  'const { LogStreamCallbackHandler, RunLog, RunLogPatch } = await import("../tracers/log_stream.js");\n' +
+  'const { EventStreamCallbackHandler } = await import("../tracers/event_stream.js");\n';
+
+const changed = (what: string) =>
+  new Error(`langchain-lean: @langchain/core/dist/${what} changed; update scripts/langchain-lean/plugin.ts`);
+
+/**
+ * `@langchain/core/runnables`' base module with the stream tracers imported by the methods that build them. Throws
+ * when the code is not the shape this was written for, or when the packages' handler checks are no longer the names.
+ */
+export function lazyStreamTracers(code: string, tracers: { logStream: string; eventStream: string }): string {
+  const [logCheck, eventCheck] = TRACER_CHECKS.split("\n");
+  if (!code.includes(TRACER_IMPORTS)) throw changed("runnables/base.js");
+  if (!tracers.logStream.includes(logCheck!)) throw changed("tracers/log_stream.js");
+  if (!tracers.eventStream.includes(eventCheck!)) throw changed("tracers/event_stream.js");
+  let out = code.replace(TRACER_IMPORTS, TRACER_CHECKS);
+  for (const method of TRACER_METHODS) {
+    const parts = out.split(method);
+    if (parts.length !== 2) throw changed("runnables/base.js");
+    const open = parts[1].indexOf("{\n");
+    if (open < 0) throw changed("runnables/base.js");
+    out = parts[0] + method + parts[1].slice(0, open + 2) + TRACER_LOAD + parts[1].slice(open + 2);
+  }
+  // Every use of the tracers' classes is now inside one of those methods.
+  return out;
+}
+
+const TIKTOKEN_IMPORT = 'import { encodingForModel } from "../utils/tiktoken.js";\n';
+const TIKTOKEN_LAZY = 'const encodingForModel = async (model) => (await import("../utils/tiktoken.js")).encodingForModel(model);\n';
+
+/** `@langchain/core/language_models`' base module with js-tiktoken imported on the first token count. */
+export function lazyTiktoken(code: string): string {
+  // The lazy function returns a promise: every use must await it (as each does today).
+  const uses = code.split("encodingForModel(").length - 1;
+  if (!code.includes(TIKTOKEN_IMPORT) || uses === 0 || code.split("await encodingForModel(").length - 1 !== uses)
+    throw changed("language_models/base.js");
+  return code.replace(TIKTOKEN_IMPORT, TIKTOKEN_LAZY);
+}
+
 export function langchainLean(): Plugin {
   return {
     name: "deeptab:langchain-lean",
@@ -49,8 +111,13 @@ export function langchainLean(): Plugin {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved && !resolved.external && PURE.test(resolved.id) ? { ...resolved, moduleSideEffects: false } : null;
     },
-    transform(code, id) {
-      return LOAD.test(id) ? { code: lazyImportMap(code), map: null } : null;
+    async transform(code, id) {
+      if (LOAD.test(id)) return { code: lazyImportMap(code), map: null };
+      if (LANGUAGE_MODELS.test(id)) return { code: lazyTiktoken(code), map: null };
+      if (!RUNNABLES.test(id)) return null;
+      const tracer = (name: string) => readFile(join(dirname(id), "..", "tracers", name), "utf8");
+      const [logStream, eventStream] = await Promise.all([tracer("log_stream.js"), tracer("event_stream.js")]);
+      return { code: lazyStreamTracers(code, { logStream, eventStream }), map: null };
     },
   };
 }

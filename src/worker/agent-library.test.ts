@@ -17,7 +17,6 @@ import { serveScripted } from "../testing/scripted-servers.ts";
 import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
 import { createAgentLibrary } from "./agent-library.ts";
 import { memoryAgents } from "./agent-store.ts";
-import { createWorkerApi } from "./app.ts";
 import type { AgentUpload } from "./protocol.ts";
 
 const serve = serveScripted();
@@ -72,14 +71,6 @@ describe("the agent library (worker API, Node)", () => {
     expect(keyed).toMatchObject({ ok: false, error: { code: "invalid_agent" } });
     expect(!keyed.ok && keyed.error.problems?.map((p) => p.code)).toContain("secret");
     expect((await api.listAgents()).map((a) => a.id)).toEqual(["general"]);
-  });
-
-  it("keeps agents for the session without IndexedDB", async () => {
-    const api = createWorkerApi({ notify: () => undefined });
-    const preview = await api.previewAgentUpload(asUpload(example("data")));
-    if (!preview.ok) throw new Error(preview.error.message);
-    expect(await api.useAgent(preview.value.summary.hash!)).toMatchObject({ ok: true });
-    expect((await api.listAgents()).map((a) => a.name)).toEqual(["deeptab", "Data cleaner"]);
   });
 
   it("stores nothing when the store refuses, and says so", async () => {

@@ -1,6 +1,7 @@
 /**
  * The agent worker's entry: opens IndexedDB (threads, files and memories
- * survive reloads; memory only when IndexedDB cannot open), assembles the
+ * survive reloads; the same stores in memory for the session when the browser
+ * denies the site IndexedDB, memory-storage.ts), assembles the
  * worker API (app.ts) and exposes it over Comlink. The page reaches it only
  * through protocol.ts (see client.ts). The API is exposed at once; calls
  * wait until storage is open.
@@ -19,7 +20,12 @@ const notify = (event: ThreadEvent) => channel.postMessage(event);
 async function open(): Promise<AgentWorkerApi> {
   const saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   const opened = await saver.open();
-  return createWorkerApi({ storage: opened.ok ? { saver, layout: createLayout(dbName) } : undefined, notify });
+  if (opened.ok) return createWorkerApi({ storage: { saver, layout: createLayout(dbName), inMemory: false }, notify });
+  // Denied: the same stores in memory. Nothing has opened through `idb` yet, so it wraps the in-memory classes.
+  console.warn(`deeptab: IndexedDB did not open (${opened.error.message}); this session keeps everything in memory`);
+  await import("./memory-storage.ts");
+  const memory = new IndexedDBSaver(`${dbName}-checkpoints`);
+  return createWorkerApi({ storage: { saver: memory, layout: createLayout(dbName), inMemory: true }, notify });
 }
 
 const ready = open();

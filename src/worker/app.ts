@@ -6,7 +6,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { proxy } from "comlink";
-import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph/web";
+import type { BaseCheckpointSaver } from "@langchain/langgraph/web";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { err } from "../core/result.ts";
 import type { SummarizationEvent } from "../context/view.ts";
@@ -35,12 +35,15 @@ import { createSandboxService } from "./sandbox.ts";
 import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
 import { threadView } from "./thread-view.ts";
-import { createThreadService, memoryRegistry, unavailableThreads, type ThreadAgents, type ThreadModels } from "./threads.ts";
+import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads.ts";
 import { modelWindow } from "./windows.ts";
 
 export interface WorkerAppOptions {
-  /** IndexedDB storage; without it, everything lives in memory for the session. */
-  storage?: { saver: IndexedDBSaver; layout: Layout } | undefined;
+  /**
+   * The stores: IndexedDB, or (`inMemory`, when the browser denies the site IndexedDB) the same stores in memory
+   * for the session (memory-storage.ts).
+   */
+  storage: { saver: IndexedDBSaver; layout: Layout; inMemory?: boolean };
   notify(event: ThreadEvent): void;
   /** The fetch every provider request goes through (tests pass a loopback one). */
   fetch?: typeof fetch;
@@ -103,33 +106,33 @@ async function missingKey(choice: ModelChoice, settings: ReturnType<typeof creat
 
 export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { runningHere(threadId: string): boolean } {
   const storage = options.storage;
-  const settings = createSettingsService(storage?.layout.store);
+  const settings = createSettingsService(storage.layout.store);
   const log = createRequestLog(500, options.fetch, (text) => redact(text));
   // MCP servers: loaded on first use (Settings, or a run), so the worker's startup code does not carry them.
   let mcpLoaded: McpServersService | undefined;
   let mcpLoading: Promise<McpServersService> | undefined;
   const mcp = () =>
-    (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage?.layout.store, log.fetch))));
+    (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage.layout.store, log.fetch))));
   /** Provider keys and MCP header values hidden. */
   const redact = (text: string) => settings.redact(mcpLoaded?.redact(text) ?? text);
-  const sandbox = createSandboxService(storage?.layout.workspace);
+  const sandbox = createSandboxService(storage.layout.workspace);
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();
-  const checkpointer: BaseCheckpointSaver = storage?.saver ?? new MemorySaver();
+  const checkpointer: BaseCheckpointSaver = storage.saver;
   const backendFor = (kind: Parameters<typeof sandbox.workspaceFor>[0]) => {
     const route = sandbox.workspaceFor(kind);
-    return storage ? storage.layout.backend(route) : route;
+    return storage.layout.backend(route);
   };
   let promptApi: PromptApiPort | undefined;
   /** Per thread, the page's shared stop flag (attachStopFlag): js_eval's interpreter reads it while it holds this thread. */
   const stopFlags = new Map<string, Int32Array>();
   // Asked once per server and model per session, and remembered: a first turn does not wait for a known answer.
-  const probes = createServerProbes((choice) => probeServer(choice, log.fetch), storage?.layout.store);
+  const probes = createServerProbes((choice) => probeServer(choice, log.fetch), storage.layout.store);
   const serverWindow = (choice: ModelChoice) => probes.window(choice);
   /** The window a choice works in: the same decision the agent's summarization is sized by (windows.ts). */
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
-  const reader = readerAgent({ checkpointer, store: storage?.layout.store, backend: backendFor });
+  const reader = readerAgent({ checkpointer, store: storage.layout.store, backend: backendFor });
   /** Bound once the run service exists (the registry it uses needs this first). */
   const bound: { runs?: ReturnType<typeof createRunService> } = {};
   const runningHere = (id: string) => bound.runs?.runningHere(id) ?? false;
@@ -140,21 +143,19 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       }
     ).messages ?? [];
 
-  const threads: ThreadApi & RunRegistry & ThreadModels & ThreadAgents = storage
-    ? createThreadService({
-        saver: storage.saver,
-        layout: storage.layout,
-        notify: options.notify,
-        messages: messagesOf,
-        writeMessages: async (id, messages) =>
-          void (await reader.updateState({ configurable: { thread_id: id } }, { messages }, "after_model")),
-        runningHere,
-        defaultModel: async () => (await settings.get()).defaultModel,
-        agents: async () => (await agents()).transfer,
-      })
-    : { ...unavailableThreads, ...memoryRegistry(async () => (await settings.get()).defaultModel) };
+  const threads: ThreadApi & RunRegistry & ThreadModels & ThreadAgents = createThreadService({
+    saver: storage.saver,
+    layout: storage.layout,
+    notify: options.notify,
+    messages: messagesOf,
+    writeMessages: async (id, messages) =>
+      void (await reader.updateState({ configurable: { thread_id: id } }, { messages }, "after_model")),
+    runningHere,
+    defaultModel: async () => (await settings.get()).defaultModel,
+    agents: async () => (await agents()).transfer,
+  });
 
-  const history: CheckpointReader | undefined = storage && {
+  const history: CheckpointReader = {
     tree: (threadId) => storage.saver.checkpointTree(threadId),
     async at(threadId, checkpointId) {
       const tuple = await storage.saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
@@ -177,7 +178,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const agents = () =>
     (service ??= import("./agent-service.ts").then(({ createAgentService }) =>
       createAgentService({
-        store: storage?.layout.store,
+        store: storage.layout.store,
         siteBase: options.siteBase,
         fetch: log.fetch,
         threadsUsing: (agentId) => threads.threadsUsing(agentId),
@@ -227,7 +228,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         },
         {
           checkpointer,
-          store: storage?.layout.store,
+          store: storage.layout.store,
           backend: backendFor,
           key: (p) => settings.key(p),
           local,
@@ -266,7 +267,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       return {
         inWorker: typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope,
         crossOriginIsolated: globalThis.crossOriginIsolated === true,
-        storage: storage ? "indexeddb" : "memory",
+        storage: storage.inMemory ? "memory" : "indexeddb",
       };
     },
 
@@ -294,7 +295,6 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       await (await mcp()).clear();
       await probes.clear();
       log.clear();
-      if (!storage) return;
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
       for (const ns of [["threads"], ["partials"], ["memories"], ["skills"], AGENTS_NS, AGENT_LINKS_NS]) {

@@ -26,6 +26,16 @@ describe("agent worker", () => {
     expect(typeof window).toBe("object");
   });
 
+  it("where IndexedDB refuses to open, keeps threads in memory: a turn runs and its thread reads back", async () => {
+    const client = connect(new Worker(new URL("../testing/refused-storage-worker.ts", import.meta.url), { type: "module" }));
+    expect(await client.ping()).toMatchObject({ inWorker: true, storage: "memory" });
+    const { end, runId } = await turn(client, "m1", "hi there");
+    expect(end).toEqual({ type: "done", runId, status: "complete" });
+    expect((await messagesOf(client, "m1")).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect((await filesOf(client, "m1"))["/hello.md"]!.content).toContain("You said: hi there");
+    expect((await client.listThreads()).map((t) => t.id)).toEqual(["m1"]);
+  });
+
   it("streams a turn: write_file, then the answer in several token chunks", async () => {
     const client = spawn();
     const { events, end, runId } = await turn(client, "t1", "hi there");
