@@ -23,6 +23,7 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
 
 /**
  * Tools the app gives its agents besides the built-in ones (`fetch_url`, tools/fetch-url.ts; `js_eval`,
- * tools/js-eval.ts): an agent folder may name them in `tools` (to keep or drop them) and in `interrupt_on`.
+ * tools/js-eval.ts; `python`, tools/python.ts, where the sandbox has no python3): an agent folder may name them in
+ * `tools` (to keep or drop them) and in `interrupt_on`.
  */
-export const APP_TOOL_NAMES: readonly string[] = ["fetch_url", "js_eval"];
+export const APP_TOOL_NAMES: readonly string[] = ["fetch_url", "js_eval", "python"];

@@ -130,6 +130,28 @@ describe("runs of agent folders", () => {
     expect((await py.api.getThread("t")).approval?.actions[0]).toMatchObject({ name: "python" });
   });
 
+  it("tells the model only of the code-running tools the folder keeps", async () => {
+    const folder = (yaml: string) =>
+      new Map(Object.entries({ "AGENTS.md": "Compute things.", "agent.yaml": yaml }).map(([p, t]) => [p, encoder.encode(t)]));
+    const system = async (yaml: string) => {
+      const { api, server } = await agentThread(folder(yaml), [{ text: "Done." }]);
+      expect(await send(api, "Go")).toMatchObject({ type: "done", status: "complete" });
+      const chat = chats(server.requestsOf())[0]!;
+      return { prompt: String(chat.messages[0]!.content), tools: (chat.tools ?? []).map((t) => t.function.name) };
+    };
+    const kept = await system("sandbox: none\n");
+    expect(kept.tools).toContain("python");
+    expect(kept.prompt).toContain("the `python` tool runs Python 3");
+    const dropped = await system("sandbox: none\ntools:\n  disallowed: [python]\n");
+    expect(dropped.tools).not.toContain("python");
+    expect(dropped.prompt).toContain("You cannot run shell commands or Python.");
+    expect(dropped.prompt).not.toContain("`python`");
+    const noShell = await system("sandbox: shell\ntools:\n  disallowed: [execute]\n");
+    expect(noShell.tools).not.toContain("execute");
+    expect(noShell.prompt).toContain("You cannot run shell commands.");
+    expect(noShell.prompt).not.toContain("python3");
+  });
+
   it("pauses on the data example's interrupt path rule and leaves other writes alone", async () => {
     const data = folderFiles(join(EXAMPLE_AGENTS, "data"));
     const { api } = await agentThread(

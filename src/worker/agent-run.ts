@@ -14,6 +14,7 @@ import { isAsyncSubAgent } from "../middleware/async-subagents.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
+import { basePrompt } from "./base-prompt.ts";
 import { PYTHON_TOOL_NAME } from "../tools/python.ts";
 import type { SandboxKind } from "./protocol.ts";
 
@@ -92,7 +93,13 @@ export async function folderOptions(
     sub.description = `${sub.description} (It runs on the main agent's model here: ${why}.)`;
     console.warn(`deeptab: subagent '${name}' runs on the main model: ${why}`);
   }
-  const instructions = agent.instructions ? `${base.systemPrompt ?? ""}\n\n${agent.instructions}` : (base.systemPrompt ?? "");
+  // deeptab's prompt names only the code-running tools the folder keeps (a folder without python is not told of it).
+  const offered = (name: string) => (!folder.allowedTools || folder.allowedTools.includes(name)) && !folder.disallowedTools?.includes(name);
+  const general = base.systemPrompt === basePrompt(context.sandbox);
+  const prompt = general
+    ? basePrompt(context.sandbox, { execute: offered("execute"), python: offered(PYTHON_TOOL_NAME) })
+    : base.systemPrompt;
+  const instructions = agent.instructions ? `${prompt ?? ""}\n\n${agent.instructions}` : (prompt ?? "");
   // Beside a shell the worker applies the path rules itself (agent-permissions.ts); otherwise createDeepAgent does.
   const rules =
     guarded && base.backend

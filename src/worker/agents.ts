@@ -28,10 +28,10 @@ import type { LocalModels } from "./local-models.ts";
 import type { McpRunTools } from "./mcp-servers.ts";
 import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
+import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "./base-prompt.ts";
 import { modelWindow } from "./windows.ts";
 
-export const MEMORY_FILE = "/memories/AGENTS.md";
-export const SKILLS_DIR = "/skills/";
+export { basePrompt, MEMORY_FILE, SKILLS_DIR } from "./base-prompt.ts";
 
 export interface AgentDeps {
   checkpointer: BaseCheckpointSaver;
@@ -70,23 +70,6 @@ export interface BuiltAgent {
   window: number | undefined;
   /** What the model's calls wait on before their first token (the status the page shows); none for the demo. */
   phase?: RunPhase;
-}
-
-/** deeptab's own system prompt for a sandbox: the general agent's, and the start of every agent folder's. */
-export function basePrompt(sandbox: SandboxKind): string {
-  const shell =
-    sandbox === "webcontainer"
-      ? "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python there; the `python` tool runs Python 3 " +
-        "(standard library only) over the same files."
-      : sandbox === "shell"
-        ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
-          "coreutils, grep, sed, awk, jq, find, and python3 (standard library only); no node, npm, pip, git or network."
-        : "You cannot run shell commands; the `python` tool runs Python 3 (standard library only, no network) over the same files.";
-  return (
-    "You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, " +
-    `memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), ` +
-    `and skills at ${SKILLS_DIR}. ${shell} Be concise; use Markdown.`
-  );
 }
 
 async function chatModel(

@@ -1,6 +1,6 @@
 /** deeptab's system prompt tells the model what each sandbox can run (the offline shell has python3 since Pyodide landed). */
 import { describe, expect, it } from "vitest";
-import { basePrompt } from "./agents.ts";
+import { basePrompt } from "./base-prompt.ts";
 
 describe("basePrompt", () => {
   it("names python3 for the offline shell, and the python tool for WebContainer and without a sandbox", () => {
@@ -9,5 +9,16 @@ describe("basePrompt", () => {
     expect(basePrompt("shell")).not.toContain("`python` tool");
     expect(basePrompt("webcontainer")).toContain("Node.js and npm, no Python there; the `python` tool runs Python 3");
     expect(basePrompt("none")).toContain("You cannot run shell commands; the `python` tool runs Python 3");
+  });
+
+  it("names only the code-running tools an agent folder keeps", () => {
+    expect(basePrompt("none", { python: false })).toContain("You cannot run shell commands or Python.");
+    expect(basePrompt("none", { python: false })).not.toContain("`python`");
+    expect(basePrompt("shell", { execute: false })).toContain("You cannot run shell commands.");
+    expect(basePrompt("shell", { execute: false })).not.toContain("python3");
+    expect(basePrompt("webcontainer", { python: false })).toContain("Node.js and npm, no Python there.");
+    expect(basePrompt("webcontainer", { execute: false })).toContain("You cannot run shell commands; the `python` tool");
+    expect(basePrompt("webcontainer", { execute: false, python: false })).toContain("You cannot run shell commands or Python.");
+    expect(basePrompt("webcontainer")).toBe(basePrompt("webcontainer", { execute: true, python: true }));
   });
 });

@@ -1,0 +1,41 @@
+/** deeptab's own system prompt: what the agent is, where its files live, and what it can run. */
+import type { SandboxKind } from "./protocol.ts";
+
+export const MEMORY_FILE = "/memories/AGENTS.md";
+export const SKILLS_DIR = "/skills/";
+
+/** Which of the code-running tools an agent has: an agent folder may leave `execute` or `python` out (default: both kept). */
+export interface OfferedCodeTools {
+  execute?: boolean;
+  python?: boolean;
+}
+
+/** What the prompt says the agent can run: only the tools it has. */
+function codeSentence(sandbox: SandboxKind, { execute = true, python = true }: OfferedCodeTools): string {
+  const pythonTool = "the `python` tool runs Python 3 (standard library only, no network) over the same files";
+  if (sandbox === "shell") {
+    return execute
+      ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
+          "coreutils, grep, sed, awk, jq, find, and python3 (standard library only); no node, npm, pip, git or network."
+      : "You cannot run shell commands.";
+  }
+  if (sandbox === "webcontainer" && execute) {
+    return (
+      "Commands (`execute`) run in a WebContainer: Node.js and npm, no Python there" +
+      (python ? `; ${pythonTool.replace(", no network", "")}.` : ".")
+    );
+  }
+  return python ? `You cannot run shell commands; ${pythonTool}.` : "You cannot run shell commands or Python.";
+}
+
+/**
+ * deeptab's own system prompt for a sandbox: the general agent's, and the start of every agent folder's (with the
+ * code-running tools the folder keeps).
+ */
+export function basePrompt(sandbox: SandboxKind, offered: OfferedCodeTools = {}): string {
+  return (
+    "You are deeptab, a deep agent running in the user's browser tab. Your files persist in the browser: the workspace at /, " +
+    `memories shared by every thread at /memories/ (keep ${MEMORY_FILE} up to date with what you learn about the user), ` +
+    `and skills at ${SKILLS_DIR}. ${codeSentence(sandbox, offered)} Be concise; use Markdown.`
+  );
+}
