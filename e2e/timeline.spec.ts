@@ -466,6 +466,35 @@ test("a reload mid-stream marks the turn interrupted; Continue resumes it and th
   expect(errors).toEqual([]);
 });
 
+test("a reload right after Send loses nothing: the message is in the thread or back in the box, never both", async ({ page }) => {
+  const scope = await start(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  // The provider's first chunk comes late: the worker has stored the message, the page has heard nothing yet.
+  await scope.script([{ chunks: ["Late."], delayMs: 5_000 }]);
+  await send(page, "Stored before the reload");
+  await expect.poll(async () => (await scope.chatRequests()).length, { timeout: 15_000 }).toBe(1);
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("Stored before the reload");
+  await expect(page.getByTestId("interrupted")).toBeVisible();
+  await expect(box).toHaveValue("");
+
+  // Reloaded at once: wherever the send got to, the message is in exactly one place.
+  await page.getByRole("button", { name: "New thread" }).click();
+  await expect(page.getByTestId("user-message")).toHaveCount(0);
+  await scope.script([{ text: "Hello." }]);
+  await send(page, "Sent as the page reloads");
+  await page.reload();
+  await expect(box).toBeVisible();
+  const sent = "Sent as the page reloads";
+  const where = async () => {
+    const inThread = (await page.getByTestId("user-message").allTextContents()).includes(sent);
+    const inBox = (await box.inputValue()) === sent;
+    return inThread && inBox ? "both" : inThread ? "thread" : inBox ? "box" : "nowhere";
+  };
+  await expect.poll(where, { timeout: 15_000 }).toMatch(/^(thread|box)$/);
+  test.info().annotations.push({ type: "message after the reload", description: await where() });
+});
+
 test("a reload while a subagent streams: Continue runs the subagent on and the parent answers", async ({ page }) => {
   const scope = await start(page);
   await scope.script([

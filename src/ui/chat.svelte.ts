@@ -146,14 +146,34 @@ export class Chat {
     if (!this.running) await this.reload();
   }
 
-  /** Sends a message; false when the run did not start (the error says why, and the composer keeps the text). */
-  send(input: UserInput): Promise<boolean> {
-    if (this.#switching) return this.#branchSwitches.then(() => this.send(input));
+  /**
+   * Sends a message; false when the run did not start (the error says why, and the composer keeps the text).
+   * `stored` is called once the worker's thread holds the message: at the run's first event from the graph (it
+   * streams only after storing its input), or at the run's end.
+   */
+  send(input: UserInput, stored: () => void = () => undefined): Promise<boolean> {
+    if (this.#switching) return this.#branchSwitches.then(() => this.send(input, stored));
     const text = input.text.trim();
     if ((!text && !input.attachments?.length) || this.running || this.#busy) return Promise.resolve(false);
     const shown = input.attachments?.length ? `${text}\n\n(attaching ${input.attachments.map((a) => a.name).join(", ")})`.trim() : text;
     this.#live = beginTurn(this.#live, shown);
-    return this.#stream((onEvent) => this.#client.run(this.#threadId, { ...input, text }, onEvent), true);
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      stored();
+    };
+    return this.#stream(
+      (onEvent) =>
+        this.#client.run(this.#threadId, { ...input, text }, (event) => {
+          // A status can come before the input is stored (a model loading in the tab); every other event comes after.
+          if (event.type !== "status") tell();
+          onEvent(event);
+        }),
+      true,
+      undefined,
+      tell,
+    );
   }
 
   /** Answers the pending approval (one decision per action) and continues. */
@@ -266,6 +286,7 @@ export class Chat {
     start: (onEvent: (event: AgentEvent) => void) => Promise<RunStart>,
     optimistic: boolean,
     onRefused: () => void = () => undefined,
+    onEnded: () => void = () => undefined,
   ): Promise<boolean> {
     let started: RunStart;
     try {
@@ -284,7 +305,7 @@ export class Chat {
       return false;
     }
     if (this.#live.runId === STARTING) this.#live = { ...this.#live, runId: started.value.runId };
-    this.#idle = this.#finish(started.value.done);
+    this.#idle = this.#finish(started.value.done).finally(onEnded);
     return true;
   }
 

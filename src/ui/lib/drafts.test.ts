@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { draftKey, sessionDrafts } from "./drafts.ts";
+import { draftKey, sentKey, sessionDrafts } from "./drafts.ts";
 
 /** A Storage over a Map; `full` refuses every write, as a full quota does. */
 function memoryStorage(full = false) {
@@ -26,6 +26,17 @@ describe("composer drafts", () => {
     expect(drafts.get("c")).toBe("");
     drafts.set("a", "");
     expect(storage.map.has(draftKey("a"))).toBe(false);
+  });
+
+  it("keeps a sent message apart from the draft until the worker has it", () => {
+    const storage = memoryStorage();
+    const drafts = sessionDrafts(storage);
+    drafts.set("a", "");
+    drafts.setSent("a", "sent just now");
+    expect(sessionDrafts(storage).sent("a")).toBe("sent just now");
+    expect(drafts.get("a")).toBe("");
+    drafts.setSent("a", "");
+    expect(storage.map.has(sentKey("a"))).toBe(false);
   });
 
   it("storage that refuses or is missing loses nothing and throws nothing", () => {
