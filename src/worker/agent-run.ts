@@ -61,7 +61,10 @@ function withoutAbsentMcpTools(options: AgentFolderOptions, present: ReadonlySet
   return { ...lists(options), subagents: options.subagents.map((s) => (isAsyncSubAgent(s) ? s : lists(s))) };
 }
 
-/** deeptab's options for a run, with the agent folder's added. */
+/**
+ * deeptab's options for a run, with the agent folder's added. The system prompt is deeptab's own (basePrompt) for the
+ * run's sandbox and the code-running tools the folder keeps, then the folder's instructions.
+ */
 export async function folderOptions(
   agent: AgentDefinition,
   base: CreateDeepAgentOptions,
@@ -93,13 +96,10 @@ export async function folderOptions(
     sub.description = `${sub.description} (It runs on the main agent's model here: ${why}.)`;
     console.warn(`deeptab: subagent '${name}' runs on the main model: ${why}`);
   }
-  // deeptab's prompt names only the code-running tools the folder keeps (a folder without python is not told of it).
+  // A folder without python (or execute) is not told of it.
   const offered = (name: string) => (!folder.allowedTools || folder.allowedTools.includes(name)) && !folder.disallowedTools?.includes(name);
-  const general = base.systemPrompt === basePrompt(context.sandbox);
-  const prompt = general
-    ? basePrompt(context.sandbox, { execute: offered("execute"), python: offered(PYTHON_TOOL_NAME) })
-    : base.systemPrompt;
-  const instructions = agent.instructions ? `${prompt ?? ""}\n\n${agent.instructions}` : (prompt ?? "");
+  const prompt = basePrompt(context.sandbox, { execute: offered("execute"), python: offered(PYTHON_TOOL_NAME) });
+  const instructions = agent.instructions ? `${prompt}\n\n${agent.instructions}` : prompt;
   // Beside a shell the worker applies the path rules itself (agent-permissions.ts); otherwise createDeepAgent does.
   const rules =
     guarded && base.backend

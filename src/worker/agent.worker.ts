@@ -18,14 +18,15 @@ const channel = new BroadcastChannel(THREADS_CHANNEL);
 const notify = (event: ThreadEvent) => channel.postMessage(event);
 
 async function open(): Promise<AgentWorkerApi> {
-  const saver = new IndexedDBSaver(`${dbName}-checkpoints`);
+  let saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   const opened = await saver.open();
-  if (opened.ok) return createWorkerApi({ storage: { saver, layout: createLayout(dbName), inMemory: false }, notify });
-  // Denied: the same stores in memory. Nothing has opened through `idb` yet, so it wraps the in-memory classes.
-  console.warn(`deeptab: IndexedDB did not open (${opened.error.message}); this session keeps everything in memory`);
-  await import("./memory-storage.ts");
-  const memory = new IndexedDBSaver(`${dbName}-checkpoints`);
-  return createWorkerApi({ storage: { saver: memory, layout: createLayout(dbName), inMemory: true }, notify });
+  if (!opened.ok) {
+    // Denied: the same stores in memory. Nothing has opened through `idb` yet, so it wraps the in-memory classes.
+    console.warn(`deeptab: IndexedDB did not open (${opened.error.message}); this session keeps everything in memory`);
+    await import("./memory-storage.ts");
+    saver = new IndexedDBSaver(`${dbName}-checkpoints`);
+  }
+  return createWorkerApi({ storage: { saver, layout: createLayout(dbName), inMemory: !opened.ok }, notify });
 }
 
 const ready = open();

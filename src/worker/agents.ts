@@ -31,8 +31,6 @@ import type { RunStatus } from "./run-status.ts";
 import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "./base-prompt.ts";
 import { modelWindow } from "./windows.ts";
 
-export { basePrompt, MEMORY_FILE, SKILLS_DIR } from "./base-prompt.ts";
-
 export interface AgentDeps {
   checkpointer: BaseCheckpointSaver;
   store?: BaseStore | undefined;
