@@ -4,7 +4,8 @@
  * page works against any deepagents deployment). Through the UI: choose the upstream assistant in Settings → Runtime;
  * a run writes a file, delegates to its `researcher` subagent, whose words show nested under the task card while it
  * runs, then pauses at deepagents' own approval for `edit_file`, answered in the page's dialog; the file as edited
- * opens from the thread's `files` channel; Stop ends a run on the server.
+ * opens from the thread's `files` channel; a reload mid-run rejoins it; Stop ends a run on the server and keeps the
+ * user's message.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { idle, send, watchErrors } from "./app.ts";
@@ -30,7 +31,7 @@ const SLOW = Array.from({ length: 40 }, (_, i) => `word${i + 1} `);
 
 function script(req: RecordedRequest): ServerReply | undefined {
   const messages = (req.body.messages ?? []) as Message[];
-  const user = textOf(messages.find((m) => m.role === "user")?.content);
+  const user = textOf(messages.findLast((m) => m.role === "user")?.content);
   if (user.includes("[research]")) return { chunks: RESEARCH, delayMs: 700 };
   if (user.includes("[slow]")) return { chunks: SLOW, delayMs: 400 };
   if (user.includes("[upstream]")) return PARENT[messages.filter((m) => m.role === "tool").length];
@@ -104,7 +105,24 @@ test("an upstream deepagents graph: a subagent streams under its task card, its 
   expect(errors).toEqual([]);
 });
 
-test("Stop ends a run of the upstream graph on the server, and the page takes the next message", async ({ page }) => {
+test("a reload while the upstream graph streams rejoins its run: the whole answer arrives without Continue", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  await useUpstream(page);
+  await page.getByRole("button", { name: "New thread", exact: true }).click();
+  await send(page, "[slow] talk through a reload");
+  await expect(page.getByTestId("assistant-live")).toContainText("word3", { timeout: 60_000 });
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("[slow] talk through a reload", { timeout: 60_000 });
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(SLOW.join("").trim(), { timeout: 60_000 });
+  await idle(page, 60_000);
+  await expect(page.getByTestId("interrupted")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("Stop ends a run of the upstream graph on the server, keeps what was shown, and the same thread takes the next message", async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.goto("/");
   await useUpstream(page);
@@ -114,8 +132,12 @@ test("Stop ends a run of the upstream graph on the server, and the page takes th
   await page.getByRole("button", { name: "Stop" }).click();
   await idle(page, 60_000);
   await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  // The user's message stays (read from the thread's checkpoint: the API forgets a stopped thread's values), and so
+  // does the answer as far as it had come, written back into the thread.
+  await expect(page.getByTestId("user-message")).toHaveText("[slow] talk for a while");
+  await expect(page.getByTestId("assistant-message").last()).toContainText("word3");
   // (The server tier checks that the server's run ends cancelled; see langgraph-client-upstream.server.test.ts.)
-  await page.getByRole("button", { name: "New thread", exact: true }).click();
+  // The same thread takes the next message.
   await send(page, "[upstream] find out what is in the box and update the plan");
   await expect(page.getByTestId("tool-call").first()).toBeVisible({ timeout: 60_000 });
   expect(errors).toEqual([]);

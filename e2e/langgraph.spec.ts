@@ -153,6 +153,27 @@ test("a reload while the server streams follows the run at once: the answer comp
   expect(errors).toEqual([]);
 });
 
+test("Stop ends a run on the server and keeps the user's message in the thread, across a reload", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  const { dialog, runtime } = await connectServer(page, server.url);
+  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "New thread", exact: true }).click();
+  await send(page, "[slow] a story to stop");
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await idle(page, 60_000);
+  // The API forgets a stopped thread's values; the page reads its checkpoint, which has the message.
+  await expect(page.getByTestId("user-message")).toHaveText("[slow] a story to stop");
+  await expect(page.getByTestId("thread-item").filter({ hasText: "[slow] a story to stop" })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("[slow] a story to stop", { timeout: 60_000 });
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
+  expect(errors).toEqual([]);
+});
+
 /** Settings → Runtime → This tab, "Use this tab"; the dialog closes. */
 async function useTab(page: Page) {
   await page.getByRole("button", { name: "Settings" }).click();

@@ -11,7 +11,8 @@ import { evictionStub } from "../middleware/eviction.ts";
 import { EXECUTE_OUTPUT } from "../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../middleware/provider-retry.ts";
 import { createTranslator, mergeTokens } from "./events.ts";
-import { STOPPED_KEY, toMessageInfo, toPendingApproval } from "./messages.ts";
+import { STOPPED_KEY } from "./message-marks.ts";
+import { toMessageInfo, toPendingApproval } from "./messages.ts";
 
 describe("toMessageInfo", () => {
   it("flattens messages to plain, cloneable data with usage, stop marks, offloads and durations", () => {

@@ -147,5 +147,12 @@ describe("the page's LangGraph client on a graph made with upstream deepagents",
       .join("");
     expect(streamed.length).toBeLessThan(SLOW.join("").length);
     expect(await expectOk(lg.activeRun(threadId))).toBeNull();
+    // The API forgets a stopped thread's values; its checkpoint still has the user's message, and the answer as far as
+    // it had streamed is kept in the thread, marked stopped, as the tab keeps it.
+    expect((await expectOk(lg.thread(threadId))).messages).toEqual([
+      expect.objectContaining({ role: "user", content: "[slow] talk" }),
+      expect.objectContaining({ role: "assistant", content: streamed, stopped: true }),
+    ]);
+    expect((await expectOk(lg.threads())).find((t) => t.id === threadId)).toMatchObject({ title: "[slow] talk", messageCount: 2 });
   });
 });

@@ -148,6 +148,13 @@ describe("the page's LangGraph client on `langgraph dev`", () => {
     expect(await expectOk(lg.activeRun(threadId))).toBeNull();
     const thread = await expectOk(lg.thread(threadId));
     expect(thread.running).toBe(false);
+    // The API forgets a stopped thread's values; its checkpoint still has the user's message, and the answer as far as
+    // it had streamed is kept in the thread, marked stopped, as the tab keeps it.
+    expect(thread.messages).toEqual([
+      expect.objectContaining({ role: "user", content: "[slow] talk" }),
+      expect.objectContaining({ role: "assistant", content: streamed, stopped: true }),
+    ]);
+    expect((await expectOk(lg.threads())).find((t) => t.id === threadId)).toMatchObject({ title: "[slow] talk", messageCount: 2 });
   });
 
   it("rejoins a running run from another connection (a reload) and sees it to its end", async () => {

@@ -32,6 +32,7 @@ import {
   type ServerInterrupt,
   type StreamPart,
 } from "./langgraph-state.ts";
+import { STOPPED_KEY } from "./message-marks.ts";
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -219,6 +220,23 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     }
   };
 
+  /**
+   * Keeps the answer a stopped run was streaming, as the tab does (worker/stop.ts): written into the thread as the
+   * output of the node the server was running (its checkpoint's only next node, a model call), marked stopped. Nothing
+   * is written when the stop fell elsewhere (no text, or not one node pending); a failure leaves the thread as it is.
+   */
+  async function keepStopped(threadId: string, text: string): Promise<void> {
+    if (!text.trim()) return;
+    try {
+      const state = await client.threads.getState<Values>(threadId);
+      if (state.next.length !== 1) return;
+      const message = { type: "ai", content: text, response_metadata: { [STOPPED_KEY]: true } };
+      await client.threads.updateState(threadId, { values: { messages: [message] }, asNode: state.next[0]! });
+    } catch {
+      // The stop happened; only the shown text is not kept.
+    }
+  }
+
   /** Streams `parts` into `onEvent` (after the run id arrives), ending with one terminal event. */
   async function follow(
     parts: AsyncGenerator<StreamPart>,
@@ -242,6 +260,8 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     const id = runId;
     let paused = false;
     const nest = subagentNester();
+    /** The top-level answer streaming now (since the last finished assistant message). */
+    let partial = "";
     const done = (async (): Promise<TerminalEvent> => {
       let terminal: TerminalEvent | undefined;
       try {
@@ -259,6 +279,8 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
           }
           for (const event of eventsFromPart(part, id).map(nest)) {
             if (event.type === "interrupt") paused = true;
+            if (event.type === "token" && !event.taskId) partial += event.text;
+            else if (event.type === "messages" && !event.taskId && event.messages.some((m) => m.role === "assistant")) partial = "";
             onEvent(event);
           }
         }
@@ -274,6 +296,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
           status === "error"
             ? { type: "error", runId: id, error: { name: "LangGraphError", code: "run_failed", message: "The run failed on the server." } }
             : { type: "done", runId: id, status: paused ? "interrupted" : status === "interrupted" ? "cancelled" : "complete" };
+        if (terminal.type === "done" && terminal.status === "cancelled") await keepStopped(threadId, partial);
       }
       onEvent(terminal);
       return terminal;
@@ -291,8 +314,14 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     threads: (limit = 100) =>
       call(async () => {
         const found = await client.threads.search<Values>({ limit, sortBy: "updated_at", sortOrder: "desc" });
-        return found.map((t): ThreadInfo => {
-          const messages = messagesFromState(t.values?.messages);
+        // A stopped thread's values are forgotten by the API (see `thread`): its title comes from its checkpoint.
+        const stored = await Promise.all(
+          found.map((t) =>
+            t.values || t.status === "busy" ? t.values : client.threads.getState<Values>(t.thread_id).then((s) => s.values),
+          ),
+        );
+        return found.map((t, i): ThreadInfo => {
+          const messages = messagesFromState(stored[i]?.messages);
           return {
             id: t.thread_id,
             title: titleOf(messages),
@@ -309,16 +338,23 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
       if (!found.ok) return found;
       const thread = found.value.find((t) => t.thread_id === threadId);
       if (!thread) return ok({ threadId, messages: [], todos: [], files: [], approval: null, running: false });
-      const state = { value: thread };
-      const values = state.value.values ?? {};
-      const interrupts: ServerInterrupt[] = Object.values(state.value.interrupts ?? {}).flat();
+      let values: Values = thread.values ?? {};
+      let interrupts: ServerInterrupt[] = Object.values(thread.interrupts ?? {}).flat();
+      // The API forgets a thread's values when a run of it is stopped (langgraph-api's queue sets them from no checkpoint),
+      // while its checkpoints keep the user's message and every finished step: read those, so Stop loses nothing shown.
+      if (!thread.values) {
+        const state = await call(() => client.threads.getState<Values>(threadId));
+        if (!state.ok) return state;
+        values = state.value.values ?? {};
+        interrupts = state.value.tasks.flatMap((t) => (t.interrupts ?? []) as ServerInterrupt[]);
+      }
       return ok({
         threadId,
         messages: messagesFromState(values.messages),
         todos: todosFromState(values.todos),
         files: filesFromState(values.files),
         approval: approvalFromInterrupts(interrupts),
-        running: state.value.status === "busy",
+        running: thread.status === "busy",
       });
     },
     async readFile(threadId, path, offset, limit) {

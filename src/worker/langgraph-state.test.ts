@@ -39,6 +39,15 @@ describe("a LangGraph thread's state in the page's shapes", () => {
     expect(messagesFromState({ not: "a list" })).toEqual([]);
   });
 
+  it("reads deeptab's stopped mark on an answer (a Stop's text written back into a server thread), and only a true one", () => {
+    const stopped = { type: "ai", content: "word1 word2 ", response_metadata: { deeptab_stopped: true } };
+    const other = { type: "ai", content: "done", response_metadata: { deeptab_stopped: "yes" } };
+    expect(messagesFromState([stopped, other])).toEqual([
+      { role: "assistant", content: "word1 word2 ", stopped: true },
+      { role: "assistant", content: "done" },
+    ]);
+  });
+
   it("keeps only well-formed todos", () => {
     expect(todosFromState([{ content: "a", status: "pending" }, { content: "b", status: "later" }, { status: "completed" }, "c"])).toEqual([
       { content: "a", status: "pending" },

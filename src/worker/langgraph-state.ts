@@ -8,6 +8,7 @@
 import type { FileData } from "../backends/protocol.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import type { Todo } from "../middleware/todos.ts";
+import { STOPPED_KEY } from "./message-marks.ts";
 import type { AgentEvent, ApprovalAction, FileEntry, FilePage, MessageInfo, PendingApproval, ToolCallInfo } from "./protocol.ts";
 
 type Json = Record<string, unknown>;
@@ -51,6 +52,7 @@ export function messageFromServer(raw: unknown): MessageInfo | undefined {
     const usage = raw.usage_metadata;
     if (isObject(usage) && typeof usage.input_tokens === "number" && typeof usage.output_tokens === "number")
       message.usage = { input: usage.input_tokens, output: usage.output_tokens };
+    if (isObject(raw.response_metadata) && raw.response_metadata[STOPPED_KEY] === true) message.stopped = true;
   }
   if (role === "tool") {
     const callId = str(raw.tool_call_id);

@@ -11,6 +11,7 @@ import { DECISION_KEY } from "../middleware/hitl.ts";
 import { RUBRIC_RESULTS } from "../middleware/rubric-events.ts";
 import { CANCELLED_KEY } from "../middleware/patch-tool-calls.ts";
 import { hash53 } from "../storage/encoding.ts";
+import { CUT_OFF_KEY, STOPPED_KEY } from "./message-marks.ts";
 import type {
   ApprovalAction,
   CitationInfo,
@@ -22,15 +23,6 @@ import type {
   UsageInfo,
   WebSearchInfo,
 } from "./protocol.ts";
-
-/**
- * `response_metadata` key of an AI message the user stopped (its text is what had arrived), or of the
- * result of a call the user stopped (its text is for the model).
- */
-export const STOPPED_KEY = "deeptab_stopped";
-
-/** `response_metadata` key of an AI message cut off by a failure (a dropped connection): its text is what had arrived. */
-export const CUT_OFF_KEY = "deeptab_cut_off";
 
 const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
 

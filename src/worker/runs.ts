@@ -26,7 +26,8 @@ import { ChildActivityHandler } from "./child-activity.ts";
 import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
-import { CUT_OFF_KEY, pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
+import { CUT_OFF_KEY } from "./message-marks.ts";
+import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "./stored-state.ts";
 import {

@@ -15,7 +15,7 @@ import { subagentThreadId } from "../backends/runtime.ts";
 import { pendingToolCalls } from "../core/messages.ts";
 import { cancelledToolMessage } from "../middleware/patch-tool-calls.ts";
 import { TASK_TOOL } from "../middleware/subagents.ts";
-import { STOPPED_KEY, type CUT_OFF_KEY } from "./messages.ts";
+import { STOPPED_KEY, type CUT_OFF_KEY } from "./message-marks.ts";
 
 /** What the stopped run had under way (from its event translator, events.ts). */
 export interface StoppedRun {
