@@ -2,10 +2,10 @@
  * The page as the UI of a graph made with upstream npm `deepagents` (src/testing/upstream-deepagents-graph.ts), served
  * by `langgraph dev` on loopback beside deeptab's own graph, with a scripted OpenAI-compatible model (issue 19: the
  * page works against any deepagents deployment). Through the UI: choose the upstream assistant in Settings → Runtime;
- * a run writes a file, delegates to its `researcher` subagent, whose words show nested under the task card while it
- * runs, then pauses at deepagents' own approval for `edit_file`, answered in the page's dialog; the file as edited
- * opens from the thread's `files` channel; a reload mid-run rejoins it; Stop ends a run on the server and keeps the
- * user's message.
+ * a run writes a file and todos, delegates to its `researcher` subagent, whose words show nested under the task card
+ * while it runs, then pauses at deepagents' own approval for `edit_file`, answered in the page's dialog; the todos
+ * show and the file as edited opens from the thread's channels; a reload mid-run rejoins it; Stop ends a run on the
+ * server and keeps what was shown.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { idle, send, watchErrors } from "./app.ts";
@@ -19,6 +19,19 @@ const textOf = (content: unknown): string =>
 /** The parent's turns by step (tool results so far). */
 const PARENT: ServerReply[] = [
   { toolCalls: [{ name: "write_file", args: { file_path: "/plan.md", content: "# Plan\n\ndraft\n" } }] },
+  {
+    toolCalls: [
+      {
+        name: "write_todos",
+        args: {
+          todos: [
+            { content: "ask the researcher", status: "in_progress" },
+            { content: "update the plan", status: "pending" },
+          ],
+        },
+      },
+    ],
+  },
   { toolCalls: [{ name: "task", args: { description: "[research] What is in the box?", subagent_type: "researcher" } }] },
   { toolCalls: [{ name: "edit_file", args: { file_path: "/plan.md", old_string: "draft", new_string: "a cat, says the researcher" } }] },
   { text: "The plan says what is in the box." },
@@ -75,7 +88,9 @@ async function useUpstream(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-test("an upstream deepagents graph: a subagent streams under its task card, its approval is answered, its file opens", async ({ page }) => {
+test("an upstream deepagents graph: a subagent streams under its task card, its approval is answered, its todos show, its file opens", async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.goto("/");
   await useUpstream(page);
@@ -97,6 +112,11 @@ test("an upstream deepagents graph: a subagent streams under its task card, its 
   await expect(approval).toHaveCount(0);
   await idle(page, 60_000);
   await expect(page.getByTestId("assistant-message").last()).toHaveText("The plan says what is in the box.");
+
+  // The todos come from the `todos` channel of LangChain's todo-list middleware on the server.
+  await expect(page.getByRole("tab", { name: /^Todos/ })).toHaveText("Todos 0/2");
+  await page.getByRole("tab", { name: /^Todos/ }).click();
+  await expect(page.getByText("ask the researcher")).toBeVisible();
 
   // The file comes from deepagents' `files` channel of the thread on the server, as edited.
   await page.getByRole("tab", { name: "Files" }).click();

@@ -46,7 +46,8 @@ function script(req: RecordedRequest): ServerReply | undefined {
   const user = textOf(messages.find((m) => m.role === "user")?.content);
   if (user.includes("[slow]")) return { chunks: SLOW_WORDS, delayMs: 400 };
   // An async subagent's task on the server, and the tab's agent that starts it.
-  if (user.includes("[survey]")) return { chunks: ["Survey done: ", "42 answers."], delayMs: 500 };
+  // About 3 s: the tab reloads while the task runs on the server.
+  if (user.includes("[survey]")) return { chunks: ["Survey done: ", "42 answers."], delayMs: 1_500 };
   if (user.includes("Run the survey"))
     return messages.at(-1)?.role === "tool"
       ? { text: "Started the survey on the server." }
@@ -224,7 +225,9 @@ test("⇄ copies a tab thread to the server (messages and files), and a server t
   expect(errors).toEqual([]);
 });
 
-test("an async subagent's task card opens the task's thread on its server, where the task's answer arrives", async ({ page }) => {
+test("an async subagent's task goes on on its server while the tab reloads; its card opens the task's thread, where its answer arrives", async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const yaml = [
     "name: Survey lead",
@@ -254,6 +257,9 @@ test("an async subagent's task card opens the task's thread on its server, where
   await expect(page.getByRole("combobox", { name: "Agent" }).locator("option:checked")).toHaveText("Survey lead");
   await turn(page, "Run the survey");
   await expect(page.getByTestId("assistant-message").last()).toHaveText("Started the survey on the server.");
+  // The task goes on on the server while the tab reloads; its card comes back with the thread.
+  await page.reload();
+  await expect(page.getByTestId("assistant-message").last()).toHaveText("Started the survey on the server.", { timeout: 60_000 });
 
   const host = new URL(server.url).host;
   await page.getByRole("button", { name: `Open the surveyor task's thread on ${host}` }).click();
