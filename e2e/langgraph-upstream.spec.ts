@@ -88,7 +88,7 @@ async function useUpstream(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-test("an upstream deepagents graph: a subagent streams under its task card, its approval is answered, its todos show, its file opens", async ({
+test("an upstream deepagents graph: a subagent streams under its card, its approval is answered, its todos show, its file opens", async ({
   page,
 }) => {
   const errors = watchErrors(page);

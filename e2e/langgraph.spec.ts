@@ -225,7 +225,7 @@ test("⇄ copies a tab thread to the server (messages and files), and a server t
   expect(errors).toEqual([]);
 });
 
-test("an async subagent's task goes on on its server while the tab reloads; its card opens the task's thread, where its answer arrives", async ({
+test("an async subagent's task goes on on its server while the tab reloads; its card opens the task's thread with its answer", async ({
   page,
 }) => {
   const errors = watchErrors(page);

@@ -416,7 +416,8 @@ const SLOW = [
 test("Stop keeps the partial answer, marks the turn stopped, leaves focus in the box, and a reload keeps it", async ({ page }) => {
   const errors = watchErrors(page);
   const scope = await start(page);
-  await scope.script([{ chunks: SLOW, delayMs: 400 }]);
+  // 1.5 s a chunk: Stop lands with 9 s of the answer still to come, on a loaded machine too.
+  await scope.script([{ chunks: SLOW, delayMs: 1_500 }]);
   await send(page, "Tell me a long story");
   await expect(page.getByTestId("assistant-live")).toContainText("of a long answer.", { timeout: 60_000 });
 
@@ -536,13 +537,15 @@ test("Stop inside a subagent: its card says Stopped, keeps what it wrote, and th
   const scope = await start(page);
   await scope.script([
     { toolCalls: [{ name: "task", args: { description: "Survey the cat breeds", subagent_type: "general-purpose" } }] },
-    { when: { lastUserIncludes: "Survey the cat breeds" }, chunks: SLOW, delayMs: 500 },
+    // 1.5 s a chunk: Stop lands with 9 s of the subagent's answer still to come (at 500 ms, a click held up 3 s by a
+    // loaded machine found the run over).
+    { when: { lastUserIncludes: "Survey the cat breeds" }, chunks: SLOW, delayMs: 1_500 },
     { when: { lastUserIncludes: "And dogs?" }, text: "Dogs too." },
   ]);
   await send(page, "Tell me about cats");
   const task = page.getByTestId("tool-call").and(page.locator('[data-tool="task"]'));
   const nested = task.getByRole("group", { name: "Subagent activity" });
-  await expect(nested.getByTestId("assistant-live")).toContainText("of a long answer.", { timeout: 15_000 });
+  await expect(nested.getByTestId("assistant-live")).toContainText("of a long answer.", { timeout: 60_000 });
   await page.getByTestId("cancel").click();
   await idle(page);
 
