@@ -282,3 +282,22 @@ test("an unreachable server says so in Settings, and the tab keeps running the t
   await runtime.getByRole("radio", { name: /^LangGraph server/ }).check();
   await expect(runtime.getByRole("button", { name: "Connect" })).toBeVisible();
 });
+
+test("a server that does not allow the page's origin: Settings names the origin and the langgraph.json setting that allows it", async ({
+  page,
+  baseURL,
+}) => {
+  // The same page from another origin (localhost, not 127.0.0.1): the server allows only 127.0.0.1's.
+  const other = new URL(baseURL!);
+  other.hostname = "localhost";
+  await page.goto(other.href);
+  const { runtime } = await connectServer(page, server.url);
+  const error = runtime.getByTestId("runtime-error");
+  // The page is cross-origin isolated (as the app is after its first reload): a refused origin and a server that is
+  // not running cannot be told apart (LangGraph's API sends no Cross-Origin-Resource-Policy), so both are named.
+  await expect(error).toContainText(`does not allow this page's origin (${other.origin})`, { timeout: 60_000 });
+  await expect(error).toContainText(
+    `add "${other.origin}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json`,
+  );
+  await expect(runtime.getByTestId("runtime-status")).toHaveText("Threads run in this tab.");
+});

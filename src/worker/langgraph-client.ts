@@ -7,7 +7,8 @@
  * Every call returns a {@link LangGraphResult}; the expected failures are values with a {@link LangGraphErrorCode}
  * and a message written for people (the server's URL, never the API key):
  * - `invalid_url`: not an http(s) URL;
- * - `unreachable`: nothing answered (and, from a public page to a local address, Chrome's Local Network Access);
+ * - `unreachable`: nothing answered (and, from a public page to a local address, Chrome's Local Network Access); on a
+ *   cross-origin isolated page, where a refused origin cannot be told from a dead server, the message names both;
  * - `cors`: the server answered but does not allow the page's origin (`http.cors.allow_origins` in langgraph.json);
  * - `unauthorized`: 401/403, the API key is missing or wrong;
  * - `not_found`: no such thread, run or assistant;
@@ -163,17 +164,26 @@ async function classify(cause: unknown, url: string): Promise<{ ok: false; error
     );
   }
   const origin = pageOrigin();
-  if (origin && new URL(url).origin !== origin && (await answersOpaquely(url)))
+  const crossOrigin = origin !== undefined && new URL(url).origin !== origin;
+  const allow = (o: string) => `add "${o}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json`;
+  if (crossOrigin && (await answersOpaquely(url)))
     return failure(
       "cors",
-      `The LangGraph server at ${url} answered, but does not allow this page's origin (${origin}). Add "${origin}" to ` +
-        `"http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json, and restart the server.`,
+      `The LangGraph server at ${url} answered, but does not allow this page's origin (${origin}). ` +
+        `${allow(origin).replace(/^a/, "A")}, and restart the server.`,
     );
   const host = new URL(url).hostname;
   const localFromPublic = origin && LOCAL_HOST.test(host) && !LOCAL_HOST.test(new URL(origin).hostname);
+  // A cross-origin isolated page (require-corp) cannot make even an opaque request to a server that sends no
+  // Cross-Origin-Resource-Policy (LangGraph's API does not), so a refused origin and a dead server look alike: say both.
+  const orCors =
+    crossOrigin && globalThis.crossOriginIsolated === true
+      ? ` If it is, it does not allow this page's origin (${origin}): ${allow(origin)}, and restart the server.`
+      : "";
   return failure(
     "unreachable",
     `Cannot reach the LangGraph server at ${url}: is it running (\`npm run serve\`, \`npx @langchain/langgraph-cli dev\`)?` +
+      orCors +
       (localFromPublic
         ? " A public page reaching a local address needs the browser's permission (Chrome 142+: Local Network Access; " +
           "allow it in the site's settings)."

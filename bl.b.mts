@@ -1,0 +1,2 @@
+import { benchLoop } from "./scripts/bench-loop.ts";
+for (const l of await benchLoop()) console.log(l);
