@@ -89,6 +89,14 @@ async function connectServer(page: Page, url: string) {
   return { dialog, runtime };
 }
 
+/** Connects to the test's server (deeptab's graph) in Settings → Runtime; the dialog closes. */
+async function useServer(page: Page) {
+  const { dialog, runtime } = await connectServer(page, server.url);
+  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+}
+
 test("connects to the server, streams a run with todos and files from its state, and answers its approval", async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto("/");
@@ -136,10 +144,7 @@ test("connects to the server, streams a run with todos and files from its state,
 test("a reload while the server streams follows the run at once: the answer completes without Continue", async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto("/");
-  const { dialog, runtime } = await connectServer(page, server.url);
-  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
+  await useServer(page);
   await send(page, "[slow] tell me a long story");
   // The server's model call takes 16 s (the graph reads the answer whole): reload while it runs.
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
@@ -157,10 +162,7 @@ test("a reload while the server streams follows the run at once: the answer comp
 test("Stop ends a run on the server and keeps the user's message in the thread, across a reload", async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto("/");
-  const { dialog, runtime } = await connectServer(page, server.url);
-  await expect(runtime.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
+  await useServer(page);
   await page.getByRole("button", { name: "New thread", exact: true }).click();
   await send(page, "[slow] a story to stop");
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
