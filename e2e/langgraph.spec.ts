@@ -13,6 +13,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Se
 import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent-link-server.ts";
 import { putAgentFile } from "../src/testing/agent-link-files.ts";
 import { agentBundle } from "../src/agent-folders/bundle.ts";
+import { startStaticServer } from "../scripts/static-server.ts";
 
 type Message = { role?: string; content?: unknown };
 const textOf = (content: unknown): string =>
@@ -302,4 +303,33 @@ test("a server that does not allow the page's origin: Settings names the origin 
     `add "${other.origin}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json`,
   );
   await expect(runtime.getByTestId("runtime-status")).toHaveText("Threads run in this tab.");
+});
+
+test("a page that is not cross-origin isolated tells a refused origin from a dead server: the server answered, and the setting", async ({
+  browser,
+}) => {
+  // The built app on a plain static host with no service worker (a first visit to GitHub Pages): not isolated, so an
+  // opaque request reaches the server and tells the two apart.
+  const plain = await startStaticServer({ root: process.env.DEEPTAB_DIST ?? "dist", base: "/deeptab/" });
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  try {
+    const page = await context.newPage();
+    await page.goto(plain.url);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    const { runtime } = await connectServer(page, server.url);
+    const error = runtime.getByTestId("runtime-error");
+    await expect(error).toContainText(
+      `The LangGraph server at ${server.url} answered, but does not allow this page's origin (${plain.origin})`,
+      {
+        timeout: 60_000,
+      },
+    );
+    await expect(error).toContainText(
+      `Add "${plain.origin}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json`,
+    );
+    await expect(error).not.toContainText("Cannot reach");
+  } finally {
+    await context.close();
+    await plain.close();
+  }
 });
