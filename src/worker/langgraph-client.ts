@@ -17,7 +17,7 @@
  * - `server_error`: any other HTTP error;
  * - `run_failed`: a run ended with an error on the server (as the run's terminal `error` event).
  */
-import type { Client } from "@langchain/langgraph-sdk";
+import type { Client, Thread } from "@langchain/langgraph-sdk";
 import type { ErrorInfo } from "../core/errors.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import type { Todo } from "../middleware/todos.ts";
@@ -165,20 +165,16 @@ async function classify(cause: unknown, url: string): Promise<{ ok: false; error
   }
   const origin = pageOrigin();
   const crossOrigin = origin !== undefined && new URL(url).origin !== origin;
-  const allow = (o: string) => `add "${o}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json`;
+  const setting = `"${origin}" to "http": { "cors": { "allow_origins": [...] } } in the server's langgraph.json, and restart the server`;
   if (crossOrigin && (await answersOpaquely(url)))
-    return failure(
-      "cors",
-      `The LangGraph server at ${url} answered, but does not allow this page's origin (${origin}). ` +
-        `${allow(origin).replace(/^a/, "A")}, and restart the server.`,
-    );
+    return failure("cors", `The LangGraph server at ${url} answered, but does not allow this page's origin (${origin}). Add ${setting}.`);
   const host = new URL(url).hostname;
   const localFromPublic = origin && LOCAL_HOST.test(host) && !LOCAL_HOST.test(new URL(origin).hostname);
   // A cross-origin isolated page (require-corp) cannot make even an opaque request to a server that sends no
   // Cross-Origin-Resource-Policy (LangGraph's API does not), so a refused origin and a dead server look alike: say both.
   const orCors =
     crossOrigin && globalThis.crossOriginIsolated === true
-      ? ` If it is, it does not allow this page's origin (${origin}): ${allow(origin)}, and restart the server.`
+      ? ` If it is, it does not allow this page's origin (${origin}): add ${setting}.`
       : "";
   return failure(
     "unreachable",
@@ -245,6 +241,17 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     } catch {
       // The stop happened; only the shown text is not kept.
     }
+  }
+
+  /**
+   * A listed thread's values and pending interrupts. The API forgets a thread's values when a run of it is stopped
+   * (langgraph-api's queue sets them from no checkpoint), while its checkpoints keep the user's message and every
+   * finished step: those are read then, so Stop loses nothing shown.
+   */
+  async function storedState(thread: Thread<Values>): Promise<{ values: Values; interrupts: ServerInterrupt[] }> {
+    if (thread.values) return { values: thread.values, interrupts: Object.values(thread.interrupts ?? {}).flat() };
+    const state = await client.threads.getState<Values>(thread.thread_id);
+    return { values: state.values ?? {}, interrupts: state.tasks.flatMap((t) => (t.interrupts ?? []) as ServerInterrupt[]) };
   }
 
   /** Streams `parts` into `onEvent` (after the run id arrives), ending with one terminal event. */
@@ -324,14 +331,9 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     threads: (limit = 100) =>
       call(async () => {
         const found = await client.threads.search<Values>({ limit, sortBy: "updated_at", sortOrder: "desc" });
-        // A stopped thread's values are forgotten by the API (see `thread`): its title comes from its checkpoint.
-        const stored = await Promise.all(
-          found.map((t) =>
-            t.values || t.status === "busy" ? t.values : client.threads.getState<Values>(t.thread_id).then((s) => s.values),
-          ),
-        );
+        const stored = await Promise.all(found.map(storedState));
         return found.map((t, i): ThreadInfo => {
-          const messages = messagesFromState(stored[i]?.messages);
+          const messages = messagesFromState(stored[i]!.values.messages);
           return {
             id: t.thread_id,
             title: titleOf(messages),
@@ -348,16 +350,9 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
       if (!found.ok) return found;
       const thread = found.value.find((t) => t.thread_id === threadId);
       if (!thread) return ok({ threadId, messages: [], todos: [], files: [], approval: null, running: false });
-      let values: Values = thread.values ?? {};
-      let interrupts: ServerInterrupt[] = Object.values(thread.interrupts ?? {}).flat();
-      // The API forgets a thread's values when a run of it is stopped (langgraph-api's queue sets them from no checkpoint),
-      // while its checkpoints keep the user's message and every finished step: read those, so Stop loses nothing shown.
-      if (!thread.values) {
-        const state = await call(() => client.threads.getState<Values>(threadId));
-        if (!state.ok) return state;
-        values = state.value.values ?? {};
-        interrupts = state.value.tasks.flatMap((t) => (t.interrupts ?? []) as ServerInterrupt[]);
-      }
+      const stored = await call(() => storedState(thread));
+      if (!stored.ok) return stored;
+      const { values, interrupts } = stored.value;
       return ok({
         threadId,
         messages: messagesFromState(values.messages),
