@@ -8,6 +8,7 @@ import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
 import { startMcpServer, type McpTestServer } from "./mcp-servers.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 import { startScriptedServer, type ScriptedServer } from "./provider-servers.ts";
+import { startPackageSource, type PackageSourceServer } from "./python-package-source.ts";
 import { startWebPagesServer, type WebPagesServer } from "./web-pages.ts";
 
 declare module "vitest" {
@@ -29,6 +30,8 @@ declare module "vitest" {
     mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string; oauth: string };
     /** A web host for fetch_url: pages with and without CORS, a 50 MB page, redirects and a loop (web-pages.ts). */
     webPages: string;
+    /** A Python package source: a Pyodide lock and wheels the tests build (python-package-source.ts). */
+    pythonPackageSource: string;
   }
 }
 
@@ -39,6 +42,7 @@ let anthropic: ScriptedServer | undefined;
 let links: AgentLinkServer | undefined;
 let mcp: McpTestServer[] = [];
 let web: WebPagesServer | undefined;
+let packageSource: PackageSourceServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -75,6 +79,8 @@ export async function setup(project: TestProject): Promise<void> {
   ]));
   web = await startWebPagesServer();
   project.provide("webPages", web.url);
+  packageSource = await startPackageSource();
+  project.provide("pythonPackageSource", packageSource.url);
   project.provide("mcpServers", {
     cors: cors!.url,
     noCors: noCors!.url,
@@ -94,4 +100,5 @@ export async function teardown(): Promise<void> {
   await links?.close();
   await Promise.all(mcp.map((s) => s.close()));
   await web?.close();
+  await packageSource?.close();
 }

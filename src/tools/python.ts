@@ -13,13 +13,22 @@ import { runCommand } from "../middleware/fs-tools.ts";
 
 export const PYTHON_TOOL_NAME = "python";
 
-export const PYTHON_DESCRIPTION = [
-  "Run Python 3 code (CPython in the browser, standard library only: no pip packages, no network).",
+/** The description, with the package source's packages when there is one (its host). */
+export function pythonDescription(packages?: string): string {
+  const libraries = packages
+    ? `standard library, and packages such as numpy, pandas and matplotlib, installed from ${packages} on import; no network`
+    : "standard library only: no pip packages, no network";
+  return [`Run Python 3 code (CPython in the browser, ${libraries}).`, ...DESCRIPTION_REST].join("\n");
+}
+
+const DESCRIPTION_REST = [
   "The workspace files are at the same paths as for the file tools: open('/data.csv') reads a file, and files you",
   "write (a CSV, a PNG made with the standard library) are saved and visible to the other tools and the user.",
   "Each call is a fresh interpreter: nothing survives to the next call. Print what you want to see; the output and",
   "the exit code come back as for a shell command.",
-].join("\n");
+];
+
+export const PYTHON_DESCRIPTION = pythonDescription();
 
 /** The code as one shell word: single-quoted, each `'` closed, escaped and reopened. */
 export function shellWord(text: string): string {
@@ -29,12 +38,14 @@ export function shellWord(text: string): string {
 export interface PythonToolOptions {
   /** The offline shell over the agent's workspace (the sandbox service's `shell` route); its `python3` runs the code. */
   shell: BackendFactory;
+  /** The host of the shell's package source (ShellBackendOptions.pythonPackages), when there is one: the description says so. */
+  packages?: string | undefined;
 }
 
 export function createPythonTool(options: PythonToolOptions): AgentTool {
   return {
     name: PYTHON_TOOL_NAME,
-    description: PYTHON_DESCRIPTION,
+    description: pythonDescription(options.packages),
     schema: {
       type: "object",
       properties: {

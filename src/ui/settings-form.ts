@@ -35,6 +35,12 @@ export function checkBaseUrl(text: string): string | null {
   return httpUrl(text) ? null : "Enter a full http:// or https:// URL, e.g. http://localhost:11434/v1.";
 }
 
+/** Python's package source: an http(s) URL of a folder (a Pyodide distribution's, with its pyodide-lock.json). */
+export function checkPackageSource(text: string): string | null {
+  if (!text.trim()) return "Enter the package source's URL, e.g. Pyodide's CDN folder.";
+  return httpUrl(text) ? null : "Enter a full https:// URL of a folder with a pyodide-lock.json.";
+}
+
 /** The context window field: empty (the model's default) or a whole number of tokens ≥ 512. */
 export function checkContextWindow(text: string): string | null {
   const value = text.trim();

@@ -23,6 +23,8 @@ export interface FolderRunContext {
   /** The person's model choice for the thread (the main agent's). */
   choice: ModelChoice;
   sandbox: SandboxKind;
+  /** The host Python's packages come from (the Python packages setting), if any. */
+  pythonPackages?: string | undefined;
   key(provider: ModelChoice["provider"]): Promise<string | undefined>;
   /** The request log's fetch. */
   fetch: typeof fetch;
@@ -98,7 +100,11 @@ export async function folderOptions(
   }
   // A folder without python (or execute) is not told of it.
   const offered = (name: string) => (!folder.allowedTools || folder.allowedTools.includes(name)) && !folder.disallowedTools?.includes(name);
-  const prompt = basePrompt(context.sandbox, { execute: offered("execute"), python: offered(PYTHON_TOOL_NAME) });
+  const prompt = basePrompt(context.sandbox, {
+    execute: offered("execute"),
+    python: offered(PYTHON_TOOL_NAME),
+    packages: context.pythonPackages,
+  });
   const instructions = agent.instructions ? `${prompt}\n\n${agent.instructions}` : prompt;
   // Beside a shell the worker applies the path rules itself (agent-permissions.ts); otherwise createDeepAgent does.
   const rules =

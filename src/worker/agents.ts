@@ -60,6 +60,8 @@ export interface AgentSpec {
   stopFlag?: Int32Array | undefined;
   /** The thread's agent folder; none: deeptab's general agent. */
   agent?: AgentDefinition | undefined;
+  /** The host Python's packages come from (the Python packages setting); none: the standard library only. */
+  pythonPackages?: string | undefined;
 }
 
 export interface BuiltAgent {
@@ -122,14 +124,17 @@ export async function buildAgent(
   // fetch_url's code loads with the first run (the worker starts without it); its requests go through the request log.
   const { createFetchUrlTool } = await import("../tools/fetch-url.ts");
   // Where the sandbox has no python3 (none chosen, or WebContainer), Python is a tool of its own over the offline shell.
-  const python = spec.sandbox === "shell" ? [] : [(await import("../tools/python.ts")).createPythonTool({ shell: deps.backend("shell") })];
+  const python =
+    spec.sandbox === "shell"
+      ? []
+      : [(await import("../tools/python.ts")).createPythonTool({ shell: deps.backend("shell"), packages: spec.pythonPackages })];
   if (python.length > 0 && spec.approveExecute) interruptOn.python = true;
   const base: CreateDeepAgentOptions = {
     model: built.value.model,
     checkpointer: deps.checkpointer,
     store: deps.store,
     backend: deps.backend(spec.sandbox),
-    systemPrompt: basePrompt(spec.sandbox),
+    systemPrompt: basePrompt(spec.sandbox, { packages: spec.pythonPackages }),
     interruptOn,
     tools: [createFetchUrlTool({ fetch: deps.fetch }), ...python, ...(mcp?.tools ?? [])],
     todos: true,
@@ -142,7 +147,9 @@ export async function buildAgent(
   };
   // An agent folder's options (and the loader's code behind them) load only for a thread that has one.
   const folder = spec.agent
-    ? await (await import("./agent-run.ts")).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, ...deps })
+    ? await (
+        await import("./agent-run.ts")
+      ).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, pythonPackages: spec.pythonPackages, ...deps })
     : base;
   const chosen = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
   // js_eval (tools/js-eval.ts) is on for every agent (a folder may drop it); QuickJS's code and wasm load on its first call.

@@ -32,6 +32,7 @@ import type { McpServersService } from "./mcp-servers.ts";
 import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
+import { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
@@ -116,7 +117,14 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage.layout.store, log.fetch))));
   /** Provider keys and MCP header values hidden. */
   const redact = (text: string) => settings.redact(mcpLoaded?.redact(text) ?? text);
-  const sandbox = createSandboxService(storage.layout.workspace);
+  // One source per URL for the session: its lock and wheels are fetched once (through the request log).
+  let packageSource: PythonPackages | undefined;
+  const sandbox = createSandboxService(storage.layout.workspace, async () => {
+    const url = (await settings.get()).pythonPackages;
+    if (!url) return undefined;
+    if (packageSource?.url !== url) packageSource = new PythonPackages(url, log.fetch);
+    return packageSource;
+  });
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();
   const checkpointer: BaseCheckpointSaver = storage.saver;
@@ -225,6 +233,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           approveWrites: s.approveWrites,
           toolProfile: s.toolProfile,
           harnessProfile: s.harnessProfile,
+          pythonPackages: s.pythonPackages ? new URL(s.pythonPackages).host : undefined,
           stopFlag,
         },
         {

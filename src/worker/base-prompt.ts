@@ -8,15 +8,24 @@ export const SKILLS_DIR = "/skills/";
 export interface OfferedCodeTools {
   execute?: boolean;
   python?: boolean;
+  /** The host Python's packages come from, when the person chose a package source (the Python packages setting). */
+  packages?: string | undefined;
+}
+
+/** What Python has: the standard library, and the source's packages when the person chose one (its host). */
+function pythonLibraries(packages: string | undefined): string {
+  return packages
+    ? `standard library, and packages such as numpy, pandas and matplotlib, installed from ${packages} when imported`
+    : "standard library only";
 }
 
 /** What the prompt says the agent can run: only the tools it has. */
-function codeSentence(sandbox: SandboxKind, { execute = true, python = true }: OfferedCodeTools): string {
-  const pythonTool = "the `python` tool runs Python 3 (standard library only, no network) over the same files";
+function codeSentence(sandbox: SandboxKind, { execute = true, python = true, packages }: OfferedCodeTools): string {
+  const pythonTool = `the \`python\` tool runs Python 3 (${pythonLibraries(packages)}, no network) over the same files`;
   if (sandbox === "shell") {
     return execute
       ? "Commands (`execute`) run in an offline bash interpreter over the same files: " +
-          "coreutils, grep, sed, awk, jq, find, and python3 (standard library only); no node, npm, pip, git or network."
+          `coreutils, grep, sed, awk, jq, find, and python3 (${pythonLibraries(packages)}); no node, npm, pip, git or network.`
       : "You cannot run shell commands.";
   }
   if (sandbox === "webcontainer" && execute) {

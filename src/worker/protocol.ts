@@ -23,6 +23,7 @@ import type { AgentHost } from "../agent-folders/hosts.ts";
 import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
+import { PYODIDE_CDN } from "../backends/sandbox/python-packages.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { ToolImage } from "../core/tool-images.ts";
@@ -396,7 +397,16 @@ export interface Settings {
    * folder's own `harness_profile` (the person's choice wins, as for the tool descriptions).
    */
   harnessProfile: string;
+  /**
+   * Where python3 gets packages beyond the standard library: "" (the default: none, the standard library offline) or
+   * the URL of a package source, a folder of a Pyodide distribution such as Pyodide's CDN (PYTHON_PACKAGES_CDN), a
+   * third party the person chooses by switching it on.
+   */
+  pythonPackages: string;
 }
+
+/** Pyodide's CDN folder for the site's Pyodide: the package source the setting offers. */
+export const PYTHON_PACKAGES_CDN = PYODIDE_CDN;
 
 /** `auto`: compact below 16,384 tokens of window (COMPACT_PROFILE_BELOW), else full (`default`). */
 export type ToolProfileChoice = "auto" | "default" | "compact";

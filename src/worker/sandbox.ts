@@ -18,6 +18,7 @@ import { indexedDBBackend, threadScope, type IndexedDBBackendFactory } from "../
 import type { BackendFactory } from "../backends/runtime.ts";
 import type { ContainerHost, WebContainerBackend } from "../backends/sandbox/container.ts";
 import { newShellSession, type ShellSession } from "../backends/sandbox/shell-session.ts";
+import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
 import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
 
@@ -44,7 +45,14 @@ export function containerHostFromPort(port: ContainerPort): ContainerHost {
   };
 }
 
-export function createSandboxService(workspace: IndexedDBBackendFactory = indexedDBBackend()): SandboxService {
+/**
+ * @param workspace the workspace's backend (the app's IndexedDB)
+ * @param pythonPackages the package source python3 may use now (the person's setting), or undefined for none
+ */
+export function createSandboxService(
+  workspace: IndexedDBBackendFactory = indexedDBBackend(),
+  pythonPackages?: () => Promise<PythonPackages | undefined>,
+): SandboxService {
   let host: ContainerHost | undefined;
   /** The WebContainer backend's class, loaded when a container is first attached (most tabs never have one). */
   let Container: typeof WebContainerBackend | undefined;
@@ -69,6 +77,7 @@ export function createSandboxService(workspace: IndexedDBBackendFactory = indexe
       now: rt.now,
       session: sessionFor(threadScope(rt)),
       ...(rt.config.signal ? { signal: rt.config.signal } : {}),
+      ...(pythonPackages && { pythonPackages }),
     });
   const container: BackendFactory = (rt) =>
     host && Container ? new Container({ host, workspace: threadScope(rt), files: workspace(rt), now: rt.now }) : shell(rt);

@@ -1,7 +1,7 @@
 /**
  * Settings and API keys, in the worker.
  *
- * - Settings (default model, sandbox, approvals, tool descriptions) persist in the IndexedDB
+ * - Settings (default model, sandbox, approvals, tool descriptions, Python packages) persist in the IndexedDB
  *   store under ["settings"] (memory only without IndexedDB).
  * - Keys live in this worker's memory for the session. Only when the user
  *   asks to remember one is it also written to the store under ["keys"];
@@ -31,6 +31,8 @@ export const DEFAULT_SETTINGS: Settings = {
   approveWrites: false,
   toolProfile: "auto",
   harnessProfile: "auto",
+  // Pyodide's CDN is a third party: packages load only once the person switches them on.
+  pythonPackages: "",
 };
 
 export interface SettingsService {
@@ -71,7 +73,20 @@ export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTIN
     approveWrites: typeof v.approveWrites === "boolean" ? v.approveWrites : base.approveWrites,
     toolProfile: TOOL_PROFILES.includes(v.toolProfile as ToolProfileChoice) ? (v.toolProfile as ToolProfileChoice) : base.toolProfile,
     harnessProfile: validProfile(v.harnessProfile) ?? base.harnessProfile,
+    pythonPackages: validSource(v.pythonPackages) ?? base.pythonPackages,
   };
+}
+
+/** "" (off) or an http(s) URL of at most 500 characters; anything else is undefined. */
+function validSource(value: unknown): string | undefined {
+  if (value === "") return "";
+  if (typeof value !== "string" || value.length > 500) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `auto` or a registered harness profile's key; anything else (a profile no longer registered) is undefined. */

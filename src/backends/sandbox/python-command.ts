@@ -10,7 +10,9 @@
  * ignored (output is unbuffered anyway, no bytecode is written).
  */
 import { defineCommand, type Command } from "just-bash/browser";
+import type { PyodideInterface } from "pyodide";
 import { loadPython, runPython, type PythonHost } from "./python-run.ts";
+import { installWheels, neededImports, packageRequest } from "./python-wheels.ts";
 
 /** Bytes of stdout (and of stderr) a run keeps; the shell's own output cap cuts the result further. */
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
@@ -50,6 +52,27 @@ export async function parsePythonArgs(args: string[], stdin: string, readFile: (
   }
 }
 
+/**
+ * Installs what `source` imports and nothing installed provides, from the host's package source (none: nothing
+ * happens, and the import fails with its own clear error). Returns a problem for stderr, or "".
+ */
+async function installImports(py: PyodideInterface, host: PythonHost, source: string, name: string): Promise<string> {
+  const packages = host.packages;
+  if (!packages) return "";
+  const imports = neededImports(py, source);
+  if (imports.length === 0) return "";
+  const started = performance.now();
+  host.onStatus?.("loading", `[python3: fetching packages for ${imports.join(", ")} from ${packages.host}…]\n`);
+  try {
+    const delivery = await packages.deliver(packageRequest(py, imports));
+    host.onStatus?.("loaded", await installWheels(py, delivery, (performance.now() - started) / 1000));
+    return "";
+  } catch (err) {
+    host.onStatus?.("loaded", "");
+    return `${name}: packages could not be installed from ${packages.host}: ${err instanceof Error ? err.message : String(err)}\n`;
+  }
+}
+
 /** `python3` and `python` for just-bash, over the host's Pyodide. */
 export function pythonCommands(host: PythonHost): Command[] {
   const command = (name: string) =>
@@ -66,7 +89,10 @@ export function pythonCommands(host: PythonHost): Command[] {
       }
       if ("version" in program)
         return { stdout: `Python ${String(py.runPython("import sys; sys.version.split()[0]"))}\n`, stderr: "", exitCode: 0 };
-      return runPython(py, ctx.fs, { ...program, cwd: ctx.cwd, maxOutputBytes: MAX_OUTPUT_BYTES });
+      const problem = await installImports(py, host, program.source, name);
+      const packagesFrom = host.packages && { packagesFrom: host.packages.host };
+      const result = await runPython(py, ctx.fs, { ...program, cwd: ctx.cwd, maxOutputBytes: MAX_OUTPUT_BYTES, ...packagesFrom });
+      return problem ? { ...result, stderr: problem + result.stderr } : result;
     });
   return [command("python3"), command("python")];
 }

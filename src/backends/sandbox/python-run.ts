@@ -16,7 +16,8 @@
  *
  * Each run gets fresh globals (`__name__ == "__main__"`); imported modules
  * stay loaded (as in one interpreter process), which is what makes a warm run
- * fast. Only the standard library is there: no network, no packages.
+ * fast. The standard library is there, offline; packages only when the
+ * person chose a source, fetched by the caller (python-wheels.ts).
  *
  * JavaScript: the program's `import js` (and `pyodide`, `pyodide_js`, …) is
  * refused with a clear error, and the `js` module Pyodide builds holds only
@@ -27,6 +28,7 @@
  */
 import type { IFileSystem } from "just-bash/browser";
 import type { PyodideInterface } from "pyodide";
+import type { PackageDelivery, PackageRequest } from "./python-packages.ts";
 
 /** Where Pyodide comes from on this thread, and how the thread is cut off from the network once it has loaded. */
 export interface PythonHost {
@@ -36,6 +38,8 @@ export interface PythonHost {
   isolate?: () => void;
   /** Told when a load starts (the first `python3` on the thread) and when it is done, with a line for the terminal panel. */
   onStatus?: (phase: "loading" | "loaded", text: string) => void;
+  /** Where packages beyond the standard library come from, when the person chose a source (python-wheels.ts). */
+  packages?: { host: string; deliver(request: PackageRequest): Promise<PackageDelivery> };
 }
 
 /** Pyodide's own folders, never synced with the workspace. */
@@ -110,6 +114,8 @@ export interface PythonRun {
   cwd: string;
   /** Bytes of stdout and of stderr kept; beyond it the output is cut and says so. */
   maxOutputBytes: number;
+  /** The host packages come from, if any: a missing module's error names it (else it names the setting). */
+  packagesFrom?: string;
 }
 
 export interface PythonResult {
@@ -164,11 +170,16 @@ def _deeptab_guarded_import(name, globals=None, locals=None, fromlist=(), level=
     except ModuleNotFoundError as e:
         top = name.split(".")[0]
         if level == 0 and e.name == top and top not in sys.stdlib_module_names:
-            e.msg = (f"No module named {top!r}: only Python's standard library is available in the tab "
-                     "(no packages such as numpy or pandas)")
+            e.msg = (f"No module named {top!r}: not in Python's standard library, and the package source "
+                     f"({_deeptab_packages}) has no package that provides it") if _deeptab_packages else (
+                     f"No module named {top!r}: only Python's standard library is available offline (packages "
+                     "such as numpy or pandas load once a package source is chosen: Settings, Python packages)")
         raise
 _deeptab_builtins = dict(builtins.__dict__, __import__=_deeptab_guarded_import)
-def _deeptab_run(source, filename, argv, cwd, g):
+_deeptab_packages = ""
+def _deeptab_run(source, filename, argv, cwd, g, packages):
+    global _deeptab_packages
+    _deeptab_packages = packages
     g["__builtins__"] = _deeptab_builtins
     sys.argv = list(argv)
     os.chdir(cwd)
@@ -311,7 +322,7 @@ export async function runPython(py: PyodideInterface, fs: IFileSystem, run: Pyth
   const globals = py.toPy({ __name__: "__main__", __file__: run.filename });
   let exitCode: number;
   try {
-    exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals);
+    exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals, run.packagesFrom ?? "");
   } finally {
     globals.destroy();
     (runner as unknown as { destroy(): void }).destroy();

@@ -5,13 +5,14 @@
  * builds it; files both ways, and the sealed thread (no network, no storage,
  * no other threads even for a program that gets past the import guard).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ESCAPE, SEALED_OUTPUT } from "../../testing/python-escape.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { createLayout } from "../../worker/layout.ts";
 import { createSandboxService } from "../../worker/sandbox.ts";
 import { canExecute, isBackendError, type Outcome } from "../protocol.ts";
 import { createBackendRuntime, resolveBackend } from "../runtime.ts";
+import { PythonPackages } from "./python-packages.ts";
 import { ShellBackend } from "./shell.ts";
 
 function ok<T>(value: Outcome<T>): T {
@@ -20,10 +21,10 @@ function ok<T>(value: Outcome<T>): T {
 }
 
 /** The app's filesystem for one thread with the offline shell as the workspace route (fresh databases). */
-function appFilesystem() {
+function appFilesystem(packages?: () => Promise<PythonPackages | undefined>) {
   const runtime = createBackendRuntime({}, { configurable: { thread_id: "thread-1" } }, () => FIXED_NOW);
   const layout = createLayout(`python-${crypto.randomUUID()}`);
-  const shellRoute = createSandboxService(layout.workspace).workspaceFor("shell");
+  const shellRoute = createSandboxService(layout.workspace, packages).workspaceFor("shell");
   const fs = resolveBackend(layout.backend(shellRoute), runtime);
   if (!canExecute(fs)) throw new Error("the shell sandbox cannot execute");
   return fs;
@@ -82,5 +83,30 @@ describe("python3 in the offline shell (Chromium, Pyodide on the shell's Web Wor
     for (const line of SEALED_OUTPUT) expect(res.output).toContain(line);
     // The shell itself still works on the sealed thread.
     expect((await fs.execute("echo sealed | tr a-z A-Z", 60)).output).toBe("SEALED\n");
+  }, 90_000);
+
+  it("installs a package a program imports from the chosen source, fetched by the caller; the thread stays sealed", async () => {
+    const source = inject("pythonPackageSource");
+    const seen: string[] = [];
+    const packages = new PythonPackages(source, (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    });
+    const fs = appFilesystem(async () => packages);
+    ok(await fs.write("/use.py", `import deeptab_probe\nprint(deeptab_probe.hello())\n${ESCAPE}`));
+    const chunks: string[] = [];
+    const res = await fs.execute("python3 /use.py", 60, { onOutput: (c) => chunks.push(c) });
+    expect(res.exitCode).toBe(0);
+    expect(res.output).toContain("hello from a package (base 2.0)\n");
+    for (const line of SEALED_OUTPUT) expect(res.output).toContain(line);
+    expect(seen).toEqual([
+      `${source}pyodide-lock.json`,
+      `${source}deeptab_base-2.0-py3-none-any.whl`,
+      `${source}deeptab_probe-1.0-py3-none-any.whl`,
+    ]);
+    expect(chunks.some((c) => c.startsWith("[python3: installed deeptab_base 2.0, deeptab_probe 1.0 from 127.0.0.1:"))).toBe(true);
+    // Without a source (the setting off), a missing module's error names the setting (what a thread installed stays).
+    const off = await appFilesystem().execute("python3 -c 'import deeptab_other'", 60);
+    expect(off.output).toContain("No module named 'deeptab_other': only Python's standard library is available offline");
   }, 90_000);
 });

@@ -10,7 +10,13 @@ import { isBackendError, type Outcome } from "../protocol.ts";
 import { Bash } from "just-bash/browser";
 import { parsePythonArgs, pythonCommands } from "./python-command.ts";
 import { ESCAPE, SEALED_OUTPUT } from "../../testing/python-escape.ts";
+import { startPackageSource, type PackageSourceServer } from "../../testing/python-package-source.ts";
+import { PythonPackages } from "./python-packages.ts";
 import { ShellBackend } from "./shell.ts";
+
+const NO_SOURCE = (name: string) =>
+  `No module named '${name}': only Python's standard library is available offline (packages such as numpy or pandas load once a ` +
+  "package source is chosen: Settings, Python packages)";
 
 function ok<T>(value: Outcome<T>): T {
   if (isBackendError(value)) throw new Error(value.message);
@@ -176,11 +182,10 @@ describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
     expect(connections).toBe(0);
   }, 60_000);
 
-  it("says that only the standard library is there when a package such as numpy is imported", async () => {
+  it("says that only the standard library is there when a package such as numpy is imported, and where packages come from", async () => {
     const res = await shell().execute("python3 -c 'import numpy as np'", 60);
     expect(res.exitCode).toBe(1);
-    const message = "No module named 'numpy': only Python's standard library is available in the tab (no packages such as numpy or pandas)";
-    expect(res.output).toContain(`ModuleNotFoundError: ${message}`);
+    expect(res.output).toContain(`ModuleNotFoundError: ${NO_SOURCE("numpy")}`);
     expect((await shell().execute("python3 -c 'import json, csv, sqlite3, statistics; print(\"ok\")'", 60)).output).toBe("ok\n");
   }, 60_000);
 
@@ -207,4 +212,79 @@ describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
     expect(res.output).toMatch(/^Error: Command timed out after 2 seconds/);
     expect((await sh.execute("python3 -c 'print(\"again\")'", 120)).output).toBe("again\n");
   }, 180_000);
+});
+
+describe("python3 with a package source (Pyodide wheels from a loopback source; the shell's thread stays sealed)", () => {
+  const threads = nodeShellThreads();
+  let source: PackageSourceServer;
+  let packages: PythonPackages;
+  beforeAll(async () => {
+    source = await startPackageSource();
+    packages = new PythonPackages(source.url);
+  });
+  afterAll(async () => {
+    threads.close();
+    await source?.close();
+  });
+  const requests = async () => (await (await fetch(`${source.url}requests`)).json()) as Record<string, number>;
+
+  it("installs what a program imports, dependencies first, once per thread, with status lines in the terminal panel", async () => {
+    const sh = new ShellBackend({ threads, pythonPackages: async () => packages });
+    const chunks: string[] = [];
+    const res = await sh.execute(`python3 -c 'import deeptab_probe; print(deeptab_probe.hello())'`, 60, {
+      onOutput: (c) => chunks.push(c),
+    });
+    expect(res).toEqual({ output: "hello from a package (base 2.0)\n", exitCode: 0, truncated: false });
+    const host = new URL(source.url).host;
+    expect(chunks).toContain(`[python3: fetching packages for deeptab_probe from ${host}…]\n`);
+    expect(
+      chunks.some((c) =>
+        new RegExp(`^\\[python3: installed deeptab_base 2\\.0, deeptab_probe 1\\.0 from ${host} in \\d+\\.\\d s\\]\\n$`).test(c),
+      ),
+    ).toBe(true);
+    // Warm: installed on the thread already, nothing asked again.
+    const warm: string[] = [];
+    const again = await sh.execute(`python3 -c 'import deeptab_base; print(deeptab_base.VERSION)'`, 60, { onOutput: (c) => warm.push(c) });
+    expect(again.output).toBe("2.0\n");
+    expect(warm).toEqual(["2.0\n"]);
+    expect((await requests())["/deeptab_base-2.0-py3-none-any.whl"]).toBe(1);
+  }, 180_000);
+
+  it("keeps the thread sealed: the program still reaches no fetch, network or storage once packages are installed", async () => {
+    const sh = new ShellBackend({ threads, pythonPackages: packages });
+    ok(await sh.write("/escape.py", `import deeptab_probe\n${ESCAPE}`));
+    const res = await sh.execute("python3 /escape.py", 60);
+    expect(res.exitCode).toBe(0);
+    for (const line of SEALED_OUTPUT) expect(res.output).toContain(line);
+    const net = await sh.execute(`python3 -c 'import urllib.request; urllib.request.urlopen("${source.url}pyodide-lock.json")'`, 60);
+    expect(net.output).toContain("Network is unreachable: the sandbox has no network access");
+  }, 60_000);
+
+  it("says which source lacks a module, and why a package was not installed (bad checksum, another Pyodide)", async () => {
+    const host = new URL(source.url).host;
+    const sh = new ShellBackend({ threads, pythonPackages: packages });
+    const missing = await sh.execute("python3 -c 'import nothere'", 60);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.output).toContain(
+      `ModuleNotFoundError: No module named 'nothere': not in Python's standard library, and the package source (${host}) ` +
+        "has no package that provides it",
+    );
+    const tampered = await sh.execute("python3 -c 'import deeptab_tampered'", 60);
+    expect(tampered.exitCode).toBe(1);
+    expect(tampered.output).toMatch(
+      new RegExp(
+        `^python3: packages could not be installed from ${host}: .*deeptab_tampered-1\\.0-py3-none-any\\.whl does not match its SHA-256`,
+      ),
+    );
+    const other = new ShellBackend({ threads, pythonPackages: new PythonPackages(`${source.url}other-abi/`) });
+    const abi = await other.execute("python3 -c 'import deeptab_other_abi'", 60);
+    expect(abi.output).toMatch(
+      new RegExp(
+        `^python3: packages could not be installed from ${host}: ${host} has packages for Pyodide's ABI 1999_0; ` +
+          "this Python needs \\d+_\\d+",
+      ),
+    );
+    // Without a source, the same program's error names the setting.
+    expect((await new ShellBackend({ threads }).execute("python3 -c 'import nothere'", 60)).output).toContain(NO_SOURCE("nothere"));
+  }, 60_000);
 });

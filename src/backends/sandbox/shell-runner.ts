@@ -18,6 +18,8 @@ export interface ShellRequest {
   deadlineMs: number;
   /** See PYTHON_LOAD_MS. */
   pythonLoadMs?: number;
+  /** The host packages come from when the person chose a source (python-packages.ts); python3 then asks for them. */
+  pythonPackages?: string;
 }
 
 /** What the interpreter answered. */

@@ -7,6 +7,7 @@
 import type { IFileSystem } from "just-bash/browser";
 import { resolveShellPath } from "./shell-fs.ts";
 import { pythonCommands } from "./python-command.ts";
+import type { PackageDelivery, PackageRequest } from "./python-packages.ts";
 import { pythonLoaded, type PythonHost } from "./python-run.ts";
 import { runShellCommand } from "./shell-runner.ts";
 import { FS_METHODS, type FromShellThread, type FsMethod, type ShellChannel, type ToShellThread } from "./shell-thread.ts";
@@ -48,10 +49,26 @@ export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellT
         }),
     );
     const status = (phase: "loading" | "loaded", text: string) => channel.post({ type: "status", id, phase, text });
+    // Packages (when the person chose a source): asked of the caller, who fetches them; this thread has no network.
+    const source = request.pythonPackages;
+    const packages = source
+      ? {
+          host: source,
+          deliver: (asked: PackageRequest) =>
+            new Promise<PackageDelivery>((resolve, reject) => {
+              const call = nextCall++;
+              pending.set(call, { resolve: (value) => resolve(value as PackageDelivery), reject });
+              channel.post({ type: "packages", id, call, request: asked });
+            }),
+        }
+      : undefined;
     // python3 only on a thread that is terminated at the timeout (a Python loop gives the interpreter no turn to stop it);
     // its first load does not count against the interpreter's own deadline either (PYTHON_LOAD_MS).
     const extra = python
-      ? { commands: pythonCommands({ ...python, onStatus: status }), ms: pythonLoaded() ? 0 : (request.pythonLoadMs ?? 0) }
+      ? {
+          commands: pythonCommands({ ...python, onStatus: status, ...(packages && { packages }) }),
+          ms: pythonLoaded() ? 0 : (request.pythonLoadMs ?? 0),
+        }
       : undefined;
     void runShellCommand(fs, request, undefined, extra).then(
       (result) => channel.post({ type: "done", id, result }),

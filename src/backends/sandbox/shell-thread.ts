@@ -20,6 +20,7 @@
  * Nothing is rolled back: as with a process killed mid-script, earlier
  * commands' effects stay.
  */
+import type { PackageDelivery, PackageRequest } from "./python-packages.ts";
 import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
 
 /** The filesystem calls a command may make (all of just-bash's asynchronous IFileSystem methods the shell implements). */
@@ -57,8 +58,13 @@ export type FromShellThread =
   | { type: "started"; id: number }
   | { type: "fs"; id: number; call: number; method: FsMethod; args: unknown[] }
   | { type: "done"; id: number; result: ShellRunResult }
-  /** Python's first load on this thread (python-run.ts): `loading` pauses the command's timeout, `loaded` restarts it. */
-  | { type: "status"; id: number; phase: "loading" | "loaded"; text: string };
+  /**
+   * Python's first load on this thread (python-run.ts), or packages being fetched and installed (python-wheels.ts):
+   * `loading` pauses the command's timeout, `loaded` restarts it.
+   */
+  | { type: "status"; id: number; phase: "loading" | "loaded"; text: string }
+  /** python3 asks for the packages its program imports (answered with an `fs-reply` whose value is a PackageDelivery). */
+  | { type: "packages"; id: number; call: number; request: PackageRequest };
 
 /** One end of the messages between caller and thread. */
 export interface ShellChannel<In, Out> {
@@ -174,7 +180,13 @@ export function runOnThread(
   threads: ShellThreads,
   fs: ShellFsCalls,
   request: ShellRequest,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined; onStatus?: (text: string) => void },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    onStatus?: (text: string) => void;
+    /** Answers python3's requests for packages (the request says `pythonPackages` when there is a source). */
+    packages?: (request: PackageRequest) => Promise<PackageDelivery>;
+  },
 ): Promise<ThreadOutcome> {
   const id = nextId++;
   const thread = threads.acquire();
@@ -207,7 +219,20 @@ export function runOnThread(
       if (message.type === "status") {
         clearTimeout(timer);
         timer = setTimeout(() => finish({ kind: "timeout" }), message.phase === "loading" ? PYTHON_LOAD_MS : options.timeoutMs);
-        options.onStatus?.(message.text);
+        if (message.text) options.onStatus?.(message.text);
+        return;
+      }
+      if (message.type === "packages") {
+        const reply = (value: { ok: true; value: unknown } | { ok: false; message: string }) => {
+          if (!settled) thread.post({ type: "fs-reply", call: message.call, ...value });
+        };
+        const deliver = options.packages ?? (() => Promise.reject(new Error("no package source is set")));
+        const op = deliver(message.request).then(
+          (value) => reply({ ok: true, value }),
+          (err: unknown) => reply({ ok: false, message: err instanceof Error ? err.message : String(err) }),
+        );
+        running.add(op);
+        void op.finally(() => running.delete(op));
         return;
       }
       const { call, method, args } = message;

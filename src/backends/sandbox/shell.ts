@@ -56,6 +56,7 @@ import type { ShellRequest, ShellRunResult } from "./shell-runner.ts";
  */
 const RUNNER_MODULE = import.meta.url.endsWith(".ts") ? "./shell-runner.ts" : "./shell-runner.js";
 import { newShellSession, type ShellSession } from "./shell-session.ts";
+import type { PackageRequest, PythonPackages } from "./python-packages.ts";
 import type { ShellFsCalls, ShellThreads } from "./shell-thread.ts";
 
 export const DEFAULT_EXECUTE_TIMEOUT = 120;
@@ -93,6 +94,12 @@ export interface ShellBackendOptions {
    * caller's thread (the default where there are no Web Workers, as in Node).
    */
   threads?: ShellThreads | "inline";
+  /**
+   * Where python3 gets packages beyond the standard library (numpy, pandas…): a source, or a function giving the
+   * current one (a setting the person can change). Default: none, the standard library only. The source is
+   * fetched from the caller's thread; the shell's thread stays without network (python-packages.ts).
+   */
+  pythonPackages?: PythonPackages | (() => Promise<PythonPackages | undefined>);
 }
 
 function isStore(files: FileStore | FileBackend): files is FileStore {
@@ -242,13 +249,25 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     if (signal?.aborted) throw abortError(signal);
     let result: ShellRunResult;
     if (threads) {
-      const request: ShellRequest = { command, env: this.#options.env ?? {}, deadlineMs: seconds * 1000 + BACKSTOP_MS };
+      const source = this.#options.pythonPackages;
+      const packages = typeof source === "function" ? await source() : source;
+      const request: ShellRequest = {
+        command,
+        env: this.#options.env ?? {},
+        deadlineMs: seconds * 1000 + BACKSTOP_MS,
+        ...(packages && { pythonPackages: packages.host }),
+      };
       // ShellFs answers every filesystem call the thread makes (its methods are the calls).
       const fsCalls = fs as unknown as ShellFsCalls;
       const { runOnThread } = await import("./shell-thread.ts");
       // Status lines (Python's first load) go to the terminal panel at once, not into the command's output.
       const onStatus = options.onOutput;
-      const outcome = await runOnThread(threads, fsCalls, request, { timeoutMs: seconds * 1000, signal, ...(onStatus && { onStatus }) });
+      const outcome = await runOnThread(threads, fsCalls, request, {
+        timeoutMs: seconds * 1000,
+        signal,
+        ...(onStatus && { onStatus }),
+        ...(packages && { packages: (asked: PackageRequest) => packages.deliver(asked) }),
+      });
       switch (outcome.kind) {
         case "done":
           result = outcome.result;

@@ -13,10 +13,16 @@
  */
 import { tick, untrack } from "svelte";
 import { providerInfo, wllamaSupport } from "../../worker/catalog.ts";
-import type { ModelChoice, ProviderId, SandboxChoice, ToolProfileChoice } from "../../worker/protocol.ts";
+import {
+  PYTHON_PACKAGES_CDN,
+  type ModelChoice,
+  type ProviderId,
+  type SandboxChoice,
+  type ToolProfileChoice,
+} from "../../worker/protocol.ts";
 import type { Chat } from "../chat.svelte.ts";
 import type { SettingsState } from "../settings.svelte.ts";
-import { checkContextWindow } from "../settings-form.ts";
+import { checkContextWindow, checkPackageSource } from "../settings-form.ts";
 import {
   baseUrlError,
   canList,
@@ -64,6 +70,9 @@ export class SettingsForm {
   sandbox: SandboxChoice = $state("shell");
   approveExecute = $state(true);
   approveWrites = $state(false);
+  /** Python packages switched on, and from where (Pyodide's CDN unless the person types another source). */
+  pythonPackages = $state(false);
+  packageSource = $state(PYTHON_PACKAGES_CDN);
   toolProfile: ToolProfileChoice = $state("auto");
   harnessProfile: HarnessProfileChoice = $state("auto");
   /** The thread's "Web search" switch (kept only where the provider has a search of its own). */
@@ -92,7 +101,8 @@ export class SettingsForm {
   readonly baseUrlError = $derived(baseUrlError(this.info, this.baseUrl));
   readonly windowError = $derived(checkContextWindow(this.windowText));
   readonly modelError = $derived(modelError(this.info, this.model));
-  readonly invalid = $derived(Boolean(this.baseUrlError || this.windowError || this.modelError));
+  readonly packageSourceError = $derived(this.pythonPackages ? checkPackageSource(this.packageSource) : null);
+  readonly invalid = $derived(Boolean(this.baseUrlError || this.windowError || this.modelError || this.packageSourceError));
   /** The choice the fields describe. */
   readonly choice: ModelChoice = $derived(withWebSearch(choiceOf(this.fields, this.defaultWindow), this.webSearch));
   /** The provider's model list, when it was asked for (never for models in the tab). */
@@ -182,6 +192,8 @@ export class SettingsForm {
     this.sandbox = settings?.sandbox ?? "shell";
     this.approveExecute = settings?.approveExecute ?? true;
     this.approveWrites = settings?.approveWrites ?? false;
+    this.pythonPackages = Boolean(settings?.pythonPackages);
+    this.packageSource = settings?.pythonPackages || PYTHON_PACKAGES_CDN;
     this.toolProfile = settings?.toolProfile ?? "auto";
     this.harnessProfile = harnessProfileChoice(settings?.harnessProfile);
     this.key = "";
@@ -227,7 +239,9 @@ export class SettingsForm {
     this.key = "";
     try {
       const { sandbox, approveExecute, approveWrites, toolProfile, harnessProfile } = this;
-      const saved = await this.settings.save({ defaultModel: chosen, sandbox, approveExecute, approveWrites, toolProfile, harnessProfile });
+      const pythonPackages = this.pythonPackages ? this.packageSource.trim() : "";
+      const common = { sandbox, approveExecute, approveWrites, toolProfile, harnessProfile, pythonPackages };
+      const saved = await this.settings.save({ defaultModel: chosen, ...common });
       if (!saved) {
         this.failure = this.settings.error ?? "The settings could not be saved.";
         return;
