@@ -10,6 +10,8 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
+import { startPackageSource } from "../src/testing/python-package-source.ts";
+import { PYTHON_PACKAGES_CDN } from "../src/worker/protocol.ts";
 import { providerScope } from "./control.ts";
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;
@@ -158,3 +160,85 @@ test("with no sandbox, the python tool (asking first) draws a PNG with the stand
   await page.screenshot({ path: shot("python-plot-1280") });
   expect(errors).toEqual([]);
 });
+
+test("Python packages, switched on in Settings, come from Pyodide's CDN when a program imports them (nothing before)", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  const errors = watchErrors(page);
+  // Pyodide's CDN folder, played by a loopback source (a lock for this Pyodide and real wheels) behind the real URL.
+  const source = await startPackageSource();
+  const cdn: string[] = [];
+  const leaving: string[] = [];
+  await context.route(
+    (url) => !LOOPBACK_HOST.test(url.hostname) && /^(?:https?|wss?):$/.test(url.protocol),
+    async (route) => {
+      const url = route.request().url();
+      if (!url.startsWith(PYTHON_PACKAGES_CDN)) {
+        leaving.push(url);
+        return route.abort("internetdisconnected");
+      }
+      cdn.push(url.slice(PYTHON_PACKAGES_CDN.length));
+      const answer = await fetch(`${source.url}${url.slice(PYTHON_PACKAGES_CDN.length)}`);
+      const body = Buffer.from(await answer.arrayBuffer());
+      return route.fulfill({ status: answer.status, body, headers: { "Access-Control-Allow-Origin": "*" } });
+    },
+  );
+  try {
+    await page.goto("/");
+    const box = page.getByRole("textbox", { name: "Message" });
+    await expect(box).toBeVisible(AFTER_LOAD);
+
+    // Off by default: the import's error names the setting, and nothing is fetched.
+    await turnWithApproval(page, `$ python3 -c "import deeptab_probe"`);
+    await expect(page.getByTestId("assistant-message").last()).toContainText("only Python's standard library is available offline");
+    expect(cdn).toEqual([]);
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    const packages = dialog.getByRole("checkbox", { name: /^Python packages/ });
+    await expect(packages).not.toBeChecked();
+    await packages.check();
+    const field = dialog.getByRole("textbox", { name: "Package source" });
+    await expect(field).toHaveValue(PYTHON_PACKAGES_CDN);
+    // A source that is not a URL cannot be saved.
+    await field.fill("cdn please");
+    await expect(dialog.getByText("Enter a full https:// URL of a folder with a pyodide-lock.json.")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Save" })).toBeDisabled();
+    await field.fill(PYTHON_PACKAGES_CDN);
+    await page.screenshot({ path: shot("python-packages-settings-1280") });
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByRole("status")).toContainText("Saved.");
+    await page.keyboard.press("Escape");
+
+    await turnWithApproval(page, `$ python3 -c "import deeptab_probe; print(deeptab_probe.hello())"`);
+    await expect(page.getByTestId("assistant-message").last()).toContainText("hello from a package (base 2.0)");
+    expect(cdn).toEqual(["pyodide-lock.json", "deeptab_base-2.0-py3-none-any.whl", "deeptab_probe-1.0-py3-none-any.whl"]);
+
+    // The request log lists the CDN; nothing else left the machine.
+    await page.getByRole("button", { name: "Settings" }).click();
+    const log = dialog.getByTestId("request-log");
+    if ((await log.getAttribute("open")) === null) await log.locator("summary").click();
+    await log.getByRole("button", { name: "Refresh" }).click();
+    await expect(log.getByRole("row").filter({ hasText: "cdn.jsdelivr.net" }).filter({ hasText: "pyodide-lock.json" })).toBeVisible();
+    expect(leaving).toEqual([]);
+    expect(errors).toEqual([]);
+  } finally {
+    await source.close();
+  }
+});
+
+/** Sends a "$ command" to the demo model and approves the command (asked first by default); waits for the answer. */
+async function turnWithApproval(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  const answers = await page.getByTestId("assistant-message").count();
+  await box.fill(text);
+  await expect(async () => {
+    if (await box.inputValue()) await box.press("Enter");
+    await expect(box).toHaveValue("", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByTestId("approve").click();
+  await expect(page.getByTestId("assistant-message")).toHaveCount(answers + 1, { timeout: 180_000 });
+  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false", { timeout: 180_000 });
+}

@@ -196,6 +196,7 @@ export {
 } from "./backends/sandbox/shell.ts";
 export { newShellSession, type ShellSession, type ShellSessionOptions } from "./backends/sandbox/shell-session.ts";
 export { DEFAULT_MAX_SCRATCH_BYTES } from "./backends/sandbox/scratch-store.ts";
+export { PythonPackages, PYODIDE_CDN, type PackageDelivery, type PackageRequest } from "./backends/sandbox/python-packages.ts";
 export {
   ShellThreads,
   defaultShellThreads,

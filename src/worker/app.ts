@@ -32,7 +32,7 @@ import type { McpServersService } from "./mcp-servers.ts";
 import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
-import { PythonPackages } from "../backends/sandbox/python-packages.ts";
+import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import { createServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
@@ -118,12 +118,16 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   /** Provider keys and MCP header values hidden. */
   const redact = (text: string) => settings.redact(mcpLoaded?.redact(text) ?? text);
   // One source per URL for the session: its lock and wheels are fetched once (through the request log).
-  let packageSource: PythonPackages | undefined;
+  let packageSource: { url: string; packages: PythonPackages } | undefined;
   const sandbox = createSandboxService(storage.layout.workspace, async () => {
     const url = (await settings.get()).pythonPackages;
     if (!url) return undefined;
-    if (packageSource?.url !== url) packageSource = new PythonPackages(url, log.fetch);
-    return packageSource;
+    if (packageSource?.url !== url) {
+      // Loaded on first use: the worker's startup code does not carry it.
+      const { PythonPackages } = await import("../backends/sandbox/python-packages.ts");
+      packageSource = { url, packages: new PythonPackages(url, log.fetch) };
+    }
+    return packageSource.packages;
   });
   const local = options.local ?? createLocalModels(log.fetch);
   const files = createFilesService();

@@ -23,7 +23,7 @@ import type { AgentHost } from "../agent-folders/hosts.ts";
 import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
-import { PYODIDE_CDN } from "../backends/sandbox/python-packages.ts";
+import { PYODIDE_CDN } from "../backends/sandbox/pyodide-release.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
 import type { ToolImage } from "../core/tool-images.ts";

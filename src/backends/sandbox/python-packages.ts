@@ -12,11 +12,7 @@
  * SHA-256, checked here before the bytes go anywhere.
  */
 
-/** The Pyodide release the site serves (package.json's `pyodide`; a test keeps the two equal). */
-export const PYODIDE_VERSION = "314.0.8";
-
-/** Pyodide's CDN folder for that release: the source the setting offers. */
-export const PYODIDE_CDN = `https://cdn.jsdelivr.net/pyodide/v${PYODIDE_VERSION}/full/`;
+export { PYODIDE_CDN, PYODIDE_VERSION } from "./pyodide-release.ts";
 
 /** What the shell's thread asks for: imports its program makes that nothing installed provides. */
 export interface PackageRequest {
