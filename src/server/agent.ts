@@ -24,18 +24,16 @@ import { newShellSession, type ShellSession } from "../backends/sandbox/shell-se
 import { StateBackend } from "../backends/state.ts";
 import { StoreBackend } from "../backends/store.ts";
 import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
+import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "../agent/deeptab-prompt.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { attachLateStorage, LateSaver, LateStore } from "./late-storage.ts";
 
-/** The tab's memory file and skills folder (worker/agents.ts), at the same paths on the server. */
-export const SERVER_MEMORY_FILE = "/memories/AGENTS.md";
-export const SERVER_SKILLS_DIR = "/skills/";
+/** The tab's memory file and skills folder (agent/deeptab-prompt.ts), at the same paths on the server. */
+export const SERVER_MEMORY_FILE = MEMORY_FILE;
+export const SERVER_SKILLS_DIR = SKILLS_DIR;
 
-export const SERVER_PROMPT =
-  "You are deeptab, a deep agent running on a LangGraph server. Your files persist with the thread: the workspace at /, " +
-  `memories shared by every thread at /memories/ (keep ${SERVER_MEMORY_FILE} up to date with what you learn about the user), ` +
-  `and skills at ${SERVER_SKILLS_DIR}. Commands (\`execute\`) run in an offline bash interpreter over the same files: ` +
-  "coreutils, grep, sed, awk, jq, find; no node, npm, python, git or network. Be concise; use Markdown.";
+/** deeptab's prompt as the server's agent has it: files with the thread, the offline shell inline (no python3 there). */
+export const SERVER_PROMPT = basePrompt("shell", { shellPython: false }, "server");
 
 export interface ServerAgentOptions {
   model: BaseChatModel;

@@ -14,7 +14,7 @@ import { isAsyncSubAgent } from "../middleware/async-subagents.ts";
 import { providerInfo } from "../models/catalog.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
-import { basePrompt } from "./base-prompt.ts";
+import { basePrompt } from "../agent/deeptab-prompt.ts";
 import { PYTHON_TOOL_NAME } from "../tools/python.ts";
 import type { SandboxKind } from "./protocol.ts";
 

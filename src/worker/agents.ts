@@ -28,7 +28,7 @@ import type { LocalModels } from "./local-models.ts";
 import type { McpRunTools } from "./mcp-servers.ts";
 import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
-import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "./base-prompt.ts";
+import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "../agent/deeptab-prompt.ts";
 import { modelWindow } from "./windows.ts";
 
 export interface AgentDeps {

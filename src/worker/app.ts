@@ -21,7 +21,7 @@ import { AGENT_CALLS } from "./agent-calls.ts";
 import type { AgentService } from "./agent-service.ts";
 import { AGENT_LINKS_NS, AGENTS_NS } from "./agent-namespaces.ts";
 import { buildAgent, readerAgent } from "./agents.ts";
-import { basePrompt } from "./base-prompt.ts";
+import { basePrompt } from "../agent/deeptab-prompt.ts";
 import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
 import { enrichApproval } from "./approvals.ts";
 import { createFilesService } from "./files.ts";

@@ -22,6 +22,7 @@ import { MAX_AGENT_ARCHIVE_BYTES, MAX_AGENT_BYTES, MAX_AGENT_FILES } from "../ag
 import type { AgentHost } from "../agent-folders/hosts.ts";
 import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode, FileData } from "../backends/protocol.ts";
+import type { SandboxKind } from "../agent/deeptab-prompt.ts";
 import type { ContainerFile, ContainerRun } from "../backends/sandbox/container.ts";
 import { PYODIDE_CDN } from "../backends/sandbox/pyodide-release.ts";
 import type { ErrorInfo } from "../core/errors.ts";
@@ -54,6 +55,7 @@ export type {
   ModelListErrorCode,
   ModelSource,
   ProviderId,
+  SandboxKind,
   Todo,
   WebSearchInfo,
 };
@@ -369,7 +371,6 @@ export interface FilePage {
   image?: string;
 }
 
-export type SandboxKind = "webcontainer" | "shell" | "none";
 export type SandboxChoice = SandboxKind | "auto";
 
 export interface SandboxStatus {
