@@ -90,7 +90,7 @@ export function pythonCommands(host: PythonHost): Command[] {
       if ("version" in program)
         return { stdout: `Python ${String(py.runPython("import sys; sys.version.split()[0]"))}\n`, stderr: "", exitCode: 0 };
       const problem = await installImports(py, host, program.source, name);
-      const packagesFrom = host.packages && { packagesFrom: host.packages.host };
+      const packagesFrom = host.packages && { packagesFrom: host.packages.host, packagesFailed: problem !== "" };
       const result = await runPython(py, ctx.fs, { ...program, cwd: ctx.cwd, maxOutputBytes: MAX_OUTPUT_BYTES, ...packagesFrom });
       return problem ? { ...result, stderr: problem + result.stderr } : result;
     });

@@ -116,6 +116,8 @@ export interface PythonRun {
   maxOutputBytes: number;
   /** The host packages come from, if any: a missing module's error names it (else it names the setting). */
   packagesFrom?: string;
+  /** Installing this run's packages failed (its own line says why): a missing module's error points there. */
+  packagesFailed?: boolean;
 }
 
 export interface PythonResult {
@@ -170,16 +172,20 @@ def _deeptab_guarded_import(name, globals=None, locals=None, fromlist=(), level=
     except ModuleNotFoundError as e:
         top = name.split(".")[0]
         if level == 0 and e.name == top and top not in sys.stdlib_module_names:
-            e.msg = (f"No module named {top!r}: not in Python's standard library, and the package source "
+            e.msg = (f"No module named {top!r}: its package could not be installed from {_deeptab_packages} (see above)"
+                     ) if _deeptab_packages and _deeptab_packages_failed else (
+                     f"No module named {top!r}: not in Python's standard library, and the package source "
                      f"({_deeptab_packages}) has no package that provides it") if _deeptab_packages else (
                      f"No module named {top!r}: only Python's standard library is available offline (packages "
                      "such as numpy or pandas load once a package source is chosen: Settings, Python packages)")
         raise
 _deeptab_builtins = dict(builtins.__dict__, __import__=_deeptab_guarded_import)
 _deeptab_packages = ""
-def _deeptab_run(source, filename, argv, cwd, g, packages):
-    global _deeptab_packages
+_deeptab_packages_failed = False
+def _deeptab_run(source, filename, argv, cwd, g, packages, failed):
+    global _deeptab_packages, _deeptab_packages_failed
     _deeptab_packages = packages
+    _deeptab_packages_failed = failed
     g["__builtins__"] = _deeptab_builtins
     sys.argv = list(argv)
     os.chdir(cwd)
@@ -322,7 +328,7 @@ export async function runPython(py: PyodideInterface, fs: IFileSystem, run: Pyth
   const globals = py.toPy({ __name__: "__main__", __file__: run.filename });
   let exitCode: number;
   try {
-    exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals, run.packagesFrom ?? "");
+    exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals, run.packagesFrom ?? "", run.packagesFailed === true);
   } finally {
     globals.destroy();
     (runner as unknown as { destroy(): void }).destroy();

@@ -271,6 +271,9 @@ describe("python3 with a package source (Pyodide wheels from a loopback source; 
     );
     const tampered = await sh.execute("python3 -c 'import deeptab_tampered'", 60);
     expect(tampered.exitCode).toBe(1);
+    expect(tampered.output).toContain(
+      `ModuleNotFoundError: No module named 'deeptab_tampered': its package could not be installed from ${host} (see above)`,
+    );
     expect(tampered.output).toMatch(
       new RegExp(
         `^python3: packages could not be installed from ${host}: .*deeptab_tampered-1\\.0-py3-none-any\\.whl does not match its SHA-256`,
