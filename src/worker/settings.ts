@@ -15,6 +15,7 @@
 import type { BaseStore } from "@langchain/langgraph/web";
 import { hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { redactSecrets } from "../core/redact.ts";
+import { safeHttpUrl } from "../core/web-search-blocks.ts";
 import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
@@ -80,13 +81,7 @@ export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTIN
 /** "" (off) or an http(s) URL of at most 500 characters; anything else is undefined. */
 function validSource(value: unknown): string | undefined {
   if (value === "") return "";
-  if (typeof value !== "string" || value.length > 500) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof value === "string" && value.length <= 500 ? safeHttpUrl(value) : undefined;
 }
 
 /** `auto` or a registered harness profile's key; anything else (a profile no longer registered) is undefined. */
