@@ -7,6 +7,9 @@
  * needs its blocks back as they are on the next turn. Every URL kept is http(s) (anything else is dropped), every
  * title plain text; the page renders them as text and `href`, never as HTML. Pure.
  */
+import { safeHttpUrl } from "./http-url.ts";
+
+export { safeHttpUrl };
 
 /** A link an answer cites. */
 export interface CitationInfo {
@@ -32,17 +35,6 @@ const MAX_QUERY = 500;
 type Rec = Record<string, unknown>;
 const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 const blocksOf = (content: unknown): Rec[] => (Array.isArray(content) ? content.filter(isRecord) : []);
-
-/** `value` as an http(s) URL's href, or undefined (javascript:, data:, relative or malformed URLs). */
-export function safeHttpUrl(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.length > 2_000) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function link(url: unknown, title: unknown): CitationInfo | undefined {
   const href = safeHttpUrl(url);

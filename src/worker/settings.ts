@@ -15,7 +15,7 @@
 import type { BaseStore } from "@langchain/langgraph/web";
 import { hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { redactSecrets } from "../core/redact.ts";
-import { safeHttpUrl } from "../core/web-search-blocks.ts";
+import { safeHttpUrl } from "../core/http-url.ts";
 import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
