@@ -3,13 +3,14 @@
  * session whose tool outputs are large (30,000 chars each), deeptab vs a bare
  * loop with no offloading or summarization, same model script and tool.
  *
- * The shape of the session bounds the ratio: each result (about 8,000 tokens)
- * is below deepagents' 20,000-token eviction limit, so requests grow by one
- * result a step until the trigger (85% of the window), and each summarization
- * leaves the summary plus the newest result, which the model has not seen yet
- * and so is never folded. Requests run from about 8,000 to 48,000 tokens:
- * 21.5x. The 25.2x once measured came from folding that newest result away
- * (the requests then restarted from the summary alone).
+ * Each result (about 8,000 tokens) is below deepagents' 20,000-token eviction
+ * limit, so it reaches the model whole. Requests grow by one result a step
+ * until half the window, where the results the model has already seen are
+ * cleared (saved to /large_tool_results/ and shown as a note naming the
+ * file: context/clear-results.ts); the newest, unseen result is never
+ * cleared nor folded into a summary. Without clearing, requests grew to the
+ * summarization trigger (85%) and the ratio was 21.5x; the 25.2x once
+ * measured came from folding the unseen newest result away.
  */
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";

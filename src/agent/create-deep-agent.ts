@@ -94,7 +94,7 @@ export interface CreateDeepAgentOptions {
   /** Tools taken away by name, built-ins included (`["execute"]`), from the main agent and every subagent. */
   disallowedTools?: readonly string[];
   /** Summarization settings (trigger, keep, window override, summary model). */
-  summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel">>;
+  summarization?: Partial<Pick<SummarizationOptions, "trigger" | "keep" | "maxInputTokens" | "summaryModel" | "clearToolResults">>;
   /**
    * Tool texts: deepagents' (`"default"`) or short ones (`"compact"`: one-line
    * descriptions, no `compact_conversation`). Default: compact when the

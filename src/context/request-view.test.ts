@@ -1,11 +1,15 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { withClearedResults, type ClearedResults } from "./clear-results.ts";
 import { requestView, requestViewTokens } from "./request-view.ts";
 import { countRequestTokens } from "./tokens.ts";
 import { truncateOldToolArgs } from "./truncate-args.ts";
 import { renderView, summaryMessageFor, viewIndexOf, type SummarizationEvent } from "./view.ts";
 
-/** Step i of a session: a write_file call (large every third step), usage on every fourth AI message, and its result. */
+/**
+ * Step i of a session: a write_file call (large every third step), usage on every fourth AI message, and its result
+ * (long enough to be cleared every fourth step).
+ */
 function step(i: number): BaseMessage[] {
   const content = i % 3 === 0 ? "c".repeat(2_500 + i) : `small ${i}`;
   const usage = i % 4 === 1 ? { input_tokens: 1_000 + i * 37, output_tokens: 20 + i, total_tokens: 1_020 + i * 38 } : undefined;
@@ -15,7 +19,7 @@ function step(i: number): BaseMessage[] {
       tool_calls: [{ id: `w${i}`, name: i % 2 ? "write_file" : "edit_file", args: { file_path: `/f${i}.md`, content }, type: "tool_call" }],
       ...(usage ? { usage_metadata: usage } : {}),
     }),
-    new ToolMessage({ content: `Updated /f${i}.md`, tool_call_id: `w${i}` }),
+    new ToolMessage({ content: i % 4 === 2 ? `r${i} `.repeat(1_200) : `Updated /f${i}.md`, tool_call_id: `w${i}` }),
   ];
 }
 
@@ -27,9 +31,10 @@ const event = (cutoffIndex: number, createdAtLength: number): SummarizationEvent
 });
 
 /** What the summarization middleware computed before the incremental view: the whole view, then the count over it. */
-function slow(history: readonly BaseMessage[], e: SummarizationEvent | undefined, fixed: number) {
-  const view = truncateOldToolArgs(renderView(history, e));
-  return { view, tokens: countRequestTokens(view, fixed, e ? viewIndexOf(e.createdAtLength, e) : 0) };
+function slow(history: readonly BaseMessage[], e: SummarizationEvent | undefined, fixed: number, cleared?: ClearedResults) {
+  const view = truncateOldToolArgs(renderView(withClearedResults(history, cleared), e));
+  const trustFrom = Math.max(e ? viewIndexOf(e.createdAtLength, e) : 0, cleared ? viewIndexOf(cleared.createdAtLength, e) : 0);
+  return { view, tokens: countRequestTokens(view, fixed, trustFrom) };
 }
 
 describe("requestView and requestViewTokens", () => {
@@ -43,12 +48,19 @@ describe("requestView and requestViewTokens", () => {
         event(1, 0),
         event(history.length, history.length),
       ];
+      const clearings: (ClearedResults | undefined)[] = [
+        undefined,
+        { before: Math.floor(history.length * 0.7), createdAtLength: history.length - 2 },
+        { before: history.length, createdAtLength: Math.floor(history.length / 3) },
+      ];
       for (const e of events) {
-        const expected = slow(history, e, 777);
-        const view = requestView(history, e);
-        expect(view).toHaveLength(expected.view.length);
-        view.forEach((m, k) => expect(m).toBe(expected.view[k]));
-        expect(requestViewTokens(history, e, 777)).toBe(expected.tokens);
+        for (const cleared of clearings) {
+          const expected = slow(history, e, 777, cleared);
+          const view = requestView(history, e, cleared);
+          expect(view).toHaveLength(expected.view.length);
+          view.forEach((m, k) => expect(m).toBe(expected.view[k]));
+          expect(requestViewTokens(history, e, 777, cleared)).toBe(expected.tokens);
+        }
       }
     }
   });

@@ -8,41 +8,17 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { splitLines } from "../backends/file-ops.ts";
 import { messageText } from "../core/messages.ts";
-import { hash53 } from "../core/hash.ts";
+import { largeResultPath } from "../context/result-files.ts";
 import type { ToolCallResult } from "../harness/types.ts";
 import { formatNumberedLines } from "./fs-format.ts";
 
+export { LARGE_RESULTS_DIR, largeResultPath, sanitizeToolCallId } from "../context/result-files.ts";
+
 export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
 export const CHARS_PER_TOKEN = 4;
-export const LARGE_RESULTS_DIR = "/large_tool_results";
 const PREVIEW_LINES = 5;
 /** Preview lines are cut to this many characters. */
 const PREVIEW_LINE_CHARS = 1_000;
-
-/** As deepagents: dots and slashes become underscores. */
-export function sanitizeToolCallId(id: string): string {
-  return id.replace(/[./\\]/g, "_");
-}
-
-/** Longest file name an offloaded result gets from its call id. */
-const MAX_RESULT_NAME = 200;
-
-/**
- * Where the full text of call `id`'s result is offloaded: deepagents' name
- * (sanitizeToolCallId) when it makes a valid path; otherwise (control
- * characters such as NUL, a name over {@link MAX_RESULT_NAME} characters, a
- * bare `~`) a safe name derived from the id: its first characters, control
- * characters replaced, and a hash of the whole id, so distinct ids keep
- * distinct files and the result is offloaded rather than kept whole.
- */
-export function largeResultPath(id: string): string {
-  const name = sanitizeToolCallId(id);
-  // eslint-disable-next-line no-control-regex
-  const safe = name.replace(/[\u0000-\u001f\u007f]/g, "_");
-  if (safe === name && name.length > 0 && name.length <= MAX_RESULT_NAME && name !== "~") return `${LARGE_RESULTS_DIR}/${name}`;
-  const hash = hash53(new TextEncoder().encode(id)).toString(36);
-  return `${LARGE_RESULTS_DIR}/${safe.slice(0, 64).replace(/^~/, "_")}_${hash}`;
-}
 
 /** Head and tail of the text as numbered lines, with a marker for what was cut; at most `maxChars` characters. */
 export function headTailPreview(text: string, maxChars = Number.POSITIVE_INFINITY): string {

@@ -33,8 +33,8 @@ function withContent(m: ToolMessage, content: string): ToolMessage {
   });
 }
 
-/** Where the full text of a result is, saving it when it is nowhere yet. */
-async function fullTextAt(m: ToolMessage, text: string, backend: BackendProtocol): Promise<string | undefined> {
+/** Where the full text of a result is, saving it when it is nowhere yet (undefined when it cannot be saved). */
+export async function fullTextAt(m: ToolMessage, text: string, backend: BackendProtocol): Promise<string | undefined> {
   const already = m.response_metadata?.evicted_to;
   if (typeof already === "string") return already;
   const path = largeResultPath(m.tool_call_id);

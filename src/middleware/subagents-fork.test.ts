@@ -7,11 +7,12 @@ import { Command, MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent, type ForkedSubAgent, type SubAgent } from "../agent/create-deep-agent.ts";
 import { DeeptabError } from "../core/errors.ts";
+import { clearedNote } from "../context/clear-results.ts";
 import { summaryMessageFor, type SummarizationEvent } from "../context/view.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { textFile } from "../testing/runtime.ts";
 import { forkMessages, taskDescription } from "./subagents.ts";
-import { EVENT_KEY } from "./summarization.ts";
+import { CLEARED_KEY, EVENT_KEY } from "./summarization.ts";
 
 const typed = (messages: readonly BaseMessage[]) => messages.map((m) => [m.getType(), String(m.content)]);
 const system = (messages: readonly BaseMessage[]) => String(messages.find((m) => SystemMessage.isInstance(m))?.content ?? "");
@@ -103,6 +104,19 @@ describe("fork subagents", () => {
       ["human", "recent question"],
       ["human", "t"],
     ]);
+  });
+
+  it("a fork child sees the parent's cleared results as the notes the parent's model saw", () => {
+    const result = new ToolMessage({ content: "long output ".repeat(400), tool_call_id: "r1" });
+    const messages: BaseMessage[] = [
+      new HumanMessage("run it"),
+      new AIMessage({ content: "", tool_calls: [{ id: "r1", name: "run", args: {} }] }),
+      result,
+      new AIMessage({ content: "", tool_calls: [{ id: "t1", name: "task", args: {} }] }),
+    ];
+    const start = forkMessages({ messages, [CLEARED_KEY]: { before: 3, createdAtLength: 3 } }, "the task");
+    expect(start[2]!.content).toBe(clearedNote("/large_tool_results/r1"));
+    expect(forkMessages({ messages }, "the task")[2]).toBe(result);
   });
 
   it("a fork child gets the parent's memory in its prompt; a handoff child does not", async () => {

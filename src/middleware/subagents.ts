@@ -29,8 +29,9 @@ import { subagentThreadId } from "../backends/runtime.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
 import { messageText } from "../core/messages.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
+import { withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { renderView, type SummarizationEvent } from "../context/view.ts";
-import { EVENT_KEY } from "./summarization.ts";
+import { CLEARED_KEY, EVENT_KEY } from "./summarization.ts";
 
 export const SUBAGENTS = "SubAgentMiddleware";
 export const GENERAL_PURPOSE = "general-purpose";
@@ -120,7 +121,8 @@ export function forkMessages(state: Readonly<Record<string, unknown>>, descripti
   const last = messages.at(-1);
   const inFlight = last !== undefined && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0;
   const settled = inFlight ? messages.slice(0, -1) : messages;
-  return [...renderView(settled, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(description)];
+  const seen = withClearedResults(settled, state[CLEARED_KEY] as ClearedResults | undefined);
+  return [...renderView(seen, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(description)];
 }
 
 /** Is `resume` addressed to the task call `taskId` (a resume value `{ decisions, taskId }`)? */

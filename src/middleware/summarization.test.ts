@@ -312,13 +312,23 @@ describe("context overflow recovery", () => {
 
 describe("settings", () => {
   const known = new ScriptedChatModel({ script: [] });
-  it("defaults to 85% / 10% of a known window, else 170,000 tokens / 6 messages", () => {
+  it("defaults to 85% / 10% of a known window, else 170,000 tokens / 6 messages; clears old results at half the window", () => {
     expect(resolveSummarizationSettings({ model: known, maxInputTokens: 200_000 })).toEqual({
       triggerTokens: 170_000,
       keep: { tokens: 20_000 },
       window: 200_000,
+      clearTokens: 100_000,
     });
-    expect(resolveSummarizationSettings({ model: known })).toEqual({ triggerTokens: 170_000, keep: { messages: 6 }, window: undefined });
+    expect(resolveSummarizationSettings({ model: known })).toEqual({
+      triggerTokens: 170_000,
+      keep: { messages: 6 },
+      window: undefined,
+      clearTokens: 100_000,
+    });
+    expect(resolveSummarizationSettings({ model: known, maxInputTokens: 8_000, clearToolResults: false }).clearTokens).toBeUndefined();
+    expect(() => resolveSummarizationSettings({ model: known, clearToolResults: { fraction: 0.5 } })).toThrow(
+      expect.objectContaining({ code: "invalid_option" }),
+    );
   });
   it("rejects a keep that is not clearly below the trigger", () => {
     expect(() => resolveSummarizationSettings({ model: known, trigger: { tokens: 10_000 }, keep: { tokens: 9_000 } })).toThrow(

@@ -6,13 +6,24 @@
  * `_summarizationEvent`, shortens old write/edit arguments, and when the
  * request reaches the trigger, shortens them outside the keep too and, if it
  * is still at the trigger, summarizes (see context/summarize.ts) and records
- * a new event. On a provider context-overflow error it summarizes,
+ * a new event. Before that, once the request reaches the clearing trigger
+ * (half the window), tool results the model has seen outside the keep are
+ * cleared (context/clear-results.ts): saved to files and shown as a note. On a
+ * provider context-overflow error it summarizes,
  * trims the trailing tool results if needed, and retries once with a strictly
  * smaller request. It also provides the `compact_conversation` tool.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
+import {
+  CLEAR_TRIGGER_FRACTION,
+  CLEAR_TRIGGER_TOKENS,
+  clearable,
+  clearedPath,
+  withClearedResults,
+  type ClearedResults,
+} from "../context/clear-results.ts";
 import { historyPathFor } from "../context/history-file.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
 import { isContextOverflow } from "../context/overflow.ts";
@@ -20,11 +31,11 @@ import { summarize } from "../context/summarize.ts";
 import { requestView, requestViewTokens } from "../context/request-view.ts";
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
 import { truncateArgsOutsideKeep, truncateOldToolArgs } from "../context/truncate-args.ts";
-import { renderView, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
+import { findSafeCutoff, renderView, stateIndexOf, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, ModelHandler, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
-import { fitToWindow } from "./fit-window.ts";
+import { fitToWindow, fullTextAt } from "./fit-window.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 /** The on-demand compaction tool's name (offered with the full tool profile). */
@@ -32,6 +43,9 @@ export const COMPACT_TOOL = "compact_conversation";
 export const EVENT_KEY = "_summarizationEvent";
 /** The latest summarization event (private: never crosses into subagents). */
 export const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });
+/** Up to where old tool results are cleared (private, as the event). */
+export const CLEARED_KEY = "_clearedResults";
+export const CLEARED_RESULTS = defineStateField<ClearedResults | undefined>(CLEARED_KEY, { default: () => undefined, private: true });
 
 export type ContextSize = { tokens: number } | { fraction: number } | { messages: number };
 
@@ -49,17 +63,24 @@ export interface SummarizationOptions {
   summaryModel?: BaseChatModel;
   /** Offer the `compact_conversation` tool (default true; the compact profile leaves it out). */
   compactTool?: boolean;
+  /**
+   * When to clear tool results the model has seen, outside the keep (see context/clear-results.ts): tokens or a
+   * fraction of the window. Default half the window (100,000 tokens without a known window); `false` never clears.
+   */
+  clearToolResults?: { tokens: number } | { fraction: number } | false;
 }
 
 export interface ResolvedSettings {
   triggerTokens: number;
   keep: KeepPolicy;
   window: number | undefined;
+  /** Where old tool results are cleared (undefined: never). */
+  clearTokens: number | undefined;
 }
 
 /** Resolves defaults and rejects a keep that is not clearly below the trigger. */
 export function resolveSummarizationSettings(
-  options: Pick<SummarizationOptions, "model" | "trigger" | "keep" | "maxInputTokens">,
+  options: Pick<SummarizationOptions, "model" | "trigger" | "keep" | "maxInputTokens" | "clearToolResults">,
 ): ResolvedSettings {
   const window = options.maxInputTokens ?? maxInputTokens(options.model);
   const toTokens = (size: ContextSize, what: string): number | undefined => {
@@ -96,7 +117,18 @@ export function resolveSummarizationSettings(
     if (!(Number.isInteger(n) && n >= 1)) throw new HarnessError("invalid_option", "keep.messages must be a positive integer.");
     keep = { messages: n };
   }
-  return { triggerTokens, keep, window };
+  const clear = options.clearToolResults ?? (window ? { fraction: CLEAR_TRIGGER_FRACTION } : { tokens: CLEAR_TRIGGER_TOKENS });
+  const clearTokens = clear === false ? undefined : toTokens(clear, "clearToolResults");
+  if (clearTokens !== undefined && !(clearTokens > 0)) {
+    throw new HarnessError("invalid_option", "clearToolResults must be a positive token count or fraction of the window.");
+  }
+  return { triggerTokens, keep, window, clearTokens };
+}
+
+/** Both updates; their `files` (each a map of paths) merged. */
+function joinUpdates(a: StateUpdate, b: StateUpdate): StateUpdate {
+  const files = a.files || b.files ? { files: { ...(a.files as object | undefined), ...(b.files as object | undefined) } } : {};
+  return { ...a, ...b, ...files };
 }
 
 /** Tokens of the request outside the messages: the system prompt and the tool schemas. */
@@ -129,6 +161,35 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     return { outcome, files };
   }
 
+  /**
+   * Clears the results the model has seen outside the keep (see
+   * context/clear-results.ts): saves each one's full text where its note will
+   * say, then records how far results are cleared. Nothing when there is no
+   * new result to clear or a file cannot be written (the results stay whole).
+   */
+  async function clearOldResults(
+    request: ModelRequest,
+    event: SummarizationEvent | undefined,
+    cleared: ClearedResults | undefined,
+    view: readonly BaseMessage[],
+  ): Promise<{ cleared: ClearedResults; update: StateUpdate } | undefined> {
+    const messages = request.messages;
+    const before = stateIndexOf(findSafeCutoff(view, settings.keep, event ? 1 : 0), event);
+    const fresh: number[] = [];
+    for (let i = Math.max(cleared?.before ?? 0, event?.cutoffIndex ?? 0); i < before; i++) if (clearable(messages[i]!)) fresh.push(i);
+    if (!fresh.length) return undefined;
+    const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+    const backend = resolveBackend(options.backend, runtime);
+    for (const i of fresh) {
+      const m = messages[i] as ToolMessage;
+      const at = await fullTextAt(m, m.content as string, backend);
+      if (at !== clearedPath(m)) return undefined;
+    }
+    const record = { before, createdAtLength: messages.length };
+    const files = Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {};
+    return { cleared: record, update: { ...CLEARED_RESULTS.set(record), ...files } };
+  }
+
   const compactTool: AgentTool = {
     name: COMPACT_TOOL,
     description:
@@ -137,7 +198,8 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     schema: { type: "object", properties: {}, additionalProperties: false },
     async run(_args, rt) {
       const event = SUMMARIZATION_EVENT.get(rt.state);
-      const view = renderView(rt.state.messages, event);
+      const messages = withClearedResults(rt.state.messages, CLEARED_RESULTS.get(rt.state));
+      const view = renderView(messages, event);
       const tokens = estimateMessagesTokens(view);
       if (tokens < settings.triggerTokens * 0.5) {
         return (
@@ -145,7 +207,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
           `below half of the summarization trigger (${settings.triggerTokens} tokens).`
         );
       }
-      const { outcome, files } = await summarizeNow({ state: rt.state, config: rt.config, messages: rt.state.messages }, event);
+      const { outcome, files } = await summarizeNow({ state: rt.state, config: rt.config, messages }, event);
       if (!outcome.ok) return { content: `Error: could not compact the conversation: ${outcome.error}`, status: "error" };
       return {
         content: `Conversation compacted. Older messages were summarized; the full history is at ${outcome.value.event.filePath}.`,
@@ -162,21 +224,22 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   async function compactAndCall(
     request: ModelRequest,
     next: ModelHandler,
-    startEvent: SummarizationEvent | undefined,
-    startView: BaseMessage[],
+    start: { event: SummarizationEvent | undefined; view: BaseMessage[]; cleared: ClearedResults | undefined; update: StateUpdate },
     overflowed: boolean,
   ): Promise<ModelResponse> {
-    let event = startEvent;
-    let view = startView;
-    let update: StateUpdate = {};
+    let event = start.event;
+    let view = start.view;
+    let update = start.update;
     let summarized = false;
+    // Summaries are made from the messages as the model sees them (cleared results as their notes).
+    const seen = { ...request, messages: withClearedResults(request.messages, start.cleared) };
 
     const doSummarize = async (): Promise<boolean> => {
-      const { outcome, files } = await summarizeNow(request, event);
+      const { outcome, files } = await summarizeNow(seen, event);
       if (!outcome.ok) return false;
       event = outcome.value.event;
       view = truncateOldToolArgs(outcome.value.view);
-      update = { ...update, ...SUMMARIZATION_EVENT.set(event), ...files };
+      update = joinUpdates(update, { ...SUMMARIZATION_EVENT.set(event), ...files });
       summarized = true;
       return true;
     };
@@ -186,12 +249,10 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     const fit = async (target: number) => {
       const runtime = createBackendRuntime(request.state.files, request.config, options.now);
       view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
-      if (Object.keys(runtime.pendingFiles).length) {
-        update = { ...update, files: { ...((update.files as object | undefined) ?? {}), ...runtime.pendingFiles } };
-      }
+      if (Object.keys(runtime.pendingFiles).length) update = joinUpdates(update, { files: runtime.pendingFiles });
     };
     const withUpdate = (res: ModelResponse): ModelResponse =>
-      Object.keys(update).length ? { ...res, update: { ...(res.update ?? {}), ...update } } : res;
+      Object.keys(update).length ? { ...res, update: joinUpdates(res.update ?? {}, update) } : res;
 
     if (!overflowed) {
       await doSummarize();
@@ -223,8 +284,20 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     stateSchema: stateSchema(SUMMARIZATION_EVENT),
     async wrapModelCall(request, next): Promise<ModelResponse> {
       const event = SUMMARIZATION_EVENT.get(request.state);
-      let view = requestView(request.messages, event);
-      let tokens = requestViewTokens(request.messages, event, fixedTokens(request));
+      let cleared = CLEARED_RESULTS.get(request.state);
+      let view = requestView(request.messages, event, cleared);
+      let tokens = requestViewTokens(request.messages, event, fixedTokens(request), cleared);
+      let update: StateUpdate = {};
+      if (settings.clearTokens !== undefined && tokens >= settings.clearTokens) {
+        const more = await clearOldResults(request, event, cleared, view);
+        if (more) {
+          ({ cleared, update } = more);
+          view = requestView(request.messages, event, cleared);
+          tokens = requestViewTokens(request.messages, event, fixedTokens(request), cleared);
+        }
+      }
+      const withUpdate = (res: ModelResponse): ModelResponse =>
+        Object.keys(update).length ? { ...res, update: joinUpdates(update, res.update ?? {}) } : res;
       if (tokens >= settings.triggerTokens) {
         // At the trigger, old write/edit bodies outside the keep are shortened first (the files hold them), as
         // deepagents' truncateArgsSettings does; a summary is made only when the request is still too large.
@@ -235,13 +308,13 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
         }
       }
       if (tokens >= settings.triggerTokens) {
-        return compactAndCall(request, next, event, view, false);
+        return compactAndCall(request, next, { event, view, cleared, update }, false);
       }
       try {
-        return await next({ ...request, messages: view });
+        return withUpdate(await next({ ...request, messages: view }));
       } catch (err) {
         if (!isContextOverflow(err)) throw err;
-        return compactAndCall(request, next, event, view, true);
+        return compactAndCall(request, next, { event, view, cleared, update }, true);
       }
     },
   };

@@ -4,11 +4,13 @@
  * the loopback servers with cache reads, and the last request's tokens and
  * the thread's totals count every prompt token once.
  */
-import { AIMessage, HumanMessage, type AIMessageChunk } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { remoteModelFor } from "../testing/remote-model.ts";
 import type { Dialect } from "../testing/provider-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
+import { clearedMessage } from "../context/clear-results.ts";
+import { estimateMessageTokens } from "../context/tokens.ts";
 import { addUsage } from "../core/usage.ts";
 import { lastRequestTokens, threadUsage, totalUsage } from "./thread-view.ts";
 
@@ -55,6 +57,13 @@ describe("the context meter's numbers", () => {
     const stopped = [...messages, new AIMessage("partial")];
     expect(lastRequestTokens(stopped, undefined)).toBeGreaterThan(0);
     expect(lastRequestTokens(stopped, undefined)).not.toBe(505);
+    // Old results the harness cleared count as their notes, as the model got them.
+    const result = new ToolMessage({ content: "r".repeat(40_000), tool_call_id: "c1" });
+    const withResult = [new HumanMessage("a"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "t", args: {} }] }), result];
+    const whole = lastRequestTokens([...withResult, new AIMessage("partial")], undefined);
+    const cleared = lastRequestTokens([...withResult, new AIMessage("partial")], undefined, { before: 3, createdAtLength: 3 });
+    expect(whole).toBeGreaterThan(10_000);
+    expect(cleared).toBe(whole - estimateMessageTokens(result) + estimateMessageTokens(clearedMessage(result)));
     expect(addUsage({ input: 1, output: 2 }, { input: 3, output: 4, cacheRead: 1 })).toEqual({ input: 4, output: 6, cacheRead: 1 });
     expect(addUsage({ input: 1, output: 2 }, { input: 3, output: 4 })).toEqual({ input: 4, output: 6 });
   });

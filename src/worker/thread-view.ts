@@ -6,9 +6,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
+import { withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
-import { EVENT_KEY } from "../middleware/summarization.ts";
+import { CLEARED_KEY, EVENT_KEY } from "../middleware/summarization.ts";
 import { RUBRIC_EVALUATIONS } from "../middleware/rubric-events.ts";
 import { ASYNC_TASKS, type AsyncTask } from "../middleware/async-tasks.ts";
 import { branchesOf, type CheckpointReader } from "./history.ts";
@@ -83,7 +84,11 @@ export function threadUsage(
  * `input_tokens` already include cache reads, so they are not added again),
  * else an estimate.
  */
-export function lastRequestTokens(messages: readonly BaseMessage[], event: SummarizationEvent | undefined): number {
+export function lastRequestTokens(
+  messages: readonly BaseMessage[],
+  event: SummarizationEvent | undefined,
+  cleared?: ClearedResults,
+): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (!AIMessage.isInstance(m)) continue;
@@ -92,7 +97,8 @@ export function lastRequestTokens(messages: readonly BaseMessage[], event: Summa
     break;
   }
   const from = event ? event.cutoffIndex : 0;
-  return estimateMessagesTokens(messages.slice(from)) + (event ? estimateMessagesTokens([event.summaryMessage]) : 0);
+  const seen = withClearedResults(messages, cleared).slice(from);
+  return estimateMessagesTokens(seen) + (event ? estimateMessagesTokens([event.summaryMessage]) : 0);
 }
 
 /**
@@ -156,7 +162,12 @@ export function remoteTasks(raw: unknown): Record<string, RemoteTask> | undefine
 export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit<ThreadView, "agent">> {
   const head = await deps.registry.head(threadId);
   const snapshot = await deps.reader.getState({ configurable: { thread_id: threadId, ...(head ? { checkpoint_id: head } : {}) } });
-  const values = snapshot.values as { messages?: BaseMessage[]; todos?: Todo[]; [EVENT_KEY]?: SummarizationEvent };
+  const values = snapshot.values as {
+    messages?: BaseMessage[];
+    todos?: Todo[];
+    [EVENT_KEY]?: SummarizationEvent;
+    [CLEARED_KEY]?: ClearedResults;
+  };
   const broken = messagesProblem(values.messages);
   if (broken) throw brokenThread(threadId, broken);
   const messages = values.messages ?? [];
@@ -177,7 +188,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
     approval,
     model,
     usage: threadUsage(messages, shown.childUsage, event, Array.isArray(evaluations) ? evaluations.map(gradeInfo) : []),
-    lastRequestTokens: lastRequestTokens(messages, event),
+    lastRequestTokens: lastRequestTokens(messages, event, values[CLEARED_KEY]),
     branches: deps.history ? await branchesOf(deps.history, threadId, head) : [],
   };
   if (event) view.summary = { cutoff: event.cutoffIndex, historyPath: event.filePath };
