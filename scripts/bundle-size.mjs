@@ -34,7 +34,8 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * demand took 0.6, and the shell interpreter's source no longer inlined as a data URL 2.6 (264.0 KiB); picomatch left
  * out (it only re-validated what glob.ts's parser checks) 8.3 (264.6 → 256.3 KiB); core's stream tracers (for
  * streamLog/streamEvents) and js-tiktoken loading when used, and LangGraph's MemorySaver gone (a browser that denies
- * IndexedDB gets the same stores in memory, loaded only then) 7.7 (256.3 → 248.6 KiB): lower it when the startup JS
+ * IndexedDB gets the same stores in memory, loaded only then) 7.7 (256.3 → 248.6 KiB); clearing old tool results'
+ * wiring 0.1 (its code and fitting a request to the window load when first needed): lower it when the startup JS
  * shrinks.
  */
 export const WORKER_STARTUP_BUDGET = 249.5 * 1024;

@@ -69,6 +69,9 @@ describe("clearing old tool results", () => {
       }
     });
     expect(clearedAt.size).toBeGreaterThanOrEqual(8);
+    // The record of how far results are cleared is kept in state (so a request does not clear them again).
+    const record = (out as Record<string, unknown>)._clearedResults as { before: number } | undefined;
+    expect(record?.before).toBeGreaterThan(20);
     // Clearing kept the conversation far enough below the trigger that it needed no summary.
     expect(summaries).toBe(0);
   });

@@ -14,16 +14,9 @@
  * smaller request. It also provides the `compact_conversation` tool.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
-import {
-  CLEAR_TRIGGER_FRACTION,
-  CLEAR_TRIGGER_TOKENS,
-  clearable,
-  clearedPath,
-  withClearedResults,
-  type ClearedResults,
-} from "../context/clear-results.ts";
+import { CLEAR_TRIGGER_FRACTION, CLEAR_TRIGGER_TOKENS, withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { historyPathFor } from "../context/history-file.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
 import { isContextOverflow } from "../context/overflow.ts";
@@ -31,11 +24,10 @@ import { summarize } from "../context/summarize.ts";
 import { requestView, requestViewTokens } from "../context/request-view.ts";
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from "../context/tokens.ts";
 import { truncateArgsOutsideKeep, truncateOldToolArgs } from "../context/truncate-args.ts";
-import { findSafeCutoff, renderView, stateIndexOf, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
+import { renderView, type KeepPolicy, type SummarizationEvent } from "../context/view.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, ModelHandler, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
-import { fitToWindow, fullTextAt } from "./fit-window.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 /** The on-demand compaction tool's name (offered with the full tool profile). */
@@ -161,31 +153,18 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     return { outcome, files };
   }
 
-  /**
-   * Clears the results the model has seen outside the keep (see
-   * context/clear-results.ts): saves each one's full text where its note will
-   * say, then records how far results are cleared. Nothing when there is no
-   * new result to clear or a file cannot be written (the results stay whole).
-   */
-  async function clearOldResults(
+  /** Clears old results when there are new ones to clear (see clear-old-results.ts): the record and the files' update. */
+  async function clearNow(
     request: ModelRequest,
     event: SummarizationEvent | undefined,
     cleared: ClearedResults | undefined,
     view: readonly BaseMessage[],
   ): Promise<{ cleared: ClearedResults; update: StateUpdate } | undefined> {
-    const messages = request.messages;
-    const before = stateIndexOf(findSafeCutoff(view, settings.keep, event ? 1 : 0), event);
-    const fresh: number[] = [];
-    for (let i = Math.max(cleared?.before ?? 0, event?.cutoffIndex ?? 0); i < before; i++) if (clearable(messages[i]!)) fresh.push(i);
-    if (!fresh.length) return undefined;
+    const { clearOldResults } = await import("./clear-old-results.ts");
     const runtime = createBackendRuntime(request.state.files, request.config, options.now);
     const backend = resolveBackend(options.backend, runtime);
-    for (const i of fresh) {
-      const m = messages[i] as ToolMessage;
-      const at = await fullTextAt(m, m.content as string, backend);
-      if (at !== clearedPath(m)) return undefined;
-    }
-    const record = { before, createdAtLength: messages.length };
+    const record = await clearOldResults({ messages: request.messages, event, cleared, view, keep: settings.keep, backend });
+    if (!record) return undefined;
     const files = Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {};
     return { cleared: record, update: { ...CLEARED_RESULTS.set(record), ...files } };
   }
@@ -248,6 +227,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     /** Cuts the request to `target` tokens (see fit-window.ts); files it saves join this call's update. */
     const fit = async (target: number) => {
       const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+      const { fitToWindow } = await import("./fit-window.ts");
       view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
       if (Object.keys(runtime.pendingFiles).length) update = joinUpdates(update, { files: runtime.pendingFiles });
     };
@@ -281,7 +261,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   return {
     name: SUMMARIZATION,
     tools: options.compactTool === false ? [] : [compactTool],
-    stateSchema: stateSchema(SUMMARIZATION_EVENT),
+    stateSchema: stateSchema(SUMMARIZATION_EVENT, CLEARED_RESULTS),
     async wrapModelCall(request, next): Promise<ModelResponse> {
       const event = SUMMARIZATION_EVENT.get(request.state);
       let cleared = CLEARED_RESULTS.get(request.state);
@@ -289,7 +269,7 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
       let tokens = requestViewTokens(request.messages, event, fixedTokens(request), cleared);
       let update: StateUpdate = {};
       if (settings.clearTokens !== undefined && tokens >= settings.clearTokens) {
-        const more = await clearOldResults(request, event, cleared, view);
+        const more = await clearNow(request, event, cleared, view);
         if (more) {
           ({ cleared, update } = more);
           view = requestView(request.messages, event, cleared);
