@@ -40,26 +40,21 @@ export function serveShellThread(channel: ShellChannel<ToShellThread, FromShellT
     }
     const { id, request } = message;
     channel.post({ type: "started", id });
-    const fs = remoteFs(
-      (method, args) =>
-        new Promise((resolve, reject) => {
-          const call = nextCall++;
-          pending.set(call, { resolve, reject });
-          channel.post({ type: "fs", id, call, method, args });
-        }),
-    );
+    /** Asks the caller (a filesystem call or packages) and waits for its `fs-reply`. */
+    const ask = (question: { type: "fs"; method: FsMethod; args: unknown[] } | { type: "packages"; request: PackageRequest }) =>
+      new Promise<unknown>((resolve, reject) => {
+        const call = nextCall++;
+        pending.set(call, { resolve, reject });
+        channel.post({ ...question, id, call });
+      });
+    const fs = remoteFs((method, args) => ask({ type: "fs", method, args }));
     const status = (phase: "loading" | "loaded", text: string) => channel.post({ type: "status", id, phase, text });
     // Packages (when the person chose a source): asked of the caller, who fetches them; this thread has no network.
     const source = request.pythonPackages;
     const packages = source
       ? {
           host: source,
-          deliver: (asked: PackageRequest) =>
-            new Promise<PackageDelivery>((resolve, reject) => {
-              const call = nextCall++;
-              pending.set(call, { resolve: (value) => resolve(value as PackageDelivery), reject });
-              channel.post({ type: "packages", id, call, request: asked });
-            }),
+          deliver: (asked: PackageRequest) => ask({ type: "packages", request: asked }) as Promise<PackageDelivery>,
         }
       : undefined;
     // python3 only on a thread that is terminated at the timeout (a Python loop gives the interpreter no turn to stop it);

@@ -223,29 +223,28 @@ export function runOnThread(
         return;
       }
       if (message.type === "packages") {
-        const reply = (value: { ok: true; value: unknown } | { ok: false; message: string }) => {
-          if (!settled) thread.post({ type: "fs-reply", call: message.call, ...value });
-        };
         const deliver = options.packages ?? (() => Promise.reject(new Error("no package source is set")));
-        const op = deliver(message.request).then(
-          (value) => reply({ ok: true, value }),
-          (err: unknown) => reply({ ok: false, message: err instanceof Error ? err.message : String(err) }),
-        );
-        running.add(op);
-        void op.finally(() => running.delete(op));
-        return;
+        return answer(message.call, () => deliver(message.request));
       }
       const { call, method, args } = message;
       if (!METHODS.has(method)) {
         thread.post({ type: "fs-reply", call, ok: false, message: `EINVAL: unknown filesystem call ${String(method)}`, code: "EINVAL" });
         return;
       }
-      const op = (fs[method] as (...a: unknown[]) => Promise<unknown>)(...args).then(
+      answer(call, () => (fs[method] as (...a: unknown[]) => Promise<unknown>)(...args), true);
+    });
+
+    /**
+     * Runs one of the thread's requests and answers it with an `fs-reply` unless the command is over; the run waits
+     * for it before the caller hears the outcome. A storage fault of a filesystem call (`storage`) ends the command.
+     */
+    function answer(call: number, work: () => Promise<unknown>, storage = false): void {
+      const op = work().then(
         (value) => {
           if (!settled) thread.post({ type: "fs-reply", call, ok: true, value });
         },
         (err: unknown) => {
-          if (err instanceof Error && err.name === "StorageError") return finish({ kind: "storage", error: err });
+          if (storage && err instanceof Error && err.name === "StorageError") return finish({ kind: "storage", error: err });
           if (settled) return;
           const code = (err as { code?: unknown } | null)?.code;
           thread.post({
@@ -259,7 +258,7 @@ export function runOnThread(
       );
       running.add(op);
       void op.finally(() => running.delete(op));
-    });
+    }
     thread.post({ type: "run", id, request: { ...request, pythonLoadMs: PYTHON_LOAD_MS } });
     thread.onFailure((reason) => finish({ kind: "crashed", reason }));
   });
