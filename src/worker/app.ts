@@ -326,9 +326,13 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     async attachContainer(port, state, reason) {
       await sandbox.attach(port, state, reason);
-      return sandbox.status((await settings.get()).sandbox);
+      const s = await settings.get();
+      return sandbox.status(s.sandbox, s.pythonPackages);
     },
-    sandboxStatus: async () => sandbox.status((await settings.get()).sandbox),
+    sandboxStatus: async () => {
+      const s = await settings.get();
+      return sandbox.status(s.sandbox, s.pythonPackages);
+    },
     async attachPromptApi(remote) {
       promptApi = remote ? promptPort(remote) : undefined;
     },

@@ -47,8 +47,11 @@ describe("the Python packages setting", () => {
     const choice = { provider: "openai-compatible" as const, baseUrl: server.baseUrl(), model: "m", contextWindow: 128_000 };
     await api.setThreadModel("a", choice);
     expect((await lastChat(api, "a", () => server.requests)).system).toContain("python3 (standard library only)");
+    expect((await api.sandboxStatus()).reason).toContain("with python3's standard library: no node, npm, pip or network");
 
     await api.updateSettings({ pythonPackages: PYODIDE_CDN });
+    // Settings' sandbox line says where packages come from.
+    expect((await api.sandboxStatus()).reason).toContain("python3's standard library and packages from cdn.jsdelivr.net");
     await api.setThreadModel("b", choice);
     expect((await lastChat(api, "b", () => server.requests)).system).toContain(
       "python3 (standard library, and packages such as numpy, pandas and matplotlib, installed from cdn.jsdelivr.net when imported)",
@@ -58,6 +61,7 @@ describe("the Python packages setting", () => {
     await api.updateSettings({ sandbox: "none" });
     await api.setThreadModel("c", choice);
     const none = await lastChat(api, "c", () => server.requests);
+    expect((await api.sandboxStatus()).reason).toContain("its python tool runs Python over the files, with packages from cdn.jsdelivr.net");
     expect(none.python).toBe(pythonDescription("cdn.jsdelivr.net"));
     expect(none.python).toContain("installed from cdn.jsdelivr.net on import; no network");
     expect(none.system).toContain("the `python` tool runs Python 3 (standard library, and packages such as numpy");

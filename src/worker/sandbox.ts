@@ -23,7 +23,8 @@ import { ShellBackend } from "../backends/sandbox/shell.ts";
 import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
 
 export interface SandboxService {
-  status(choice: SandboxChoice): SandboxStatus;
+  /** What commands run in for `choice`, said for people; `packages` is the Python package source ("" for none). */
+  status(choice: SandboxChoice, packages?: string): SandboxStatus;
   /** Takes the page's container (or its absence); resolves once commands can run in it (its backend's code loaded). */
   attach(port: ContainerPort | null, state: SandboxStatus["webcontainer"], reason: string): Promise<void>;
   /** The sandbox commands run in for a choice now. */
@@ -84,15 +85,19 @@ export function createSandboxService(
 
   return {
     active,
-    status(choice) {
+    status(choice, packages = "") {
       const kind = active(choice);
+      const from = packageHost(packages);
       const reason =
         kind === "none"
-          ? "no sandbox chosen: the agent cannot run commands (its python tool runs Python, standard library only, over the files)"
+          ? "no sandbox chosen: the agent cannot run commands " +
+            `(its python tool runs Python over the files, ${from ? `with packages from ${from}` : "standard library only"})`
           : kind === "webcontainer"
             ? "WebContainer is running (Node.js and npm in the tab)"
             : choice === "shell"
-              ? "the offline shell (bash in the tab, with python3's standard library: no node, npm, pip or network)"
+              ? from
+                ? `the offline shell (bash in the tab, with python3's standard library and packages from ${from}: no node, npm or pip)`
+                : "the offline shell (bash in the tab, with python3's standard library: no node, npm, pip or network)"
               : wcState === "booting"
                 ? "WebContainer is booting; the offline shell runs commands until it is ready"
                 : `no WebContainer: ${wcReason}; commands run in the offline shell`;
@@ -110,4 +115,13 @@ export function createSandboxService(
       return workspace;
     },
   };
+}
+
+/** The host of a package source URL ("" for none, or one that is not a URL). */
+function packageHost(source: string): string {
+  try {
+    return source ? new URL(source).host : "";
+  } catch {
+    return "";
+  }
 }
