@@ -1,6 +1,6 @@
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { messageText, transcriptText } from "./messages.ts";
+import { copyToolMessage, messageText, transcriptText } from "./messages.ts";
 
 describe("message text", () => {
   it("is the text blocks for the model, and every block (as JSON) for the history transcript", () => {
@@ -17,5 +17,38 @@ describe("message text", () => {
     const plain = new AIMessage("plain answer");
     expect(messageText(plain)).toBe("plain answer");
     expect(transcriptText(plain)).toBe("plain answer");
+  });
+});
+
+describe("copyToolMessage", () => {
+  it("replaces what it is given and keeps every other field", () => {
+    const original = new ToolMessage({
+      content: "x".repeat(5_000),
+      tool_call_id: "call_0",
+      name: "read_file",
+      status: "error",
+      id: "m1",
+      artifact: { raw: true },
+      additional_kwargs: { extra: 1 },
+      response_metadata: { evicted_to: "/large_tool_results/call_0" },
+    });
+    const copy = copyToolMessage(original, { content: "a note" });
+    expect(copy).not.toBe(original);
+    expect(copy.content).toBe("a note");
+    expect(original.content).toHaveLength(5_000);
+    expect(copy).toMatchObject({
+      tool_call_id: "call_0",
+      name: "read_file",
+      status: "error",
+      id: "m1",
+      artifact: { raw: true },
+      additional_kwargs: { extra: 1 },
+      response_metadata: { evicted_to: "/large_tool_results/call_0" },
+    });
+    // Fields a message does not have stay absent.
+    const bare = copyToolMessage(new ToolMessage({ content: "r", tool_call_id: "c" }));
+    expect(bare.name).toBeUndefined();
+    expect(bare.id).toBeUndefined();
+    expect(bare.artifact).toBeUndefined();
   });
 });

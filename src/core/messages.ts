@@ -1,9 +1,9 @@
 /**
  * Message helpers shared by the loop, middleware, context engineering and the
- * worker: text of a message, copies of AI messages that keep every field, and
+ * worker: text of a message, copies of AI and tool messages that keep every field, and
  * the pending tool calls of a history.
  */
-import { AIMessage, ToolMessage, type AIMessageFields, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type AIMessageFields, type BaseMessage, type ToolMessageFields } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 
 /**
@@ -48,6 +48,24 @@ export function copyAIMessage(message: AIMessage, overrides: Partial<AIMessageFi
     additional_kwargs: message.additional_kwargs,
     response_metadata: message.response_metadata,
     ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+    ...(message.name !== undefined ? { name: message.name } : {}),
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    ...overrides,
+  });
+}
+
+/**
+ * A copy of a tool message with some fields replaced (usually its content, as the model is to see it), keeping every
+ * other field (call id, name, status, id, artifact, additional kwargs, response metadata).
+ */
+export function copyToolMessage(message: ToolMessage, overrides: Partial<ToolMessageFields> = {}): ToolMessage {
+  return new ToolMessage({
+    content: message.content,
+    tool_call_id: message.tool_call_id,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+    ...(message.status !== undefined ? { status: message.status } : {}),
+    ...(message.artifact !== undefined ? { artifact: message.artifact } : {}),
     ...(message.name !== undefined ? { name: message.name } : {}),
     ...(message.id !== undefined ? { id: message.id } : {}),
     ...overrides,

@@ -16,22 +16,11 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { CHARS_PER_TOKEN, estimateMessagesTokens } from "../context/tokens.ts";
 import { unseenTailStart } from "../context/view.ts";
-import { messageText } from "../core/messages.ts";
+import { copyToolMessage, messageText } from "../core/messages.ts";
 import { largeResultPath } from "./eviction.ts";
 
 /** Never cut a result below this many characters. */
 const MIN_RESULT_CHARS = 400;
-
-function withContent(m: ToolMessage, content: string): ToolMessage {
-  return new ToolMessage({
-    content,
-    tool_call_id: m.tool_call_id,
-    name: m.name,
-    status: m.status,
-    id: m.id,
-    response_metadata: m.response_metadata,
-  });
-}
 
 /** Where the full text of a result is, saving it when it is nowhere yet (undefined when it cannot be saved). */
 export async function fullTextAt(m: ToolMessage, text: string, backend: BackendProtocol): Promise<string | undefined> {
@@ -61,10 +50,9 @@ export async function fitToWindow(
   if (total() <= targetTokens) return out;
   const start = unseenTailStart(out);
   // 1. Results already seen: a note instead (the history file has them).
+  const note = `[Earlier tool result left out to fit the context window; the conversation history is at ${historyPath}.]`;
   out = out.map((m, i) =>
-    i < start && ToolMessage.isInstance(m) && messageText(m).length > 200
-      ? withContent(m, `[Earlier tool result left out to fit the context window; the conversation history is at ${historyPath}.]`)
-      : m,
+    i < start && ToolMessage.isInstance(m) && messageText(m).length > 200 ? copyToolMessage(m, { content: note }) : m,
   );
   if (total() <= targetTokens) return out;
   // 2. Unseen results: an equal share each, with a pointer to the full text.
@@ -81,7 +69,7 @@ export async function fitToWindow(
       ? `\n... [result cut to fit the context window: ${text.length} characters in all, ` +
         `the full text is in ${at}; read it with read_file and offset/limit]`
       : `\n... [result cut to fit the context window: ${text.length} characters in all]`;
-    out[i] = withContent(m, text.slice(0, Math.max(0, share - pointer.length)) + pointer);
+    out[i] = copyToolMessage(m, { content: text.slice(0, Math.max(0, share - pointer.length)) + pointer });
   }
   return out;
 }

@@ -15,6 +15,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { BackendProtocol } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { CLEAR_TRIGGER_FRACTION, CLEAR_TRIGGER_TOKENS, withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { historyPathFor } from "../context/history-file.ts";
@@ -132,24 +133,36 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
   const settings = resolveSummarizationSettings(options);
   const summaryModel = options.summaryModel ?? options.model;
 
+  /**
+   * `work` over the run's filesystem (the state's files, the call's config); the state-backed files it writes come
+   * back beside its result as a `files` update ({} when it wrote none).
+   */
+  async function withBackend<T>(
+    request: { state: Readonly<AgentState>; config: ModelRequest["config"] },
+    work: (backend: BackendProtocol) => Promise<T>,
+  ): Promise<{ result: T; files: StateUpdate }> {
+    const runtime = createBackendRuntime(request.state.files, request.config, options.now);
+    const result = await work(resolveBackend(options.backend, runtime));
+    return { result, files: Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {} };
+  }
+
   /** `messages` are state.messages or a same-length request copy of them (indices must match). */
   async function summarizeNow(
     request: { state: Readonly<AgentState>; config: ModelRequest["config"]; messages: readonly BaseMessage[] },
     event: SummarizationEvent | undefined,
   ) {
-    const runtime = createBackendRuntime(request.state.files, request.config, options.now);
-    const backend = resolveBackend(options.backend, runtime);
-    const outcome = await summarize({
-      model: summaryModel,
-      backend,
-      now: options.now,
-      config: request.config,
-      messages: request.messages,
-      event,
-      keep: settings.keep,
-      historyPath: historyPathFor(request.config.configurable?.thread_id),
-    });
-    const files = Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {};
+    const { result: outcome, files } = await withBackend(request, (backend) =>
+      summarize({
+        model: summaryModel,
+        backend,
+        now: options.now,
+        config: request.config,
+        messages: request.messages,
+        event,
+        keep: settings.keep,
+        historyPath: historyPathFor(request.config.configurable?.thread_id),
+      }),
+    );
     return { outcome, files };
   }
 
@@ -161,12 +174,10 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     view: readonly BaseMessage[],
   ): Promise<{ cleared: ClearedResults; update: StateUpdate } | undefined> {
     const { clearOldResults } = await import("./clear-old-results.ts");
-    const runtime = createBackendRuntime(request.state.files, request.config, options.now);
-    const backend = resolveBackend(options.backend, runtime);
-    const record = await clearOldResults({ messages: request.messages, event, cleared, view, keep: settings.keep, backend });
-    if (!record) return undefined;
-    const files = Object.keys(runtime.pendingFiles).length ? { files: runtime.pendingFiles } : {};
-    return { cleared: record, update: { ...CLEARED_RESULTS.set(record), ...files } };
+    const { result: record, files } = await withBackend(request, (backend) =>
+      clearOldResults({ messages: request.messages, event, cleared, view, keep: settings.keep, backend }),
+    );
+    return record ? { cleared: record, update: { ...CLEARED_RESULTS.set(record), ...files } } : undefined;
   }
 
   const compactTool: AgentTool = {
@@ -226,10 +237,10 @@ export function summarizationMiddleware(options: SummarizationOptions): AgentMid
     const historyPath = historyPathFor(request.config.configurable?.thread_id);
     /** Cuts the request to `target` tokens (see fit-window.ts); files it saves join this call's update. */
     const fit = async (target: number) => {
-      const runtime = createBackendRuntime(request.state.files, request.config, options.now);
       const { fitToWindow } = await import("./fit-window.ts");
-      view = await fitToWindow(view, fixedTokens(request), target, resolveBackend(options.backend, runtime), historyPath);
-      if (Object.keys(runtime.pendingFiles).length) update = joinUpdates(update, { files: runtime.pendingFiles });
+      const fitted = await withBackend(request, (backend) => fitToWindow(view, fixedTokens(request), target, backend, historyPath));
+      view = fitted.result;
+      update = joinUpdates(update, fitted.files);
     };
     const withUpdate = (res: ModelResponse): ModelResponse =>
       Object.keys(update).length ? { ...res, update: joinUpdates(res.update ?? {}, update) } : res;

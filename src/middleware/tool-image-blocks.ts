@@ -1,5 +1,6 @@
 /** Tool messages with images as the text + image blocks a model that takes images gets (see tool-images.ts). */
 import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { copyToolMessage } from "../core/messages.ts";
 import { toolImagesOf } from "../core/tool-image-check.ts";
 
 /** `message` as the model gets it: a tool message with images as text + image blocks; any other as it is. */
@@ -9,12 +10,5 @@ export function withToolImages(message: BaseMessage): BaseMessage {
   if (!images.length) return message;
   const text = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
   const content = [...text, ...images.map((image) => ({ type: "image", mimeType: image.mimeType, data: image.data }))];
-  return new ToolMessage({
-    content: content as MessageContent,
-    tool_call_id: message.tool_call_id,
-    ...(message.name ? { name: message.name } : {}),
-    ...(message.id ? { id: message.id } : {}),
-    status: message.status ?? "success",
-    response_metadata: message.response_metadata,
-  });
+  return copyToolMessage(message, { content: content as MessageContent, status: message.status ?? "success" });
 }

@@ -58,6 +58,15 @@ export interface WorkerAppOptions {
   siteBase?: string | undefined;
 }
 
+/** The host python3's packages come from (the Python packages setting's URL), or undefined for none (or not a URL). */
+function packageHost(source: string | undefined): string | undefined {
+  try {
+    return source ? new URL(source).host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The agent calls, each loading the agents' code on first use. */
 function lazyAgentCalls(service: () => Promise<AgentService>): AgentLibraryApi {
   const names = Object.keys(AGENT_CALLS) as Array<keyof AgentLibraryApi>;
@@ -237,7 +246,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           approveWrites: s.approveWrites,
           toolProfile: s.toolProfile,
           harnessProfile: s.harnessProfile,
-          pythonPackages: s.pythonPackages ? new URL(s.pythonPackages).host : undefined,
+          pythonPackages: packageHost(s.pythonPackages),
           stopFlag,
         },
         {
@@ -327,11 +336,11 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     async attachContainer(port, state, reason) {
       await sandbox.attach(port, state, reason);
       const s = await settings.get();
-      return sandbox.status(s.sandbox, s.pythonPackages);
+      return sandbox.status(s.sandbox, packageHost(s.pythonPackages));
     },
     sandboxStatus: async () => {
       const s = await settings.get();
-      return sandbox.status(s.sandbox, s.pythonPackages);
+      return sandbox.status(s.sandbox, packageHost(s.pythonPackages));
     },
     async attachPromptApi(remote) {
       promptApi = remote ? promptPort(remote) : undefined;

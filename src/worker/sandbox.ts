@@ -23,8 +23,8 @@ import { ShellBackend } from "../backends/sandbox/shell.ts";
 import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
 
 export interface SandboxService {
-  /** What commands run in for `choice`, said for people; `packages` is the Python package source ("" for none). */
-  status(choice: SandboxChoice, packages?: string): SandboxStatus;
+  /** What commands run in for `choice`, said for people; `from` is the host python3's packages come from (none: no packages). */
+  status(choice: SandboxChoice, from?: string): SandboxStatus;
   /** Takes the page's container (or its absence); resolves once commands can run in it (its backend's code loaded). */
   attach(port: ContainerPort | null, state: SandboxStatus["webcontainer"], reason: string): Promise<void>;
   /** The sandbox commands run in for a choice now. */
@@ -85,9 +85,8 @@ export function createSandboxService(
 
   return {
     active,
-    status(choice, packages = "") {
+    status(choice, from) {
       const kind = active(choice);
-      const from = packageHost(packages);
       const reason =
         kind === "none"
           ? "no sandbox chosen: the agent cannot run commands " +
@@ -115,13 +114,4 @@ export function createSandboxService(
       return workspace;
     },
   };
-}
-
-/** The host of a package source URL ("" for none, or one that is not a URL). */
-function packageHost(source: string): string {
-  try {
-    return source ? new URL(source).host : "";
-  } catch {
-    return "";
-  }
 }
