@@ -11,9 +11,10 @@
  * ({@link ClearedResults}) says up to where results are cleared, so every
  * later request shows them the same way (a provider's prompt cache keeps
  * working between two clearings). The files are written by the middleware
- * (summarization.ts) before a record covers them.
+ * (middleware/clear-old-results.ts) before a record covers them.
  */
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { copyToolMessage } from "../core/messages.ts";
 import { largeResultPath } from "./result-files.ts";
 
 /** Results this long or shorter are never cleared (a note would save little). */
@@ -54,17 +55,21 @@ const cache = new WeakMap<ToolMessage, ToolMessage>();
 export function clearedMessage(m: ToolMessage): ToolMessage {
   let hit = cache.get(m);
   if (!hit) {
-    hit = new ToolMessage({
-      content: clearedNote(clearedPath(m)),
-      tool_call_id: m.tool_call_id,
-      name: m.name,
-      status: m.status,
-      id: m.id,
-      response_metadata: m.response_metadata,
-    });
+    hit = copyToolMessage(m, { content: clearedNote(clearedPath(m)) });
     cache.set(m, hit);
   }
   return hit;
+}
+
+/** The results the record covers, by state index: the file each one's note names (what the page shows on its card). */
+export function clearedResultFiles(messages: readonly BaseMessage[], cleared: ClearedResults | undefined): Map<number, string> {
+  const files = new Map<number, string>();
+  const end = Math.min(cleared?.before ?? 0, messages.length);
+  for (let i = 0; i < end; i++) {
+    const m = messages[i]!;
+    if (clearable(m)) files.set(i, clearedPath(m));
+  }
+  return files;
 }
 
 /** `messages` with the results the record covers cleared: a same-length copy, or `messages` itself when none are. */

@@ -7,7 +7,7 @@
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
-import { clearedNote, clearedPath } from "../context/clear-results.ts";
+import { clearedNote, clearedPath, clearedResultFiles, type ClearedResults } from "../context/clear-results.ts";
 import { SUMMARY_PROMPT } from "../context/summarize.ts";
 import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { AgentTool } from "../harness/types.ts";
@@ -70,8 +70,18 @@ describe("clearing old tool results", () => {
     });
     expect(clearedAt.size).toBeGreaterThanOrEqual(8);
     // The record of how far results are cleared is kept in state (so a request does not clear them again).
-    const record = (out as Record<string, unknown>)._clearedResults as { before: number } | undefined;
+    const record = (out as Record<string, unknown>)._clearedResults as ClearedResults | undefined;
     expect(record?.before).toBeGreaterThan(20);
+    // What the page marks on the cards (worker/thread-view.ts): exactly the results the last request showed as notes,
+    // each with the file its note names.
+    const marked = clearedResultFiles(out.messages, record);
+    const lastNotes = requests.at(-1)!.filter((m) => ToolMessage.isInstance(m) && String(m.content).startsWith("[Tool result cleared"));
+    expect(marked.size).toBe(lastNotes.length);
+    for (const [i, path] of marked) {
+      const m = out.messages[i] as ToolMessage;
+      expect(path).toBe(largeResultPath(m.tool_call_id));
+      expect(lastNotes.map((n) => (n as ToolMessage).tool_call_id)).toContain(m.tool_call_id);
+    }
     // Clearing kept the conversation far enough below the trigger that it needed no summary.
     expect(summaries).toBe(0);
   });

@@ -110,6 +110,11 @@ export interface MessageInfo {
   grader?: true;
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
+  /**
+   * Tool messages: the model no longer sees this result; it was cleared from its context (context/clear-results.ts)
+   * and the model sees a note naming this file, which holds the full text. The page still shows the result whole.
+   */
+  clearedTo?: string;
   /** Tool messages: the offloaded result's head and tail, from the stub the model sees. */
   offloadPreview?: string;
   /** Tool messages: how long the call ran. */

@@ -6,7 +6,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { DeepAgent } from "../agent/create-deep-agent.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
-import { withClearedResults, type ClearedResults } from "../context/clear-results.ts";
+import { clearedResultFiles, withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { estimateMessagesTokens } from "../context/tokens.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { CLEARED_KEY, EVENT_KEY } from "../middleware/summarization.ts";
@@ -191,6 +191,7 @@ export async function threadView(threadId: string, deps: ViewDeps): Promise<Omit
     lastRequestTokens: lastRequestTokens(messages, event, values[CLEARED_KEY]),
     branches: deps.history ? await branchesOf(deps.history, threadId, head) : [],
   };
+  for (const [i, path] of clearedResultFiles(messages, values[CLEARED_KEY])) shown.messages[i]!.clearedTo = path;
   if (event) view.summary = { cutoff: event.cutoffIndex, historyPath: event.filePath };
   if (cut) view.interrupted = partial ? { partial } : {};
   if (window.tokens) {

@@ -80,6 +80,33 @@ describe("tool card", () => {
     expect(onOpenFile).toHaveBeenCalledWith("/large_tool_results/call_1");
   });
 
+  it("says when the model no longer sees a result (cleared from its context), keeps it whole, and opens the saved copy", async () => {
+    const onOpenFile = vi.fn();
+    const result = "line of output\n".repeat(200);
+    const el = render(ToolCard, {
+      name: "read_file",
+      summary: "/big.log",
+      status: "done",
+      result,
+      clearedTo: "/large_tool_results/call_7",
+      onOpenFile,
+    });
+    // Collapsed: nothing about it yet (the header stays one line).
+    expect(el.querySelector('[data-testid="cleared-note"]')).toBeNull();
+    await userEvent.click(el.querySelector("button")!);
+    const note = el.querySelector('[data-testid="cleared-note"]')!;
+    expect(note.textContent).toContain("The model no longer sees this result");
+    expect(note.querySelector("code")?.textContent).toBe("/large_tool_results/call_7");
+    // The person still sees what the tool returned.
+    expect(el.querySelector(".result")?.textContent).toContain("line of output");
+    await userEvent.click(button(el, "Open saved copy")!);
+    expect(onOpenFile).toHaveBeenCalledWith("/large_tool_results/call_7");
+    // Without a way to open files, the note stays and the button does not.
+    const plain = render(ToolCard, { name: "read_file", summary: "/big.log", status: "done", result, clearedTo: "/x", open: true });
+    expect(plain.querySelector('[data-testid="cleared-note"]')).not.toBeNull();
+    expect(button(plain, "Open saved copy")).toBeUndefined();
+  });
+
   it("makes an error visible as text while collapsed", () => {
     const el = render(ToolCard, {
       name: "edit_file",

@@ -63,6 +63,21 @@ describe("buildTimeline", () => {
     expect(card?.kind === "tool" && card.images).toEqual(images);
   });
 
+  it("carries where a cleared result's note points to its card, and only that card", () => {
+    const cleared = { ...tool("c1", "read_file", "x".repeat(3_000)), clearedTo: "/large_tool_results/c1" };
+    const items = buildTimeline([
+      user("go"),
+      ai("", [["c1", "read_file"]]),
+      cleared,
+      ai("", [["c2", "read_file"]]),
+      tool("c2", "read_file"),
+    ]);
+    const cards = items.filter((i) => i.kind === "tool");
+    expect(cards.map((c) => c.kind === "tool" && c.clearedTo)).toEqual(["/large_tool_results/c1", undefined]);
+    // The card still has the whole result: the page shows what the tool returned.
+    expect(cards[0]?.kind === "tool" && cards[0].result).toHaveLength(3_000);
+  });
+
   it("marks a call answered at an approval Responded or Rejected, not Done or Error: the tool did not run", () => {
     const messages = [
       user("run it"),

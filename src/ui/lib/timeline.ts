@@ -58,6 +58,8 @@ export interface ToolItem {
   status: ToolStatus;
   result?: string;
   offloadedTo?: string;
+  /** The model sees a note naming this file instead of the result (cleared from its context). */
+  clearedTo?: string;
   /** The offloaded result's head and tail. */
   offloadPreview?: string;
   durationMs?: number;
@@ -207,6 +209,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
       if (result && status !== "stopped" && status !== "cancelled") {
         item.result = result.content;
         if (result.offloadedTo) item.offloadedTo = result.offloadedTo;
+        if (result.clearedTo) item.clearedTo = result.clearedTo;
         if (result.offloadPreview !== undefined) item.offloadPreview = result.offloadPreview;
         if (result.durationMs !== undefined) item.durationMs = result.durationMs;
         if (result.images?.length) item.images = result.images;
