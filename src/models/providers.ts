@@ -11,6 +11,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ErrorInfo } from "../core/errors.ts";
+import { once } from "../core/once.ts";
 import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
 import { withServerTools } from "../harness/bind-tools.ts";
@@ -27,18 +28,6 @@ export {
   type ServerProbe,
   type ServerWindow,
 } from "./server-window.ts";
-
-/** An import done once; a failed one (a chunk that did not arrive) is tried again at the next call. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => {
-    loading ??= load().catch((cause: unknown) => {
-      loading = undefined;
-      throw cause;
-    });
-    return loading;
-  };
-}
 
 /** The provider clients: a few hundred KB each, imported when first used (or preloaded), never at startup. */
 const openaiClient = once(() => import("@langchain/openai"));

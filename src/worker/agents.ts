@@ -14,6 +14,7 @@ import type { AgentDefinition } from "../agent-folders/definition.ts";
 import { createDeepAgent, type CreateDeepAgentOptions, type DeepAgent } from "../agent/create-deep-agent.ts";
 import type { BackendFactory } from "../backends/runtime.ts";
 import { toErrorInfo } from "../core/errors.ts";
+import { once } from "../core/once.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { MUTATING_TOOLS } from "../middleware/fs-tools.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
@@ -30,6 +31,13 @@ import type { RunPhase, SandboxKind, ToolProfileChoice } from "./protocol.ts";
 import type { RunStatus } from "./run-status.ts";
 import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "../agent/deeptab-prompt.ts";
 import { modelWindow } from "./windows.ts";
+
+/**
+ * The code every run needs that the worker starts without (fetch_url; js_eval's middleware, whose interpreter loads
+ * on its first call), imported side by side and once. getThread starts it while the person types, so that a first
+ * run does not wait for one import after another.
+ */
+export const preloadRunCode = once(() => Promise.all([import("../tools/fetch-url.ts"), import("../tools/js-eval.ts")]));
 
 export interface AgentDeps {
   checkpointer: BaseCheckpointSaver;
@@ -106,6 +114,12 @@ export async function buildAgent(
   deps: AgentDeps,
   onStatus: (status: RunStatus) => void = () => undefined,
 ): Promise<Result<BuiltAgent, string>> {
+  // The run's code and the MCP servers' tools load beside the model (awaited below; after an early return their
+  // failure is of no interest, never an unhandled rejection).
+  const code = preloadRunCode();
+  const servers = deps.mcpTools?.();
+  void code.catch(() => undefined);
+  void servers?.catch(() => undefined);
   const built = await chatModel(spec.choice, deps, onStatus);
   if (!built.ok) return built;
   const interruptOn: InterruptOnConfig = {};
@@ -114,15 +128,15 @@ export async function buildAgent(
   if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
   // fetch_url asks first: a URL the model writes can carry what it read to any host (the person sees the URL).
   interruptOn.fetch_url = true;
-  const servers = await deps.mcpTools?.();
+  const mcpTools = await servers;
   // Without the provider's own search, a search MCP server's tool is offered as `web_search` (its code loads only then).
   const mcp =
-    servers?.tools.length && !webSearchToolOf(spec.choice)
-      ? (await import("../tools/web-search-mcp.ts")).withMcpWebSearch(servers)
-      : servers;
+    mcpTools?.tools.length && !webSearchToolOf(spec.choice)
+      ? (await import("../tools/web-search-mcp.ts")).withMcpWebSearch(mcpTools)
+      : mcpTools;
   Object.assign(interruptOn, mcp?.interruptOn);
-  // fetch_url's code loads with the first run (the worker starts without it); its requests go through the request log.
-  const { createFetchUrlTool } = await import("../tools/fetch-url.ts");
+  // fetch_url's requests go through the request log.
+  const [{ createFetchUrlTool }, { jsEvalMiddleware }] = await code;
   // Where the sandbox has no python3 (none chosen, or WebContainer), Python is a tool of its own over the offline shell.
   const python =
     spec.sandbox === "shell"
@@ -154,7 +168,6 @@ export async function buildAgent(
   const chosen = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
   // js_eval (tools/js-eval.ts) is on for every agent (a folder may drop it); QuickJS's code and wasm load on its first call.
   // Tools called from its code ask as the run's approvals say (after the folder's), so it gets the final interruptOn and permissions.
-  const { jsEvalMiddleware } = await import("../tools/js-eval.ts");
   const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [], stopFlag: spec.stopFlag });
   // An agent folder's async subagents talk to their servers through the request log, as every request of a run does.
   const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js], fetch: deps.fetch };

@@ -20,7 +20,7 @@ import { GENERAL_AGENT } from "./general-agent.ts";
 import { AGENT_CALLS } from "./agent-calls.ts";
 import type { AgentService } from "./agent-service.ts";
 import { AGENT_LINKS_NS, AGENTS_NS } from "./agent-namespaces.ts";
-import { buildAgent, readerAgent } from "./agents.ts";
+import { buildAgent, preloadRunCode, readerAgent } from "./agents.ts";
 import { basePrompt } from "../agent/deeptab-prompt.ts";
 import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
 import { enrichApproval } from "./approvals.ts";
@@ -367,8 +367,11 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     async getThread(threadId) {
       const shown = await view(threadId);
-      // The client of the thread's provider loads now, while the user types, not at the first send.
+      // The code of a first run (the provider's client, the run's tools, the MCP servers) loads now, while the person
+      // types, not at the first send.
       preloadClient(shown.model.provider);
+      void preloadRunCode().catch(() => undefined);
+      void mcp().catch(() => undefined);
       return shown;
     },
     listFiles: async (threadId) => files.list(await fsOf(threadId)),
