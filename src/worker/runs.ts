@@ -316,8 +316,12 @@ export function createRunService(deps: RunDeps): RunService {
     const files = input.attachments ?? [];
     if (!input.text.trim() && !files.length) return startError("empty_input", "Type a message first.");
     // One read of the newest state: its approval refuses the message, and (with no older branch shown) its
-    // messages are what the user sees.
-    const latest = await stateOf(threadId);
+    // messages are what the user sees. The thread's other records are read beside it.
+    const [latest, head, partial] = await Promise.all([
+      stateOf(threadId),
+      registry.head(threadId),
+      interrupted(threadId).then((wasCut) => (wasCut ? registry.partial(threadId) : undefined)),
+    ]);
     if (approvalIn(latest)) {
       return startError("awaiting_approval", "The agent is waiting for your approval. Answer it first, or reject it with your message.");
     }
@@ -327,9 +331,6 @@ export function createRunService(deps: RunDeps): RunService {
       if (!paths.ok) return startError("attachment_failed", paths.error.message);
       text = `${text.trim()}\n\nAttached files: ${paths.value.join(", ")}`.trim();
     }
-    const head = await registry.head(threadId);
-    const wasCut = await interrupted(threadId);
-    const partial = wasCut ? await registry.partial(threadId) : undefined;
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     return {
       input: { messages: [new HumanMessage(text)] },
