@@ -12,6 +12,9 @@ import { cuttableFetch } from "../testing/cut-fetch.ts";
 import type { ServerReply } from "../testing/provider-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
 import { collectRun, openWorkerApi, waitUntil } from "../testing/worker-api.ts";
+import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { createWorkerApi } from "./app.ts";
+import { createLayout } from "./layout.ts";
 
 const serve = serveScripted();
 
@@ -97,5 +100,39 @@ describe("Continue after a reload", () => {
     expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
     expect(chats()).toHaveLength(2);
     expect((await second.getThread("t")).messages.at(-1)).toMatchObject({ role: "assistant", content: "The whole answer." });
+  }, 30_000);
+
+  it("cut before the run saved its message (a reload just after Send): no Continue, and sending again works", async () => {
+    // The first worker's checkpoint writes never finish: the page reloaded between the run's start and its first checkpoint.
+    const db = `t-${crypto.randomUUID()}`;
+    const stalled = new (class extends IndexedDBSaver {
+      override put(): never {
+        return new Promise(() => undefined) as never;
+      }
+      override putWrites(): never {
+        return new Promise(() => undefined) as never;
+      }
+    })(`${db}-checkpoints`);
+    const first = createWorkerApi({ storage: { saver: stalled, layout: createLayout(db) }, notify: () => undefined, tokenBatchMs: 0 });
+    const started = await first.startRun("t", { text: "Research the history of the web" }, () => undefined);
+    expect(started.ok).toBe(true);
+    // The run is marked started in the thread's record (as a cut run shows in the list), with no message saved.
+    const listed = async () => (await first.listThreads()).find((t) => t.id === "t");
+    await expect.poll(async () => (await listed())?.interrupted, { timeout: 20_000 }).toBe(true);
+
+    vi.resetModules();
+    const fresh = await import("../testing/worker-api.ts");
+    const second = fresh.openWorkerApi(db).api;
+    const view = await second.getThread("t");
+    expect(view.messages).toEqual([]);
+    expect(view.interrupted).toBeUndefined();
+    const refused = await second.continueRun("t", () => undefined);
+    expect(refused).toMatchObject({ ok: false, error: { code: "not_interrupted" } });
+    // The person sends the message again (the page kept it as the draft): one message, one answer.
+    const again = await collectRun((cb) => second.startRun("t", { text: "Research the history of the web" }, cb));
+    expect(await again.done).toMatchObject({ type: "done", status: "complete" });
+    const after = await second.getThread("t");
+    expect(after.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["Research the history of the web"]);
+    expect(after.interrupted).toBeUndefined();
   }, 30_000);
 });

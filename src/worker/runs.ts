@@ -190,7 +190,14 @@ export function createRunService(deps: RunDeps): RunService {
   async function interrupted(threadId: string): Promise<boolean> {
     if (runningHere(threadId) || !(await registry.wasRunning(threadId))) return false;
     const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
-    return !held.some((l) => l.name === threadLockName(threadId));
+    if (held.some((l) => l.name === threadLockName(threadId))) return false;
+    // A run cut before it saved its input (a reload just after Send; the page keeps the draft) left nothing to run and
+    // nothing shown: it is marked ended, rather than offering a Continue that would fail or do nothing. One with a step
+    // to run, or with streamed text to keep, is interrupted.
+    const latest = await stateOf(threadId);
+    if (latest.next.length > 0 || (await registry.partial(threadId)) !== undefined) return true;
+    await registry.runEnded(threadId, messagesIn(latest));
+    return false;
   }
 
   /** Writes the partial answer into the thread as an assistant message marked stopped (or cut off). */
