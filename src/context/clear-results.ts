@@ -61,25 +61,24 @@ export function clearedMessage(m: ToolMessage): ToolMessage {
   return hit;
 }
 
+/** State indices of the results the record covers: before its index, and {@link clearable}. */
+function coveredResults(messages: readonly BaseMessage[], cleared: ClearedResults | undefined): number[] {
+  const covered: number[] = [];
+  const end = Math.min(cleared?.before ?? 0, messages.length);
+  for (let i = 0; i < end; i++) if (clearable(messages[i]!)) covered.push(i);
+  return covered;
+}
+
 /** The results the record covers, by state index: the file each one's note names (what the page shows on its card). */
 export function clearedResultFiles(messages: readonly BaseMessage[], cleared: ClearedResults | undefined): Map<number, string> {
-  const files = new Map<number, string>();
-  const end = Math.min(cleared?.before ?? 0, messages.length);
-  for (let i = 0; i < end; i++) {
-    const m = messages[i]!;
-    if (clearable(m)) files.set(i, clearedPath(m));
-  }
-  return files;
+  return new Map(coveredResults(messages, cleared).map((i) => [i, clearedPath(messages[i] as ToolMessage)]));
 }
 
 /** `messages` with the results the record covers cleared: a same-length copy, or `messages` itself when none are. */
 export function withClearedResults(messages: readonly BaseMessage[], cleared: ClearedResults | undefined): readonly BaseMessage[] {
-  if (!cleared) return messages;
-  let out: BaseMessage[] | undefined;
-  const end = Math.min(cleared.before, messages.length);
-  for (let i = 0; i < end; i++) {
-    const m = messages[i]!;
-    if (clearable(m)) (out ??= [...messages])[i] = clearedMessage(m);
-  }
-  return out ?? messages;
+  const covered = coveredResults(messages, cleared);
+  if (!covered.length) return messages;
+  const out = [...messages];
+  for (const i of covered) out[i] = clearedMessage(messages[i] as ToolMessage);
+  return out;
 }
