@@ -21,6 +21,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    // A failure leaves the page as it was in test-results/ (not committed), beside the error.
+    screenshot: "only-on-failure",
   },
   webServer: {
     command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1 --outDir ${outDir} --bypass-lock`,

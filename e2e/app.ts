@@ -78,10 +78,16 @@ export async function connect(page: Page, c: Connection): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-/** Types a message into the composer and sends it with Enter. */
+/**
+ * Types a message into the composer and sends it with Enter, once the page would take it: Enter while Send is
+ * disabled does nothing, so a page still settling (a thread loading, a run ending) is waited for, and a box that
+ * lost the text fails here, saying so, instead of later as a run that never started.
+ */
 export async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(text);
+  await expect(page.getByTestId("send")).toBeEnabled();
+  await expect(box).toHaveValue(text);
   await box.press("Enter");
 }
 

@@ -202,6 +202,7 @@ test("⇄ copies a tab thread to the server (messages and files), and a server t
   await page.keyboard.press("Escape");
   await useTab(page);
   const list = page.getByRole("navigation", { name: "Threads" });
+  const tabThread = await list.getByTestId("thread-item").filter({ hasText: "hello" }).getAttribute("data-thread-id");
   await list.getByRole("button", { name: "Copy hello to the server" }).click();
   await expect(list.getByTestId("thread-copied")).toContainText(`Copied “hello” to the server at ${server.url}.`, { timeout: 60_000 });
 
@@ -209,8 +210,10 @@ test("⇄ copies a tab thread to the server (messages and files), and a server t
   await connectServer(page, server.url);
   await expect(dialog.getByTestId("runtime-status")).toHaveText(`Using deeptab on ${server.url}.`, { timeout: 60_000 });
   await page.keyboard.press("Escape");
+  // The list shows the server's threads: its "hello" is the copy (the server gave it its own id), not the tab's.
   const copied = list.getByTestId("thread-item").filter({ hasText: "hello" });
   await expect(copied).toHaveCount(1, { timeout: 60_000 });
+  await expect(copied).not.toHaveAttribute("data-thread-id", tabThread!, { timeout: 60_000 });
   await copied.getByTestId("thread-open").click();
   await expect(page.getByTestId("user-message")).toHaveText(["hello"]);
   await expect(page.getByTestId("assistant-message").last()).toHaveText(answer!);

@@ -32,7 +32,7 @@ test("the isolated page reaches both provider servers over CORS: models, a strea
   const openai = providerScope("openai");
   const anthropic = providerScope("anthropic");
   await openai.script([
-    { chunks: ["Hello ", "from ", "the ", "wire."], delayMs: 150 },
+    { chunks: ["Hello ", "from ", "the ", "wire."], delayMs: 400 },
     { disconnect: true },
     { status: 429, headers: { "retry-after": "1" } },
     { disconnect: true },
@@ -136,9 +136,10 @@ test("the isolated page reaches both provider servers over CORS: models, a strea
   expect(seen.anthropicModels).toEqual(DEFAULT_MODELS.anthropic);
   expect(seen.openaiText).toBe("Hello from the wire.");
   expect(seen.anthropicText).toBe("Claude streams too.");
-  // Chunk by chunk, 150 ms apart: the page read the stream as it came, not all at the end.
-  expect(seen.openaiReads.length).toBeGreaterThanOrEqual(3);
-  expect(seen.openaiReads.at(-1)! - seen.openaiReads[0]!).toBeGreaterThanOrEqual(300);
+  // Four chunks 400 ms apart: the page read the stream as it came, not all at the end. (A loaded machine may hand
+  // two chunks to one read; it still reads text well before the last chunk is sent.)
+  expect(seen.openaiReads.length).toBeGreaterThanOrEqual(2);
+  expect(seen.openaiReads.at(-1)! - seen.openaiReads[0]!).toBeGreaterThanOrEqual(400);
   expect(seen.rateLimit).toEqual({ status: 429, retryAfter: "1", type: "requests" });
   expect(seen.dropped).toEqual(["TypeError: Failed to fetch", "TypeError: Failed to fetch"]);
   expect(seen.cut).toEqual({ text: "partial", error: "TypeError: network error" });
