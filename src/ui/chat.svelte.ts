@@ -12,7 +12,7 @@
 import { toErrorInfo } from "../core/errors.ts";
 import type { AgentClient, RunHandle, RunStart } from "../worker/client.ts";
 import type { AgentEvent, ApprovalDecision, ErrorInfo, ModelChoice, ThreadView, UserInput, WorkerInfo } from "../worker/protocol.ts";
-import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, type LiveThread } from "./lib/live.ts";
+import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, withEarlier, type LiveThread } from "./lib/live.ts";
 
 export class Chat {
   readonly #client: AgentClient;
@@ -34,6 +34,9 @@ export class Chat {
   #unfollowed: string | null = null;
   /** The end of this tab's current run (its reload included). */
   #idle: Promise<void> = Promise.resolve();
+  /** Loads are numbered as they are asked for; a load that answers after a later one was shown is not shown. */
+  #loads = 0;
+  #shownLoad = 0;
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
@@ -113,10 +116,21 @@ export class Chat {
   /** Loads the thread; `afterRun`: the reload that ends a run (shown although the run still counts as running). */
   async #load(afterRun: boolean): Promise<void> {
     const threadId = this.#threadId;
+    const load = ++this.#loads;
     this.#loading = true;
     try {
       const [view, status] = await Promise.all([this.#client.getThread(threadId), this.#client.getThreadStatus(threadId)]);
-      if (threadId !== this.#threadId || (this.running && !afterRun)) return;
+      if (threadId !== this.#threadId || load < this.#shownLoad) return;
+      this.#shownLoad = load;
+      if (this.running && !afterRun) {
+        // A message sent before the thread had loaded: its earlier conversation is shown above the run.
+        if (this.#view === null) {
+          this.#view = view;
+          this.#live = withEarlier(this.#live, view);
+          this.#revision++;
+        }
+        return;
+      }
       this.#view = view;
       this.#busy = status.busy;
       // A run's error stays until dismissed or the next run: the thread's update broadcast after a failed run reloads too.
@@ -124,9 +138,9 @@ export class Chat {
       this.#revision++;
       if (!afterRun) this.#follow(threadId, view);
     } catch (err) {
-      this.#live = { ...this.#live, error: toErrorInfo(err) };
+      if (load >= this.#shownLoad) this.#live = { ...this.#live, error: toErrorInfo(err) };
     } finally {
-      this.#loading = false;
+      if (load === this.#loads) this.#loading = false;
     }
   }
 

@@ -94,6 +94,22 @@ export function beginTurn(live: LiveThread, text?: string): LiveThread {
   };
 }
 
+/**
+ * A turn sent before the thread's view had loaded (a message typed right after a reload) shows only its own messages;
+ * when the view arrives during the run, the earlier conversation goes in front of them. Messages the run has shown
+ * already are not repeated: those with an id the turn holds, and the stored copy of the turn's own message, which is
+ * the view's last message then (the worker stored it before it read the view; a different text, or one answered in
+ * the view, is an earlier message).
+ */
+export function withEarlier(live: LiveThread, view: ThreadView): LiveThread {
+  const shown = new Set(live.messages.flatMap((m) => (m.id ? [`${m.role}:${m.id}`] : [])));
+  const earlier = view.messages.filter((m) => !(m.id && shown.has(`${m.role}:${m.id}`)));
+  const own = live.messages[0];
+  const last = earlier.at(-1);
+  if (own?.role === "user" && !own.id && last?.role === "user" && last.content === own.content) earlier.pop();
+  return { ...live, messages: [...earlier, ...live.messages], todos: live.todos.length ? live.todos : view.todos, summary: view.summary };
+}
+
 /** The run did not start: the optimistic message goes (the composer keeps the text). */
 export function failTurn(live: LiveThread, error: ErrorInfo, optimistic: boolean): LiveThread {
   return { ...live, messages: optimistic ? live.messages.slice(0, -1) : live.messages, runId: null, status: null, error };
