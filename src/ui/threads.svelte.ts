@@ -52,6 +52,13 @@ export class Threads {
   get current(): string {
     return this.#chat.threadId;
   }
+  /**
+   * This tab runs the shown thread: another thread cannot be opened (nor this one deleted) until the run ends or is
+   * stopped; {@link select} and {@link create} do nothing meanwhile.
+   */
+  get locked(): boolean {
+    return this.#chat.running;
+  }
   /** The last failed thread action. */
   get error(): ErrorInfo | null {
     return this.#error;

@@ -1,0 +1,96 @@
+/**
+ * The thread list while the shown thread runs, in Chromium over the real agent worker (its own IndexedDB) and the
+ * demo model: New thread, opening another thread and deleting the running one do not happen, and the list says why
+ * (they used to do nothing, or hide a thread that stayed shown); once the run ends they work again.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { page } from "vitest/browser";
+import { cleanupRendered, render } from "../testing/render.svelte.ts";
+import { workerPool } from "../testing/worker-pool.ts";
+import type { AgentClient } from "../worker/client.ts";
+import type { AgentEvent } from "../worker/protocol.ts";
+import { Chat } from "./chat.svelte.ts";
+import ThreadList from "./thread-list.svelte";
+import { Threads } from "./threads.svelte.ts";
+
+const { spawn } = workerPool();
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanupRendered();
+  for (const undo of cleanup.splice(0).reverse()) undo();
+});
+
+/** A client whose runs started after `hold()` count as ended only once `end()` is called (the run goes on while the test clicks). */
+function heldRuns(client: AgentClient) {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  let holding = false;
+  const wrapped: AgentClient = {
+    ...client,
+    async run(threadId, input, onEvent) {
+      const held = holding;
+      // The run's last event (done or error) and its end reach the page only once `end()` is called.
+      const forward = (event: AgentEvent) => {
+        if (held && (event.type === "done" || event.type === "error")) void ended.then(() => onEvent?.(event));
+        else onEvent?.(event);
+      };
+      const started = await client.run(threadId, input, forward);
+      if (!started.ok || !held) return started;
+      const done = started.value.done.then(async (terminal) => {
+        await ended;
+        return terminal;
+      });
+      return { ok: true, value: { ...started.value, done } };
+    },
+  };
+  return { client: wrapped, hold: () => (holding = true), end };
+}
+
+describe("the thread list while the shown thread runs", () => {
+  it("holds New thread, opening another thread and deleting the running one, says why, and lets go when the run ends", async () => {
+    const held = heldRuns(spawn());
+    const chat = new Chat(held.client, `thread-${crypto.randomUUID()}`);
+    const threads = new Threads(held.client, chat);
+    cleanup.push(() => {
+      threads.dispose();
+      chat.dispose();
+    });
+    await chat.connect();
+    // An earlier thread to open, then the shown one, running.
+    expect(await chat.send({ text: "earlier thread" })).toBe(true);
+    await chat.idle();
+    const earlier = chat.threadId;
+    await threads.create();
+    render(ThreadList, { threads });
+    held.hold();
+    expect(await chat.send({ text: "running thread" })).toBe(true);
+    const running = chat.threadId;
+    await threads.refresh();
+    expect(chat.running).toBe(true);
+
+    const list = page.getByRole("navigation", { name: "Threads" });
+    const newThread = list.getByRole("button", { name: "New thread", exact: true });
+    await expect.element(newThread).toHaveAttribute("aria-disabled", "true");
+    // aria-disabled, not disabled: a click still comes through (Playwright waits for "enabled" unless forced).
+    await newThread.click({ force: true });
+    const note = list.getByTestId("thread-locked");
+    await expect.element(note).toHaveTextContent("The shown thread is running: stop it or let it finish");
+    expect(chat.threadId).toBe(running);
+
+    const items = list.getByTestId("thread-item");
+    const other = items.filter({ hasText: "earlier thread" });
+    await other.getByTestId("thread-open").click({ force: true });
+    expect(chat.threadId).toBe(running);
+    await items.filter({ hasText: "running thread" }).getByTestId("thread-delete").click({ force: true });
+    await expect.element(page.getByRole("dialog", { name: "Delete this thread?" })).not.toBeInTheDocument();
+    expect(threads.pendingDelete).toBeNull();
+
+    // The run ends: the note goes, and the list works again.
+    held.end();
+    await chat.idle();
+    await expect.element(note).not.toBeInTheDocument();
+    await expect.element(newThread).toHaveAttribute("aria-disabled", "false");
+    await other.getByTestId("thread-open").click();
+    await expect.poll(() => chat.threadId).toBe(earlier);
+  });
+});
