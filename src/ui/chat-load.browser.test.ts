@@ -105,4 +105,22 @@ describe("a message sent before the thread has loaded", () => {
     expect(users(chat)).toEqual(["first", "second"]);
     expect(chat.running).toBe(false);
   });
+
+  it("a run counts as running until the thread is shown again after its last event: a message sent meanwhile waits", async () => {
+    const { chat, connected, releaseLoad, releaseEnd } = await reloadedThread();
+    releaseLoad();
+    await connected;
+    expect(await chat.send({ text: "second" })).toBe(true);
+    // The run's last event has come (it clears the run's id); its end, and the reload after it, have not.
+    await expect.poll(() => chat.live.runId, { timeout: 30_000 }).toBeNull();
+    expect(chat.running).toBe(true);
+    expect(await chat.send({ text: "third" })).toBe(false);
+    releaseEnd();
+    await chat.idle();
+    expect(chat.running).toBe(false);
+    expect(users(chat)).toEqual(["first", "second"]);
+    expect(await chat.send({ text: "third" })).toBe(true);
+    await chat.idle();
+    expect(users(chat)).toEqual(["first", "second", "third"]);
+  });
 });

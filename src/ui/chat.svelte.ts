@@ -34,6 +34,8 @@ export class Chat {
   #unfollowed: string | null = null;
   /** The end of this tab's current run (its reload included). */
   #idle: Promise<void> = Promise.resolve();
+  /** This tab's run started and its end (the reload after it) is not shown yet. */
+  #ending = $state.raw(false);
   /** Loads are numbered as they are asked for; a load that answers after a later one was shown is not shown. */
   #loads = 0;
   #shownLoad = 0;
@@ -67,8 +69,9 @@ export class Chat {
   get busy(): boolean {
     return this.#busy;
   }
+  /** A run of this tab's is on, or has ended and its thread is being reloaded (its last event clears `runId` first). */
   get running(): boolean {
-    return this.#live.runId !== null;
+    return this.#live.runId !== null || this.#ending;
   }
   get loading(): boolean {
     return this.#loading;
@@ -325,6 +328,7 @@ export class Chat {
 
   /** Waits for the run's end, then shows the thread as the worker has it, and only then stops counting as running. */
   async #finish(done: RunHandle["done"]): Promise<void> {
+    this.#ending = true;
     try {
       const end = await done;
       // The worker died mid-run: no terminal event came through the callback.
@@ -335,5 +339,6 @@ export class Chat {
     const { error, finished } = this.#live;
     await this.#load(true);
     this.#live = { ...this.#live, runId: null, error, finished };
+    this.#ending = false;
   }
 }
