@@ -4,9 +4,8 @@
  * not only once the run ends; and a view read before the run, arriving after the run's own reload, is not shown.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { heldClient } from "../testing/held-client.ts";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
-import type { ThreadView } from "../worker/protocol.ts";
 import { Chat } from "./chat.svelte.ts";
 
 const { spawn } = workerPool();
@@ -14,43 +13,6 @@ const cleanup: Array<() => void> = [];
 afterEach(() => {
   for (const undo of cleanup.splice(0).reverse()) undo();
 });
-
-/** Resolves when `open` is called. */
-function gate() {
-  let open!: () => void;
-  const closed = new Promise<void>((resolve) => (open = resolve));
-  return { closed, open };
-}
-
-/**
- * A client whose first `getThread` answers only once `load` opens (the thread loads slowly after a reload), and whose
- * runs count as ended only once `end` opens (the run goes on while the view arrives).
- */
-function slowClient(client: AgentClient) {
-  const load = gate();
-  const end = gate();
-  let first = true;
-  const wrapped: AgentClient = {
-    ...client,
-    async getThread(threadId: string): Promise<ThreadView> {
-      if (!first) return client.getThread(threadId);
-      first = false;
-      const view = await client.getThread(threadId);
-      await load.closed;
-      return view;
-    },
-    async run(threadId, input, onEvent) {
-      const started = await client.run(threadId, input, onEvent);
-      if (!started.ok) return started;
-      const done = started.value.done.then(async (terminal) => {
-        await end.closed;
-        return terminal;
-      });
-      return { ok: true, value: { ...started.value, done } };
-    },
-  };
-  return { client: wrapped, releaseLoad: load.open, releaseEnd: end.open };
-}
 
 const users = (chat: Chat) => chat.live.messages.filter((m) => m.role === "user").map((m) => m.content);
 
@@ -64,7 +26,7 @@ async function reloadedThread() {
   await before.idle();
   const earlier = before.live.messages;
   before.dispose();
-  const slow = slowClient(client);
+  const slow = heldClient(client, { firstLoad: true, runs: true });
   const chat = new Chat(slow.client, threadId);
   cleanup.push(() => chat.dispose());
   const connected = chat.connect();

@@ -6,9 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { page } from "vitest/browser";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
+import { heldClient } from "../testing/held-client.ts";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
-import type { AgentEvent } from "../worker/protocol.ts";
 import { Chat } from "./chat.svelte.ts";
 import ThreadList from "./thread-list.svelte";
 import { Threads } from "./threads.svelte.ts";
@@ -20,35 +19,9 @@ afterEach(() => {
   for (const undo of cleanup.splice(0).reverse()) undo();
 });
 
-/** A client whose runs started after `hold()` count as ended only once `end()` is called (the run goes on while the test clicks). */
-function heldRuns(client: AgentClient) {
-  let end!: () => void;
-  const ended = new Promise<void>((resolve) => (end = resolve));
-  let holding = false;
-  const wrapped: AgentClient = {
-    ...client,
-    async run(threadId, input, onEvent) {
-      const held = holding;
-      // The run's last event (done or error) and its end reach the page only once `end()` is called.
-      const forward = (event: AgentEvent) => {
-        if (held && (event.type === "done" || event.type === "error")) void ended.then(() => onEvent?.(event));
-        else onEvent?.(event);
-      };
-      const started = await client.run(threadId, input, forward);
-      if (!started.ok || !held) return started;
-      const done = started.value.done.then(async (terminal) => {
-        await ended;
-        return terminal;
-      });
-      return { ok: true, value: { ...started.value, done } };
-    },
-  };
-  return { client: wrapped, hold: () => (holding = true), end };
-}
-
 describe("the thread list while the shown thread runs", () => {
   it("holds New thread, opening another thread and deleting the running one, says why, and lets go when the run ends", async () => {
-    const held = heldRuns(spawn());
+    const held = heldClient(spawn(), { lastEvent: true });
     const chat = new Chat(held.client, `thread-${crypto.randomUUID()}`);
     const threads = new Threads(held.client, chat);
     cleanup.push(() => {
@@ -62,7 +35,7 @@ describe("the thread list while the shown thread runs", () => {
     const earlier = chat.threadId;
     await threads.create();
     render(ThreadList, { threads });
-    held.hold();
+    held.holdRuns();
     expect(await chat.send({ text: "running thread" })).toBe(true);
     const running = chat.threadId;
     await threads.refresh();
@@ -84,9 +57,14 @@ describe("the thread list while the shown thread runs", () => {
     await items.filter({ hasText: "running thread" }).getByTestId("thread-delete").click({ force: true });
     await expect.element(page.getByRole("dialog", { name: "Delete this thread?" })).not.toBeInTheDocument();
     expect(threads.pendingDelete).toBeNull();
+    // The state class holds them too, not only the list.
+    await threads.remove(running);
+    await threads.select(earlier);
+    expect(threads.pendingDelete).toBeNull();
+    expect(chat.threadId).toBe(running);
 
     // The run ends: the note goes, and the list works again.
-    held.end();
+    held.releaseEnd();
     await chat.idle();
     await expect.element(note).not.toBeInTheDocument();
     await expect.element(newThread).toHaveAttribute("aria-disabled", "false");

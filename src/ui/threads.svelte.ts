@@ -54,7 +54,7 @@ export class Threads {
   }
   /**
    * This tab runs the shown thread: another thread cannot be opened (nor this one deleted) until the run ends or is
-   * stopped; {@link select} and {@link create} do nothing meanwhile.
+   * stopped; {@link select}, {@link create} and {@link remove} of the shown thread do nothing meanwhile.
    */
   get locked(): boolean {
     return this.#chat.running;
@@ -89,7 +89,7 @@ export class Threads {
   }
 
   async select(threadId: string): Promise<void> {
-    if (this.#chat.running) return;
+    if (this.locked) return;
     await this.#chat.open(threadId);
     this.#onSelect(threadId);
   }
@@ -106,6 +106,7 @@ export class Threads {
 
   /** Deletes a thread after an undo window (`undoMs`); the list hides it at once. Another delete commits the previous one. */
   async remove(threadId: string, undoMs = 6_000): Promise<void> {
+    if (this.locked && threadId === this.current) return;
     await this.commitDelete();
     const title = this.#items.find((t) => t.id === threadId)?.title ?? "Thread";
     if (threadId === this.current) await this.create();
