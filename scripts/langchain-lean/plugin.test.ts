@@ -8,7 +8,20 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { PromptTemplate } from "@langchain/core/prompts";
+import {
+  AIMessage,
+  AIMessageChunk,
+  ChatMessage,
+  FunctionMessage,
+  HumanMessage,
+  HumanMessageChunk,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  ToolMessageChunk,
+  type BaseMessage,
+} from "@langchain/core/messages";
 import { load } from "@langchain/core/load";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
@@ -19,6 +32,7 @@ const require = createRequire(import.meta.url);
 const CORE = join(dirname(require.resolve("@langchain/core/package.json")), "dist");
 /** The installed module's file (the package's `./load` export, as the bundler resolves it for a browser). */
 const LOAD_FILE = join(CORE, "load", "index.js");
+const MAP_FILE = join(CORE, "load", "import_map.js");
 
 /** `code`, the rewrite of the installed module `file`, written under `dir` with its relative imports pointed at the package. */
 async function relocated(dir: string, file: string, code: string, name: string): Promise<string> {
@@ -37,19 +51,25 @@ async function relocated(dir: string, file: string, code: string, name: string):
 describe("@langchain/core/load with its import map on demand", () => {
   let tmp: string;
   let original: string;
+  let importMap: string;
   let lazyLoad: typeof load;
+  /** The rewrite with the import map's import failing: what revives without the map. */
+  let mapless: typeof load;
   beforeAll(async () => {
-    original = await readFile(LOAD_FILE, "utf8");
+    [original, importMap] = await Promise.all([readFile(LOAD_FILE, "utf8"), readFile(MAP_FILE, "utf8")]);
     // The rewritten module in a temporary folder, its relative imports pointed at the installed package's files.
     tmp = await mkdtemp(join(tmpdir(), "deeptab-lean-"));
-    ({ load: lazyLoad } = (await import(await relocated(tmp, LOAD_FILE, lazyImportMap(original), "load.mjs"))) as { load: typeof load });
+    const code = lazyImportMap(original, importMap);
+    ({ load: lazyLoad } = (await import(await relocated(tmp, LOAD_FILE, code, "load.mjs"))) as { load: typeof load });
+    const noMap = code.replace('await import("./import_map.js")', 'await Promise.reject(new Error("the import map was imported"))');
+    ({ load: mapless } = (await import(await relocated(tmp, LOAD_FILE, noMap, "mapless.mjs"))) as { load: typeof load });
   });
   afterAll(async () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
   it("imports the map only where an object is revived", () => {
-    const code = lazyImportMap(original);
+    const code = lazyImportMap(original, importMap);
     expect(code).not.toMatch(/^import .*import_map/m);
     expect(code).toContain('await import("./import_map.js")');
   });
@@ -77,6 +97,39 @@ describe("@langchain/core/load with its import map on demand", () => {
     expect((lazy as unknown as { files: Record<string, unknown> }).files["/a.json"]).toEqual(file);
   });
 
+  it("revives every message class without importing the map, and imports it for any other object", async () => {
+    const messages = [
+      new HumanMessage({ content: [{ type: "text", text: "look" }], id: "h1", name: "me" }),
+      new AIMessage({ content: "", id: "a1", tool_calls: [{ id: "c1", name: "ls", args: {} }], response_metadata: { model: "m" } }),
+      new AIMessageChunk({ content: "par", id: "a2", tool_call_chunks: [{ id: "c2", name: "ls", args: "{", index: 0 }] }),
+      new ToolMessage({ content: "boom", tool_call_id: "c1", status: "error", artifact: { n: 1 } }),
+      new ToolMessageChunk({ content: "x", tool_call_id: "c3" }),
+      new SystemMessage({ content: "be brief", additional_kwargs: { cache: true } }),
+      new HumanMessageChunk({ content: "h" }),
+      new ChatMessage({ content: "c", role: "critic" }),
+      new FunctionMessage({ content: "{}", name: "f" }),
+      new RemoveMessage({ id: "gone" }),
+    ];
+    const text = JSON.stringify({ messages });
+    const real = await load<{ messages: BaseMessage[] }>(text);
+    const revived = await mapless<{ messages: BaseMessage[] }>(text);
+    expect(revived).toEqual(real);
+    expect(revived.messages.map((m) => m.constructor)).toEqual(real.messages.map((m) => m.constructor));
+    expect(revived.messages.map((m) => m.constructor.name)).toEqual(messages.map((m) => m.constructor.name));
+    // A message class under another namespace, and anything else of LangChain's core, still go through the map.
+    const tool = JSON.stringify({
+      lc: 1,
+      type: "constructor",
+      id: ["langchain_core", "messages", "tool", "ToolMessage"],
+      kwargs: { content: "t", tool_call_id: "c" },
+    });
+    await expect(mapless(tool)).rejects.toThrow("the import map was imported");
+    expect(await lazyLoad(tool)).toEqual(await load(tool));
+    const prompt = JSON.stringify(PromptTemplate.fromTemplate("Answer {question}"));
+    await expect(mapless(prompt)).rejects.toThrow("the import map was imported");
+    expect(await lazyLoad(prompt)).toEqual(await load(prompt));
+  });
+
   it("rejects what the real load() rejects", async () => {
     const bad = JSON.stringify({ lc: 1, type: "constructor", id: ["not_langchain", "X"], kwargs: {} });
     await expect(load(bad)).rejects.toThrow(/Invalid namespace/);
@@ -87,7 +140,10 @@ describe("@langchain/core/load with its import map on demand", () => {
   });
 
   it("fails the build when @langchain/core's module changed shape", () => {
-    expect(() => lazyImportMap(original.replace("import_map_exports }", "importMap }"))).toThrow(/changed/);
+    expect(() => lazyImportMap(original.replace("import_map_exports }", "importMap }"), importMap)).toThrow(/load\/index.js changed/);
+    // The map's messages taken from another module: the shortcut would no longer give the map's classes.
+    const moved = importMap.replace('from "../messages/index.js"', 'from "../messages/all.js"');
+    expect(() => lazyImportMap(original, moved)).toThrow(/import_map.js changed/);
   });
 });
 

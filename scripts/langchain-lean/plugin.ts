@@ -4,9 +4,11 @@
  *
  * - `@langchain/core/load` (which LangGraph's checkpoint serializer imports to revive messages) imports the whole of
  *   LangChain's core statically through its import map (`load/import_map.js`: every prompt, parser, retriever,
- *   tracer and testing helper; ≈ 26 KiB gzip of the worker's startup JS), for the one case where a checkpoint holds a
- *   serialized LangChain object. `load()` is async already: the map is imported there, on the first object that
- *   needs it (the same module, so the same classes), and everything else of `load()` is unchanged.
+ *   tracer and testing helper; ≈ 26 KiB gzip of the worker's startup JS), though what a checkpoint holds is messages.
+ *   A message is revived with its class taken from the module the map's `messages` entry is (classes the worker
+ *   has loaded already), so reading a thread, and with it a first run, loads nothing more (it used to load the
+ *   whole map, seven chunks one after another). Any other serialized object imports the map where `load()` needs
+ *   it (it is async already), and everything else of `load()` is unchanged.
  * - `@langchain/core/runnables` imports the tracers behind `streamLog()` and `streamEvents()` (and with them a JSON
  *   Patch library) for every runnable, though only those two methods build the tracers; the other methods only ask
  *   whether a handler is one, by its name. The two modules load when one of those methods runs (the same modules, so
@@ -29,22 +31,59 @@ import type { Plugin } from "vite";
 /** The packages whose modules are marked free of side effects. */
 const PURE =
   /[\\/]node_modules[\\/]@langchain[\\/](core|langgraph|langgraph-checkpoint)[\\/]dist[\\/]|[\\/]node_modules[\\/]langsmith[\\/]/;
+const changed = (what: string) =>
+  new Error(`langchain-lean: @langchain/core/dist/${what} changed; update scripts/langchain-lean/plugin.ts`);
+
 /** `@langchain/core/load`'s module. */
 const LOAD = /[\\/]node_modules[\\/]@langchain[\\/]core[\\/]dist[\\/]load[\\/]index\.js$/;
 
 const STATIC_MAP = 'import { import_map_exports } from "./import_map.js";\n';
+/** LangChain's message classes: what a checkpoint holds. */
+const MESSAGE_CLASSES = [
+  "AIMessage",
+  "AIMessageChunk",
+  "ChatMessage",
+  "ChatMessageChunk",
+  "FunctionMessage",
+  "FunctionMessageChunk",
+  "HumanMessage",
+  "HumanMessageChunk",
+  "RemoveMessage",
+  "SystemMessage",
+  "SystemMessageChunk",
+  "ToolMessage",
+  "ToolMessageChunk",
+];
+/** The classes, from the module the import map's `messages` entry is (load/import_map.js); named, so the bundler keeps only them. */
+const MESSAGE_MAP =
+  `import { ${MESSAGE_CLASSES.join(", ")} } from "../messages/index.js";\n` +
+  `const messageClasses = () => ({ ${MESSAGE_CLASSES.join(", ")} });\n`;
 const MAP_USE = "langchain_core: import_map_exports,";
-/** The map, imported when a serialized object of LangChain's core namespace is revived (the only reader of it). */
-const LAZY_MAP_USE = 'langchain_core: namespace[0] === "langchain_core" ? (await import("./import_map.js")).import_map_exports : void 0,';
+/**
+ * The map for a serialized object of LangChain's core namespace (the only reader of it): for one of the message
+ * classes under `messages` itself, the map's `messages` entry with only those classes (the lookup finds the same
+ * class); for anything else, the whole map, imported then.
+ */
+const LAZY_MAP_USE =
+  'langchain_core: namespace[0] !== "langchain_core" ? void 0 : ' +
+  'namespace.length === 2 && namespace[1] === "messages" && Object.hasOwn(messageClasses(), name) ? { messages: messageClasses() } : ' +
+  '(await import("./import_map.js")).import_map_exports,';
+/** The map's entry {@link MESSAGE_MAP} stands in for, and where the map takes it from. */
+const MAP_MESSAGES = ["\tmessages: () => messages_exports,\n", 'import { messages_exports } from "../messages/index.js";\n'];
 
 /**
- * `@langchain/core/load`'s code with its import map imported on demand. Throws when the code is not the shape this
- * was written for (a new @langchain/core): the build fails rather than silently loading the whole core again.
+ * `@langchain/core/load`'s code with messages revived from the import map's message entries and the map imported on
+ * demand for anything else; `importMap` is the installed `load/import_map.js`. Throws when either is not the shape
+ * this was written for (a new @langchain/core): the build fails rather than silently loading the whole core again,
+ * or reviving a message from another module than the map's.
  */
-export function lazyImportMap(code: string): string {
+export function lazyImportMap(code: string, importMap: string): string {
   if (!code.includes(STATIC_MAP) || code.split(MAP_USE).length !== 2 || !code.includes("async function reviver("))
-    throw new Error("langchain-lean: @langchain/core/dist/load/index.js changed; update scripts/langchain-lean/plugin.ts");
-  return code.replace(STATIC_MAP, "").replace(MAP_USE, LAZY_MAP_USE);
+    throw changed("load/index.js");
+  // The name and namespace the map is chosen by are known where the map is built.
+  if (!code.includes("const [name, ...namespaceReverse] = serialized.id.slice().reverse();")) throw changed("load/index.js");
+  if (MAP_MESSAGES.some((line) => !importMap.includes(line))) throw changed("load/import_map.js");
+  return code.replace(STATIC_MAP, MESSAGE_MAP).replace(MAP_USE, LAZY_MAP_USE);
 }
 
 /** `@langchain/core/runnables`' base module. */
@@ -64,9 +103,6 @@ const TRACER_METHODS = ["async *streamLog(", "async *_streamLog(", "async *_stre
 const TRACER_LOAD =
   'const { LogStreamCallbackHandler, RunLog, RunLogPatch } = await import("../tracers/log_stream.js");\n' +
   'const { EventStreamCallbackHandler } = await import("../tracers/event_stream.js");\n';
-
-const changed = (what: string) =>
-  new Error(`langchain-lean: @langchain/core/dist/${what} changed; update scripts/langchain-lean/plugin.ts`);
 
 /**
  * `@langchain/core/runnables`' base module with the stream tracers imported by the methods that build them. Throws
@@ -112,7 +148,7 @@ export function langchainLean(): Plugin {
       return resolved && !resolved.external && PURE.test(resolved.id) ? { ...resolved, moduleSideEffects: false } : null;
     },
     async transform(code, id) {
-      if (LOAD.test(id)) return { code: lazyImportMap(code), map: null };
+      if (LOAD.test(id)) return { code: lazyImportMap(code, await readFile(join(dirname(id), "import_map.js"), "utf8")), map: null };
       if (LANGUAGE_MODELS.test(id)) return { code: lazyTiktoken(code), map: null };
       if (!RUNNABLES.test(id)) return null;
       const tracer = (name: string) => readFile(join(dirname(id), "..", "tracers", name), "utf8");
