@@ -176,6 +176,35 @@ describe("the loop", () => {
     expect(chunks.filter(Boolean)).toEqual(["one ", "two ", "three ", "four"]);
   });
 
+  it("with a checkpointer, starts a step only once the step before it is saved (durability sync)", async () => {
+    /** A saver whose writes take a while, and which says which steps it has finished saving. */
+    class SlowSaver extends MemorySaver {
+      saved: number[] = [];
+      override async put(...args: Parameters<MemorySaver["put"]>) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const config = await super.put(...args);
+        this.saved.push(args[2].step);
+        return config;
+      }
+    }
+    const saver = new SlowSaver();
+    const seen: Array<{ step: number; saved: number }> = [];
+    const probe = tool(
+      async (_args, config) => {
+        seen.push({ step: config.metadata?.langgraph_step as number, saved: Math.max(...saver.saved) });
+        return "ok";
+      },
+      { name: "probe", description: "Says when it runs.", schema: z.object({}) },
+    );
+    const model = new ScriptedChatModel({
+      script: [{ toolCalls: [{ name: "probe", args: {} }] }, { toolCalls: [{ name: "probe", args: {} }] }, { text: "done" }],
+    });
+    await createDeepAgent({ model, tools: [probe], checkpointer: saver }).invoke(human("go"), { configurable: { thread_id: "t" } });
+    expect(seen).toHaveLength(2);
+    // The model's step (the one before each tools step) was saved before the tools ran.
+    for (const { step, saved } of seen) expect(saved).toBeGreaterThanOrEqual(step - 1);
+  });
+
   it("keeps state across turns with a checkpointer", async () => {
     const model = new ScriptedChatModel({
       script: [{ toolCalls: [{ name: "write_file", args: { file_path: "/n.md", content: "v1" } }] }, { text: "saved" }, { text: "again" }],
