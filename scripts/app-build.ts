@@ -1,8 +1,8 @@
 /**
  * The built app a bench measures: dist/ when it is newer than everything the
- * build reads (src/, index.html, public/, vite.config.ts, scripts/shell/,
- * package-lock.json), otherwise a fresh `vite build` into a temporary folder
- * (dist/ is left as it is). DEEPTAB_BENCH_DIST names a build to measure as it
+ * build reads (src/, index.html, public/, vite.config.ts and its plugins,
+ * package-lock.json), otherwise a fresh production `vite build` into a
+ * temporary folder (dist/ is left as it is). DEEPTAB_BENCH_DIST names a build to measure as it
  * is (e.g. another branch's, to compare).
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -25,8 +25,19 @@ function newest(path: string): number {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 }
 
-/** The build's inputs, relative to the repository root. */
-const INPUTS = ["src", "index.html", "public", "vite.config.ts", "scripts/shell", "package-lock.json"];
+/** The build's inputs, relative to the repository root: the app, and the config with the plugins it imports. */
+const INPUTS = [
+  "src",
+  "index.html",
+  "public",
+  "vite.config.ts",
+  "scripts/shell",
+  "scripts/agents",
+  "scripts/langchain-lean",
+  "scripts/langsmith-off",
+  "scripts/pyodide",
+  "package-lock.json",
+];
 
 export async function appBuild(root: string): Promise<AppBuild> {
   const given = process.env.DEEPTAB_BENCH_DIST;
@@ -37,7 +48,22 @@ export async function appBuild(root: string): Promise<AppBuild> {
   if (built > changed) return { dir: dist, note: "dist/ (newer than its sources)" };
   const dir = await mkdtemp(join(tmpdir(), "deeptab-bench-build-"));
   const started = performance.now();
-  await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "error", build: { outDir: dir, emptyOutDir: true } });
+  // A production build, as `npm run build` makes: the plugins read NODE_ENV (Svelte compiles its dev checks in
+  // otherwise), and something earlier in the bench's process may have set it to development.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({
+      root,
+      mode: "production",
+      configFile: join(root, "vite.config.ts"),
+      logLevel: "error",
+      build: { outDir: dir, emptyOutDir: true },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   const why = built ? "dist/ is older than its sources" : "no dist/";
   return { dir, note: `a fresh build in ${dir} (${why}; built in ${((performance.now() - started) / 1000).toFixed(1)} s)` };
 }
