@@ -2,8 +2,8 @@
  * The built app a bench measures: dist/ when it is newer than everything the
  * build reads (src/, index.html, public/, vite.config.ts and its plugins,
  * package-lock.json), otherwise a fresh production `vite build` into a
- * temporary folder (dist/ is left as it is). DEEPTAB_BENCH_DIST names a build to measure as it
- * is (e.g. another branch's, to compare).
+ * temporary folder (dist/ is left as it is). DEEPTAB_BENCH_DIST names a
+ * build to measure as it is (e.g. another branch's, to compare).
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";

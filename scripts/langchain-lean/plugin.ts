@@ -54,10 +54,14 @@ const MESSAGE_CLASSES = [
   "ToolMessage",
   "ToolMessageChunk",
 ];
-/** The classes, from the module the import map's `messages` entry is (load/import_map.js); named, so the bundler keeps only them. */
+/**
+ * The classes, from the module the import map's `messages` entry is (load/import_map.js); named, so the bundler keeps
+ * only them. Gathered on the first message revived, and kept.
+ */
 const MESSAGE_MAP =
   `import { ${MESSAGE_CLASSES.join(", ")} } from "../messages/index.js";\n` +
-  `const messageClasses = () => ({ ${MESSAGE_CLASSES.join(", ")} });\n`;
+  "let messageMap;\n" +
+  `const messageClasses = () => (messageMap ??= Object.freeze({ ${MESSAGE_CLASSES.join(", ")} }));\n`;
 const MAP_USE = "langchain_core: import_map_exports,";
 /**
  * The map for a serialized object of LangChain's core namespace (the only reader of it): for one of the message
