@@ -100,10 +100,10 @@ function executeLines(r: ExecuteBenchResult): string[] {
   const indexedDB = median(r.indexedDBMs);
   const pause = median(r.timerMs);
   const wall = (runs: readonly TurnRun[]) => median(runs.map((t) => t.wallMs));
-  /** A turn without the demo model's scripted pause before each streamed chunk (as long as the page's timer took). */
-  const work = (runs: readonly TurnRun[]) => median(runs.map((t) => t.wallMs - t.chunks * pause));
+  /** A turn without the demo model's scripted pauses between streamed chunks (each as long as the page's timer took). */
+  const work = (runs: readonly TurnRun[]) => median(runs.map((t) => t.wallMs - t.pauses * pause));
   const turnText = (runs: readonly TurnRun[]) =>
-    `${ms(wall(runs))} wall, ${ms(work(runs))} without its ${median(runs.map((t) => t.chunks))} chunk pauses`;
+    `${ms(wall(runs))} wall, ${ms(work(runs))} without its ${median(runs.map((t) => t.pauses))} chunk pauses`;
   return [
     `${TITLES[1]}: "$ ${r.command}" (offline shell over the thread's IndexedDB workspace, approvals off; ` +
       `${r.execute.length} such turns and ${r.plain.length} plain ones, interleaved, after a warm-up)`,

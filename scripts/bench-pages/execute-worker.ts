@@ -26,12 +26,15 @@ const ROUNDS = 10;
 const DIRECT_CALLS = 200;
 const COMMAND = "true";
 
-/** One turn on the thread: wall time, streamed chunks, and the named tool's recorded duration. */
+/** One turn on the thread: wall time, the demo model's pauses, and the named tool's recorded duration. */
 async function turn(client: AgentClient, threadId: string, text: string, toolName: string): Promise<TurnRun> {
   let chunks = 0;
+  const answers = new Set<string | undefined>();
   const start = performance.now();
   const started = await client.run(threadId, { text }, (e) => {
-    if (e.type === "token") chunks += e.chunks;
+    if (e.type !== "token") return;
+    chunks += e.chunks;
+    answers.add(e.messageId);
   });
   if (!started.ok) throw new Error(started.error.message);
   const end = await started.value.done;
@@ -41,7 +44,8 @@ async function turn(client: AgentClient, threadId: string, text: string, toolNam
   if (!result || result.status !== "success" || result.durationMs === undefined)
     throw new Error(`turn "${text}": no successful ${toolName} result with a duration`);
   if (toolName === "execute" && !result.content.includes("exit code 0")) throw new Error(`execute failed: ${result.content}`);
-  return { wallMs, chunks, toolMs: result.durationMs };
+  // The demo pauses between the streamed chunks of an answer, not before its first.
+  return { wallMs, pauses: chunks - answers.size, toolMs: result.durationMs };
 }
 
 /** Per-call times of `execute(COMMAND)` on the backend `next()` returns, after a warm-up. */

@@ -28,8 +28,8 @@ export interface WllamaBenchResult {
 export interface TurnRun {
   /** From `client.run` to the terminal event. */
   wallMs: number;
-  /** Streamed answer chunks (each preceded by a DEMO_CHUNK_DELAY_MS pause in the worker). */
-  chunks: number;
+  /** The demo model's DEMO_CHUNK_DELAY_MS pauses in the worker: one between each two streamed chunks of an answer. */
+  pauses: number;
   /** The tool result's `durationMs` (the harness rounds it to whole ms). */
   toolMs: number;
 }

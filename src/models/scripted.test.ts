@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScriptedChatModel } from "./scripted.ts";
 
 describe("ScriptedChatModel", () => {
@@ -50,5 +50,22 @@ describe("ScriptedChatModel", () => {
     const pending = model.invoke([new HumanMessage("a")], { signal: controller.signal });
     setTimeout(() => controller.abort(new Error("stopped by user")), 10);
     await expect(pending).rejects.toThrow("stopped by user");
+  });
+
+  it("pauses between streamed chunks, not before the first (a provider's first token comes as soon as it can)", async () => {
+    vi.useFakeTimers();
+    try {
+      const model = new ScriptedChatModel({ script: [{ text: "a b c", chunkDelayMs: 1_000 }] });
+      const stream = (await model.stream([new HumanMessage("x")]))[Symbol.asyncIterator]();
+      expect(String((await stream.next()).value.content)).toBe("a ");
+      let second = false;
+      const next = stream.next().then((r) => ((second = true), r));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(second).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(String((await next).value.content)).toBe("b ");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

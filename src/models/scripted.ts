@@ -212,8 +212,9 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     const id = `${this.#shared.idPrefix}-${call}`;
     const text = turn.text ?? "";
     const chunks = turn.chunks ?? text.match(/\S+\s*|\s+/g) ?? [];
-    for (const piece of chunks) {
-      if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs, options.signal);
+    for (const [i, piece] of chunks.entries()) {
+      // Between chunks only: the first streams as soon as the turn starts, as a provider's first token does.
+      if (turn.chunkDelayMs && i > 0) await sleep(turn.chunkDelayMs, options.signal);
       const chunk = new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece, id }) });
       yield chunk;
       await runManager?.handleLLMNewToken(piece, undefined, undefined, undefined, undefined, { chunk });
