@@ -1,5 +1,7 @@
 /**
- * Sends one run's events to the page in order, merging bursts of tokens.
+ * Sends one run's events to the page in order, merging bursts of tokens: a
+ * token after a quiet spell goes at once (a first token is never held back),
+ * and the tokens that follow within `batchMs` go together when it ends.
  * Each send awaits the page's callback; a callback that fails (page gone) is
  * ignored so the run still finishes and frees its thread.
  */
@@ -11,7 +13,9 @@ export class EventSink {
   readonly #emit: EventCallback;
   readonly #batchMs: number;
   #queue: Promise<void> = Promise.resolve();
+  /** Tokens held until the open window ends. */
   #pending: TokenEvent | undefined;
+  /** The window after a token was sent: set while later tokens wait for its end. */
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(emit: EventCallback, batchMs: number) {
@@ -20,19 +24,25 @@ export class EventSink {
   }
 
   push(event: AgentEvent): void {
-    if (event.type === "token" && this.#batchMs > 0) {
-      const merged = this.#pending && mergeTokens(this.#pending, event);
-      if (merged) {
-        this.#pending = merged;
-        return;
-      }
+    if (event.type !== "token" || this.#batchMs <= 0) {
       this.#flush();
-      this.#pending = event;
-      this.#timer = setTimeout(() => this.#flush(), this.#batchMs);
+      this.#send(event);
       return;
     }
-    this.#flush();
+    const merged = this.#pending && mergeTokens(this.#pending, event);
+    if (merged) {
+      this.#pending = merged;
+      return;
+    }
+    // Another message's (or another task's) token: what waits goes first, in order.
+    if (this.#pending) this.#send(this.#pending);
+    this.#pending = undefined;
+    if (this.#timer !== undefined) {
+      this.#pending = event;
+      return;
+    }
     this.#send(event);
+    this.#open();
   }
 
   /** Sends what is pending and waits until the page has received everything. */
@@ -41,6 +51,18 @@ export class EventSink {
     await this.#queue;
   }
 
+  /** A window of `batchMs`: tokens pushed meanwhile wait; at its end they go, and another window opens behind them. */
+  #open(): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#pending) return;
+      this.#send(this.#pending);
+      this.#pending = undefined;
+      this.#open();
+    }, this.#batchMs);
+  }
+
+  /** Sends what is pending and closes the window: the next token goes at once. */
   #flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
