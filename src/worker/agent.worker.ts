@@ -8,6 +8,7 @@
  */
 import { expose } from "comlink";
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { preloadRunCode } from "./agents.ts";
 import { createWorkerApi } from "./app.ts";
 import { createLayout } from "./layout.ts";
 import { THREADS_CHANNEL, type AgentWorkerApi, type ThreadEvent } from "./protocol.ts";
@@ -18,6 +19,8 @@ const channel = new BroadcastChannel(THREADS_CHANNEL);
 const notify = (event: ThreadEvent) => channel.postMessage(event);
 
 async function open(): Promise<AgentWorkerApi> {
+  // A first run's code loads while storage opens and the page mounts, not after the first message arrives.
+  void preloadRunCode().catch(() => undefined);
   let saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   const opened = await saver.open();
   if (!opened.ok) {
