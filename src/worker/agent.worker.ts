@@ -19,8 +19,6 @@ const channel = new BroadcastChannel(THREADS_CHANNEL);
 const notify = (event: ThreadEvent) => channel.postMessage(event);
 
 async function open(): Promise<AgentWorkerApi> {
-  // A first run's code loads while storage opens and the page mounts, not after the first message arrives.
-  void preloadRunCode().catch(() => undefined);
   let saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   const opened = await saver.open();
   if (!opened.ok) {
@@ -29,6 +27,11 @@ async function open(): Promise<AgentWorkerApi> {
     await import("./memory-storage.ts");
     saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   }
+  // A first run's code loads now, while the page mounts, not after its first message arrives; its failure (even a
+  // thrown one) is the first run's to report, never the boot's.
+  void Promise.resolve()
+    .then(preloadRunCode)
+    .catch(() => undefined);
   return createWorkerApi({ storage: { saver, layout: createLayout(dbName), inMemory: !opened.ok }, notify });
 }
 

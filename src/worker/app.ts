@@ -284,6 +284,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     agent: await agentView(threadId),
   });
 
+  // The default model's client loads as the worker starts (a thread's own model is known at its first getThread).
+  void settings.get().then(
+    (s) => preloadClient(s.defaultModel.provider),
+    () => undefined,
+  );
+
   return {
     runningHere,
     async ping(): Promise<WorkerInfo> {
