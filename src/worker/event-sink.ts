@@ -35,8 +35,7 @@ export class EventSink {
       return;
     }
     // Another message's (or another task's) token: what waits goes first, in order.
-    if (this.#pending) this.#send(this.#pending);
-    this.#pending = undefined;
+    this.#sendPending();
     if (this.#timer !== undefined) {
       this.#pending = event;
       return;
@@ -55,10 +54,7 @@ export class EventSink {
   #open(): void {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      if (!this.#pending) return;
-      this.#send(this.#pending);
-      this.#pending = undefined;
-      this.#open();
+      if (this.#sendPending()) this.#open();
     }, this.#batchMs);
   }
 
@@ -66,8 +62,15 @@ export class EventSink {
   #flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#pending) this.#send(this.#pending);
+    this.#sendPending();
+  }
+
+  /** Sends the held tokens, if any; whether there were some. */
+  #sendPending(): boolean {
+    const pending = this.#pending;
     this.#pending = undefined;
+    if (pending) this.#send(pending);
+    return pending !== undefined;
   }
 
   #send(event: AgentEvent): void {
