@@ -284,7 +284,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     agent: await agentView(threadId),
   });
 
-  // The default model's client loads as the worker starts (a thread's own model is known at its first getThread).
+  // A first run's code and the default model's client load as the API is assembled (once storage is open), while the
+  // page mounts, not after its first message arrives (a thread's own model is known at its first getThread). A failure,
+  // even a thrown one, is the first run's to report, never the boot's.
+  void Promise.resolve()
+    .then(preloadRunCode)
+    .catch(() => undefined);
   void settings.get().then(
     (s) => preloadClient(s.defaultModel.provider),
     () => undefined,
@@ -373,8 +378,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     async getThread(threadId) {
       const shown = await view(threadId);
-      // The code of a first run (the provider's client, the run's tools, the MCP servers) loads now, while the person
-      // types, not at the first send.
+      // What a first run of this thread needs loads now, while the person types, not at the first send: its model's
+      // client, the MCP servers' service, and the run's code again if its load at start-up failed.
       preloadClient(shown.model.provider);
       void preloadRunCode().catch(() => undefined);
       void mcp().catch(() => undefined);
