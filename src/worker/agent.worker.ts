@@ -8,6 +8,7 @@
  */
 import { expose } from "comlink";
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
+import { preloadRunCode } from "./agents.ts";
 import { createWorkerApi } from "./app.ts";
 import { createLayout } from "./layout.ts";
 import { THREADS_CHANNEL, type AgentWorkerApi, type ThreadEvent } from "./protocol.ts";
@@ -26,6 +27,11 @@ async function open(): Promise<AgentWorkerApi> {
     await import("./memory-storage.ts");
     saver = new IndexedDBSaver(`${dbName}-checkpoints`);
   }
+  // A first run's code loads now, while the page mounts, not after its first message arrives; its failure (even a
+  // thrown one) is the first run's to report, never the boot's.
+  void Promise.resolve()
+    .then(preloadRunCode)
+    .catch(() => undefined);
   return createWorkerApi({ storage: { saver, layout: createLayout(dbName), inMemory: !opened.ok }, notify });
 }
 

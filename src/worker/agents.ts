@@ -34,8 +34,8 @@ import { modelWindow } from "./windows.ts";
 
 /**
  * The code every run needs that the worker starts without (fetch_url; js_eval's middleware, whose interpreter loads
- * on its first call; the MCP servers' service), imported side by side and once. The worker's API starts it as it is
- * assembled (app.ts), so that a first run does not wait for one import after another.
+ * on its first call; the MCP servers' service), imported side by side and once. The worker starts it as it boots
+ * (agent.worker.ts), so that a first run does not wait for one import after another.
  */
 export const preloadRunCode = once(() =>
   Promise.all([import("../tools/fetch-url.ts"), import("../tools/js-eval.ts"), import("./mcp-servers.ts")]),

@@ -284,12 +284,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     agent: await agentView(threadId),
   });
 
-  // A first run's code and the default model's client load as the API is assembled (once storage is open), while the
-  // page mounts, not after its first message arrives (a thread's own model is known at its first getThread). A failure,
-  // even a thrown one, is the first run's to report, never the boot's.
-  void Promise.resolve()
-    .then(preloadRunCode)
-    .catch(() => undefined);
+  // The default model's client loads as the worker starts (a thread's own model is known at its first getThread).
   void settings.get().then(
     (s) => preloadClient(s.defaultModel.provider),
     () => undefined,
@@ -378,8 +373,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     async getThread(threadId) {
       const shown = await view(threadId);
-      // What a first run of this thread needs loads now, while the person types, not at the first send: its model's
-      // client, the MCP servers' service, and the run's code again if its load at start-up failed.
+      // The code of a first run (the provider's client, the run's tools, the MCP servers) loads now, while the person
+      // types, not at the first send.
       preloadClient(shown.model.provider);
       void preloadRunCode().catch(() => undefined);
       void mcp().catch(() => undefined);
