@@ -373,8 +373,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     async getThread(threadId) {
       const shown = await view(threadId);
-      // The code of a first run (the provider's client, the run's tools, the MCP servers) loads now, while the person
-      // types, not at the first send.
+      // What a first run of this thread needs loads now, while the person types, not at the first send: its model's
+      // client, the MCP servers' service, and the run's code again if its load at the worker's start failed.
       preloadClient(shown.model.provider);
       void preloadRunCode().catch(() => undefined);
       void mcp().catch(() => undefined);
