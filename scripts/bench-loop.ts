@@ -104,9 +104,10 @@ function ratioText(ratios: readonly number[]): string {
  * ones), after a garbage collection each; the figure is the median of the per-round ratios, so a stretch where the
  * machine is busy slows both sides of the rounds it falls in instead of one side's median. Wall-clock time is what a
  * user waits; on a shared, loaded machine it also counts the time other processes hold the CPU, so the CPU time this
- * process used is reported beside it. The interquartile range says how far to trust the median.
+ * process used is reported beside it. The interquartile range says how far to trust the median. A single round's ratio
+ * varies by ±10% on a 2-core virtual machine, so the median takes 40 rounds (≈ 50 s) to settle within about ±2%.
  */
-export async function benchLoop(rounds = 25): Promise<string[]> {
+export async function benchLoop(rounds = 40): Promise<string[]> {
   const gc = exposedGc();
   await runBare();
   await runHarness();
