@@ -39,6 +39,8 @@ const STEPS: ServerReply[] = [
   { chunks: ["The notes ", "are written ", "and counted."], delayMs: 100 },
 ];
 
+/** The message whose answer is slow, in the reload test. */
+const STORY = "[slow] tell me a long story";
 /** A long answer (16 s): the page is reloaded while the server runs it. */
 const SLOW_WORDS = Array.from({ length: 40 }, (_, i) => `word${i + 1} `);
 
@@ -146,17 +148,23 @@ test("a reload while the server streams follows the run at once: the answer comp
   const errors = watchErrors(page);
   await page.goto("/");
   await useServer(page);
-  await send(page, "[slow] tell me a long story");
+  const asked = () =>
+    model.requests.filter((r) => ((r.body.messages ?? []) as Message[]).some((m) => textOf(m.content).includes(STORY))).length;
+  const before = asked();
+  await send(page, STORY);
   // The server's model call takes 16 s (the graph reads the answer whole): reload while it runs.
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
-  await expect(page.getByTestId("user-message")).toHaveText("[slow] tell me a long story");
+  await expect(page.getByTestId("user-message")).toHaveText(STORY);
+  // The page shows the run as soon as it asks the server for it, but a reload before the request reaches the server can
+  // lose it (a loaded CI run once showed an empty thread after the reload): wait until the server's run calls the model.
+  await expect.poll(asked, { timeout: 60_000 }).toBeGreaterThan(before);
   await page.reload();
   // The run goes on on the server; the page rejoins it by itself and the rest of the answer streams in.
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true", { timeout: 60_000 });
   await expect(page.getByTestId("assistant-message").last()).toHaveText(SLOW_WORDS.join("").trim(), { timeout: 60_000 });
   await idle(page, 60_000);
   await expect(page.getByTestId("interrupted")).toHaveCount(0);
-  await expect(page.getByTestId("thread-item").filter({ hasText: "[slow] tell me a long story" })).toHaveCount(1);
+  await expect(page.getByTestId("thread-item").filter({ hasText: STORY })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 
