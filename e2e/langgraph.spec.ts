@@ -7,9 +7,15 @@
  * working.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, idle, send, turn, watchErrors } from "./app.ts";
+import { AFTER_LOAD, connect, idle, send, turn, watchErrors } from "./app.ts";
 import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../src/testing/provider-servers.ts";
+import {
+  DEFAULT_REPLY_TEXT,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptedServer,
+  type ServerReply,
+} from "../src/testing/provider-servers.ts";
 import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent-link-server.ts";
 import { putAgentFile } from "../src/testing/agent-link-files.ts";
 import { agentBundle } from "../src/agent-folders/bundle.ts";
@@ -165,6 +171,40 @@ test("a reload while the server streams follows the run at once: the answer comp
   await idle(page, 60_000);
   await expect(page.getByTestId("interrupted")).toHaveCount(0);
   await expect(page.getByTestId("thread-item").filter({ hasText: STORY })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test("a reload before the server has the run loses nothing: the message is back in the box, and sends from there", async ({ page }) => {
+  await page.goto("/");
+  await useServer(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  const HELD = "Held on its way to the server";
+  // The run's request is held unanswered: the page shows the run, the server never hears of it.
+  let held = 0;
+  const RUNS = "**/threads/*/runs/stream";
+  await page.route(RUNS, () => void held++);
+  await send(page, HELD);
+  await expect(page.getByTestId("user-message")).toHaveText(HELD);
+  await expect.poll(() => held, { timeout: 30_000 }).toBe(1);
+  await page.reload();
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  const errors = watchErrors(page);
+  await expect(box).toHaveValue(HELD, AFTER_LOAD);
+  await expect(page.getByTestId("user-message")).toHaveCount(0);
+  await expect(page.getByTestId("interrupted")).toHaveCount(0);
+  expect(model.requests.filter((r) => ((r.body.messages ?? []) as Message[]).some((m) => textOf(m.content).includes(HELD)))).toEqual([]);
+
+  // Sent from the box: answered once, and the thread holds it once.
+  await expect(page.getByTestId("send")).toBeEnabled(AFTER_LOAD);
+  await box.press("Enter");
+  await idle(page, 60_000);
+  await expect(page.getByTestId("user-message")).toHaveText(HELD);
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(DEFAULT_REPLY_TEXT);
+  await expect(box).toHaveValue("");
+  await page.reload();
+  await expect(page.getByTestId("assistant-message").last()).toHaveText(DEFAULT_REPLY_TEXT, { timeout: 60_000 });
+  await expect(page.getByTestId("user-message")).toHaveText(HELD);
+  await expect(box).toHaveValue("");
   expect(errors).toEqual([]);
 });
 
