@@ -41,6 +41,7 @@ import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
 import { executeTool } from "./execute-tool.ts";
+import { appendMessages } from "./messages-reducer.ts";
 import { OptionalValueChannel } from "./optional-channel.ts";
 import { renderRequestMessages } from "./render-request.ts";
 import { historyIds, normalizeToolCalls, resolveArgAliases } from "./tool-calls.ts";
@@ -77,7 +78,7 @@ export interface LoopSpec {
 /** The built-in channels every agent has, typed. */
 function coreChannels() {
   return {
-    messages: Annotation<BaseMessage[], Messages>({ reducer: messagesStateReducer, default: () => [] }),
+    messages: Annotation<BaseMessage[], Messages>({ reducer: appendMessages, default: () => [] }),
     files: Annotation<Record<string, FileData>, FilesUpdate>({ reducer: filesReducer, default: () => ({}) }),
   };
 }
