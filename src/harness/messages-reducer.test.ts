@@ -82,6 +82,29 @@ describe("appendMessages: messagesStateReducer's result, in O(new messages) on t
     ]);
   });
 
+  it("one history reduced twice with different writes (LangGraph reads a step's writes before it applies them) gives each result", () => {
+    const base = appendMessages([], [human("h1"), ai("a1")]);
+    const read = appendMessages(base, [tool("t1"), ai("a2")]);
+    const applied = appendMessages(base, [ai("a2", "applied"), tool("t1", "applied")]);
+    expect(shape(read).map(([, id]) => id)).toEqual(["h1", "a1", "t1", "a2"]);
+    expect(shape(applied)).toEqual(shape(messagesStateReducer(base, [ai("a2", "applied"), tool("t1", "applied")]) as BaseMessage[]));
+    const next = appendMessages(applied, [tool("t1", "again"), human("h2")]);
+    expect(shape(next).map(([, id, content]) => `${id}:${String(content)}`)).toEqual(["h1:h1", "a1:a1", "a2:applied", "t1:again", "h2:h2"]);
+    expect(shape(appendMessages(read, [ai("a2", "read's")]))).toEqual(
+      shape(messagesStateReducer(read, [ai("a2", "read's")]) as BaseMessage[]),
+    );
+  });
+
+  it("a history that holds one id twice (written whole, as an Overwrite does) gets messagesStateReducer's result every time", () => {
+    let fast: BaseMessage[] = [human("h1"), ai("a1"), human("h1", "again")];
+    let slow = fast;
+    for (const write of [[ai("a2")], [human("h1", "replaced")], [tool("t1")]]) {
+      fast = appendMessages(fast, write);
+      slow = messagesStateReducer(slow, write) as BaseMessage[];
+      expect(shape(fast)).toEqual(shape(slow));
+    }
+  });
+
   it.each<[string, () => Messages]>([
     ["a removal by id", () => [new RemoveMessage({ id: "a1" })]],
     ["a removal of everything before the rest", () => [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), human("fresh")]],
