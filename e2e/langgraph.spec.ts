@@ -87,6 +87,10 @@ test.afterAll(async () => {
   await links?.close();
 });
 
+/** The model server's requests whose messages include `text`. */
+const modelRequestsWith = (text: string): RecordedRequest[] =>
+  model.requests.filter((r) => ((r.body.messages ?? []) as Message[]).some((m) => textOf(m.content).includes(text)));
+
 /** Settings → Runtime → LangGraph server at `url`, Connect; returns the dialog (left open). */
 async function connectServer(page: Page, url: string) {
   await page.getByRole("button", { name: "Settings" }).click();
@@ -154,8 +158,7 @@ test("a reload while the server streams follows the run at once: the answer comp
   const errors = watchErrors(page);
   await page.goto("/");
   await useServer(page);
-  const asked = () =>
-    model.requests.filter((r) => ((r.body.messages ?? []) as Message[]).some((m) => textOf(m.content).includes(STORY))).length;
+  const asked = () => modelRequestsWith(STORY).length;
   const before = asked();
   await send(page, STORY);
   // The server's model call takes 16 s (the graph reads the answer whole): reload while it runs.
@@ -192,7 +195,7 @@ test("a reload before the server has the run loses nothing: the message is back 
   await expect(box).toHaveValue(HELD, AFTER_LOAD);
   await expect(page.getByTestId("user-message")).toHaveCount(0);
   await expect(page.getByTestId("interrupted")).toHaveCount(0);
-  expect(model.requests.filter((r) => ((r.body.messages ?? []) as Message[]).some((m) => textOf(m.content).includes(HELD)))).toEqual([]);
+  expect(modelRequestsWith(HELD)).toEqual([]);
 
   // Sent from the box: answered once, and the thread holds it once.
   await expect(page.getByTestId("send")).toBeEnabled(AFTER_LOAD);
