@@ -3,13 +3,16 @@
  * build reads (src/, index.html, public/, vite.config.ts and its plugins,
  * package-lock.json), otherwise a fresh production `vite build` into a
  * temporary folder (dist/ is left as it is). DEEPTAB_BENCH_DIST names a
- * build to measure as it is (e.g. another branch's, to compare).
+ * build to measure as it is (e.g. another branch's, to compare). Also the
+ * floor page the app's first token is set against (`floorBuild`).
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "vite";
+import { build, type InlineConfig } from "vite";
+import { langchainLean } from "./langchain-lean/plugin.ts";
+import { langsmithOff } from "./langsmith-off/plugin.ts";
 
 export interface AppBuild {
   dir: string;
@@ -48,22 +51,39 @@ export async function appBuild(root: string): Promise<AppBuild> {
   if (built > changed) return { dir: dist, note: "dist/ (newer than its sources)" };
   const dir = await mkdtemp(join(tmpdir(), "deeptab-bench-build-"));
   const started = performance.now();
-  // A production build, as `npm run build` makes: the plugins read NODE_ENV (Svelte compiles its dev checks in
-  // otherwise), and something earlier in the bench's process may have set it to development.
+  await productionBuild({ root, configFile: join(root, "vite.config.ts"), build: { outDir: dir, emptyOutDir: true } });
+  const why = built ? "dist/ is older than its sources" : "no dist/";
+  return { dir, note: `a fresh build in ${dir} (${why}; built in ${((performance.now() - started) / 1000).toFixed(1)} s)` };
+}
+
+/**
+ * The floor under the app's first token (scripts/bench-pages/floor/): a blank page and a bare LangGraph loop in a
+ * worker, built as the app's worker is (the same LangChain and LangSmith plugins), into a temporary folder.
+ */
+export async function floorBuild(root: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "deeptab-bench-floor-"));
+  await productionBuild({
+    root: join(root, "scripts/bench-pages/floor"),
+    configFile: false,
+    base: "./",
+    plugins: [langsmithOff(), langchainLean()],
+    worker: { format: "es", plugins: () => [langsmithOff(), langchainLean()] },
+    build: { outDir: dir, emptyOutDir: true },
+  });
+  return dir;
+}
+
+/**
+ * A production build, as `npm run build` makes: the plugins read NODE_ENV (Svelte compiles its dev checks in
+ * otherwise), and something earlier in the bench's process may have set it to development.
+ */
+async function productionBuild(config: InlineConfig): Promise<void> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    await build({
-      root,
-      mode: "production",
-      configFile: join(root, "vite.config.ts"),
-      logLevel: "error",
-      build: { outDir: dir, emptyOutDir: true },
-    });
+    await build({ ...config, mode: "production", logLevel: "error" });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  const why = built ? "dist/ is older than its sources" : "no dist/";
-  return { dir, note: `a fresh build in ${dir} (${why}; built in ${((performance.now() - started) / 1000).toFixed(1)} s)` };
 }

@@ -13,7 +13,11 @@
  *    navigation → sent and sent → first token, with the worker's boot (its
  *    creation → its API ready, the worker's "deeptab:worker-ready" mark) and
  *    how long after navigation the page created it. Also the same with the
- *    loopback server on cold loads (no HTTP cache).
+ *    loopback server on cold loads (no HTTP cache). Beside them, the floor:
+ *    the same figures for a blank page whose worker runs a bare LangGraph
+ *    loop playing the demo's first turn (scripts/bench-pages/floor/), so the
+ *    goal can be read against what the browser and the libraries alone take
+ *    on this machine.
  * 3. Opening a 1,000-message thread (imported from an export built in Node):
  *    time from navigation to its newest message rendered, and the JS heap,
  *    each as a ratio against a 10-message thread.
@@ -36,7 +40,7 @@ import { IndexedDBSaver } from "../src/storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../src/worker/app.ts";
 import { readerAgent } from "../src/worker/agents.ts";
 import { createLayout } from "../src/worker/layout.ts";
-import { appBuild } from "./app-build.ts";
+import { appBuild, floorBuild } from "./app-build.ts";
 import { FIRST_LOAD_TARGET, WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, firstLoad, workerStartup } from "./bundle-size.mjs";
 import { chromiumArgs, chromiumPath } from "./chromium.ts";
 
@@ -133,13 +137,13 @@ async function workerBoot(page: Page, worker: Promise<Worker>): Promise<{ boot: 
 }
 
 /** Loads the app in a new page of `context` (a new thread each time), sends a message as soon as it can and times its first token. */
-async function timedLoad(context: BrowserContext, url: string, cold: boolean): Promise<Load> {
+async function timedLoad(context: BrowserContext, url: string, cold: boolean, worker: string): Promise<Load> {
   const page = await context.newPage();
   if (cold) await (await context.newCDPSession(page)).send("Network.setCacheDisabled", { cacheDisabled: true });
   // A new thread each time (the tab forgets its thread), so the first answer of the page is the one timed.
   await page.addInitScript(() => localStorage.removeItem("deeptab:thread"));
   await page.addInitScript(FIRST_TOKEN_PROBE);
-  const worker = page.waitForEvent("worker", { predicate: (w) => w.url().includes("agent.worker"), timeout: 30_000 });
+  const spawned = page.waitForEvent("worker", { predicate: (w) => w.url().includes(worker), timeout: 30_000 });
   await page.goto(url, { waitUntil: "commit" });
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("hello");
@@ -147,7 +151,7 @@ async function timedLoad(context: BrowserContext, url: string, cold: boolean): P
   await box.press("Enter");
   await page.waitForFunction(() => (window as { __firstTokenAt?: number }).__firstTokenAt !== undefined, undefined, { timeout: 30_000 });
   const token = await page.evaluate(() => (window as { __firstTokenAt?: number }).__firstTokenAt!);
-  const load = { sent, token, ...(await workerBoot(page, worker)) };
+  const load = { sent, token, ...(await workerBoot(page, spawned)) };
   await page.close();
   return load;
 }
@@ -166,14 +170,23 @@ async function chooseLoopback(context: BrowserContext, url: string, provider: Sc
   await setup.close();
 }
 
-/** Median figures of `loads` timed loads after one that fills the cache (and, cold, warms the server). */
-async function series(browser: Browser, url: string, cold: boolean, loads: number, provider?: ScriptedServer): Promise<Load> {
+/**
+ * Median figures of `loads` timed loads after one that fills the cache (and, cold, warms the server); `worker` is
+ * a part of the timed worker's script URL (the app's agent worker by default).
+ */
+async function series(
+  browser: Browser,
+  url: string,
+  cold: boolean,
+  loads: number,
+  { provider, worker = "agent.worker" }: { provider?: ScriptedServer; worker?: string } = {},
+): Promise<Load> {
   const context = await coldContext(browser);
   try {
     if (provider) await chooseLoopback(context, url, provider);
     const timed: Load[] = [];
     for (let i = 0; i <= loads; i++) {
-      const load = await timedLoad(context, `${url}?load=${i}`, cold);
+      const load = await timedLoad(context, `${url}?load=${i}`, cold, worker);
       if (i > 0) timed.push(load);
     }
     const pick = (f: (l: Load) => number) => median(timed.map(f));
@@ -198,16 +211,46 @@ async function firstTokens(browser: Browser, appUrl: string): Promise<string[]> 
   });
   try {
     const demo = await series(browser, appUrl, false, WARM_LOADS);
-    const warm = await series(browser, appUrl, false, WARM_LOADS, provider);
-    const cold = await series(browser, appUrl, true, COLD_LOADS, provider);
+    const floor = await floorSeries(browser);
+    const warm = await series(browser, appUrl, false, WARM_LOADS, { provider });
+    const cold = await series(browser, appUrl, true, COLD_LOADS, { provider });
     const warmOf = `median of ${WARM_LOADS} loads, warm HTTP cache, no service worker`;
     return [
       ...loadLines(`navigation → first streamed token, demo model (${warmOf})`, demo, FIRST_TOKEN_GOAL_MS),
+      ...loadLines(
+        `navigation → first streamed token, the floor: a blank page and a bare LangGraph loop in a worker playing the demo's ` +
+          `first turn (scripts/bench-pages/floor/, ${warmOf})`,
+        floor,
+      ),
+      `  the demo against the floor: ${(demo.token / floor.token).toFixed(2)}x (+${(demo.token - floor.token).toFixed(0)} ms); ` +
+        (floor.token < FIRST_TOKEN_GOAL_MS
+          ? `the ${FIRST_TOKEN_GOAL_MS} ms goal leaves ${(FIRST_TOKEN_GOAL_MS - floor.token).toFixed(0)} ms above the floor ` +
+            "for everything the app adds"
+          : `the floor alone is above the ${FIRST_TOKEN_GOAL_MS} ms goal on this machine`),
       ...loadLines(`navigation → first streamed token, loopback OpenAI-compatible server (${warmOf})`, warm, FIRST_TOKEN_GOAL_MS),
       ...loadLines(`navigation → first streamed token, loopback server, cold (median of ${COLD_LOADS} loads, no HTTP cache)`, cold),
     ];
   } finally {
     await provider.close();
+  }
+}
+
+/** The floor page (built fresh, served by Vite's preview server): its median load, as the app's are timed. */
+async function floorSeries(browser: Browser): Promise<Load> {
+  const dir = await floorBuild(root);
+  const server = await preview({
+    root: join(root, "scripts/bench-pages/floor"),
+    configFile: false,
+    build: { outDir: dir },
+    preview: { host: "127.0.0.1", port: 0 },
+    logLevel: "warn",
+  });
+  try {
+    const address = server.httpServer.address();
+    if (!address || typeof address === "string") throw new Error("vite preview has no port");
+    return await series(browser, `http://127.0.0.1:${address.port}/`, false, WARM_LOADS, { worker: "floor.worker" });
+  } finally {
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
   }
 }
 

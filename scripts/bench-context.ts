@@ -19,7 +19,7 @@ import { SUMMARY_PROMPT } from "../src/context/summarize.ts";
 import { CHARS_PER_TOKEN, estimateMessagesTokens } from "../src/context/tokens.ts";
 import { createDeepAgent } from "../src/agent/create-deep-agent.ts";
 import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
-import { buildBareLoop } from "./bench-loop.ts";
+import { buildBareLoop } from "./bench-pages/bare-loop.ts";
 
 const STEPS = 150;
 const WINDOW = 64_000;

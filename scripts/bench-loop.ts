@@ -6,12 +6,12 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
-import { tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph/web";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { createDeepAgent } from "../src/agent/create-deep-agent.ts";
 import { ScriptedChatModel, type Script } from "../src/models/scripted.ts";
+import { buildBareLoop } from "./bench-pages/bare-loop.ts";
 
 const STEPS = 300;
 
@@ -47,28 +47,6 @@ export function runHarness(): Promise<Timing> {
     const out = await agent.invoke({ messages: [new HumanMessage("go")] });
     if (out.messages.length !== 2 + STEPS * 2) throw new Error(`harness produced ${out.messages.length} messages`);
   });
-}
-
-/** A bare LangGraph web agent loop: model node, tools node, nothing else. */
-export function buildBareLoop(model: ScriptedChatModel, tools: StructuredToolInterface[]) {
-  const bound = model.bindTools(tools);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  return new StateGraph(MessagesAnnotation)
-    .addNode("model", async (state, config) => ({ messages: [await bound.invoke(state.messages, config)] }))
-    .addNode("tools", async (state, config) => {
-      const last = state.messages.at(-1) as AIMessage;
-      const results = await Promise.all(
-        (last.tool_calls ?? []).map(
-          (call) => byName.get(call.name)!.invoke({ ...call, type: "tool_call" }, config) as Promise<ToolMessage>,
-        ),
-      );
-      return { messages: results };
-    })
-    .addEdge(START, "model")
-    .addConditionalEdges("model", (state) => ((state.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
-    .addEdge("tools", "model")
-    .compile()
-    .withConfig({ recursionLimit: 10_000 });
 }
 
 export function runBare(): Promise<Timing> {
