@@ -11,7 +11,7 @@ const human = (id: string, text = id) => new HumanMessage({ id, content: text })
 const ai = (id: string, text = id) => new AIMessage({ id, content: text });
 const tool = (id: string, text = id) => new ToolMessage({ id, content: text, tool_call_id: `call-${id}` });
 
-describe("appendMessages: messagesStateReducer's result, in O(new messages) on the history it returned last", () => {
+describe("appendMessages: messagesStateReducer's result, in O(new messages) on a history it returned", () => {
   it("appends, replaces by id and takes a repeated id within one write as messagesStateReducer does, step after step", () => {
     const writes: Messages[] = [
       [human("h1")],
