@@ -139,7 +139,11 @@ async function workerBoot(page: Page, worker: Promise<Worker>): Promise<{ boot: 
   return { boot, spawned: origin - (await page.evaluate(() => performance.timeOrigin)) };
 }
 
-/** Loads the app in a new page of `context` (a new thread each time), sends a message as soon as it can and times its first token. */
+/**
+ * Loads the app (or the floor) in a new page of `context` (a new thread each time), sends a message as soon as the box
+ * takes it (or `pause` ms after the worker is ready) and times its first token; `worker` is a part of the timed
+ * worker's script URL.
+ */
 async function timedLoad(context: BrowserContext, url: string, cold: boolean, worker: string, pause: number): Promise<Load> {
   const page = await context.newPage();
   if (cold) await (await context.newCDPSession(page)).send("Network.setCacheDisabled", { cacheDisabled: true });
@@ -237,7 +241,7 @@ async function firstTokens(browser: Browser, appUrl: string): Promise<string[]> 
           ? `the ${FIRST_TOKEN_GOAL_MS} ms goal leaves ${(FIRST_TOKEN_GOAL_MS - floor.now.token).toFixed(0)} ms above the floor ` +
             "for everything the app adds"
           : `the floor alone is above the ${FIRST_TOKEN_GOAL_MS} ms goal on this machine`),
-      `Send → first streamed token on a page that has been open a moment (Send ${PAUSE_MS} ms after the worker is ready; ` + `${warmOf})`,
+      `Send → first streamed token on a page that has been open a moment (Send ${PAUSE_MS} ms after the worker is ready; ${warmOf})`,
       `  demo model ${(demoPaused.token - demoPaused.sent).toFixed(0)} ms; ` +
         `the floor ${(floor.paused.token - floor.paused.sent).toFixed(0)} ms`,
       ...loadLines(`navigation → first streamed token, loopback OpenAI-compatible server (${warmOf})`, warm, FIRST_TOKEN_GOAL_MS),
