@@ -35,7 +35,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { chromium, type Browser, type BrowserContext, type Page, type Worker } from "playwright";
-import { preview, type PreviewServer } from "vite";
+import { preview } from "vite";
 import { startScriptedServer, type ScriptedServer } from "../src/testing/provider-servers.ts";
 import { IndexedDBSaver } from "../src/storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../src/worker/app.ts";
@@ -83,32 +83,43 @@ async function coldContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ serviceWorkers: "block" });
 }
 
+/**
+ * Serves the build in `outDir` with Vite's preview server (`configFile`, or none) on a free loopback port, runs
+ * `body` with its URL, and closes the server.
+ */
+async function served<T>(viteRoot: string, configFile: string | false, outDir: string, body: (url: string) => Promise<T>): Promise<T> {
+  const server = await preview({
+    root: viteRoot,
+    configFile,
+    build: { outDir },
+    preview: { host: "127.0.0.1", port: 0 },
+    logLevel: "warn",
+  });
+  try {
+    const address = server.httpServer.address();
+    if (!address || typeof address === "string") throw new Error("vite preview has no port");
+    return await body(`http://127.0.0.1:${address.port}/`);
+  } finally {
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}
+
 export async function benchApp(): Promise<string[]> {
   const built = await appBuild(root);
   const lines = [`app bench: ${built.note}`, ...sizes(built.dir)];
-  let browser: Browser | undefined;
-  let app: PreviewServer | undefined;
+  let browser: Browser;
   try {
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   } catch (cause) {
     return [...lines, `app bench in Chromium: skipped (${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)})`];
   }
   try {
-    app = await preview({
-      root,
-      configFile: join(root, "vite.config.ts"),
-      build: { outDir: built.dir },
-      preview: { host: "127.0.0.1", port: 0 },
-      logLevel: "warn",
+    await served(root, join(root, "vite.config.ts"), built.dir, async (appUrl) => {
+      lines.push(...(await firstTokens(browser, appUrl)));
+      lines.push(...(await bigThread(browser, appUrl)));
     });
-    const address = app.httpServer.address();
-    if (!address || typeof address === "string") throw new Error("vite preview has no port");
-    const appUrl = `http://127.0.0.1:${address.port}/`;
-    lines.push(...(await firstTokens(browser, appUrl)));
-    lines.push(...(await bigThread(browser, appUrl)));
   } finally {
     await browser.close();
-    await new Promise<void>((resolve) => app?.httpServer.close(() => resolve()) ?? resolve());
   }
   return lines;
 }
@@ -258,22 +269,10 @@ async function firstTokens(browser: Browser, appUrl: string): Promise<string[]> 
  */
 async function floorSeries(browser: Browser): Promise<{ now: Load; paused: Load }> {
   const dir = await floorBuild(root);
-  const server = await preview({
-    root: join(root, "scripts/bench-pages/floor"),
-    configFile: false,
-    build: { outDir: dir },
-    preview: { host: "127.0.0.1", port: 0 },
-    logLevel: "warn",
-  });
-  try {
-    const address = server.httpServer.address();
-    if (!address || typeof address === "string") throw new Error("vite preview has no port");
-    const url = `http://127.0.0.1:${address.port}/`;
+  return served(join(root, "scripts/bench-pages/floor"), false, dir, async (url) => {
     const now = await series(browser, url, false, WARM_LOADS, { worker: "floor.worker" });
     return { now, paused: await series(browser, url, false, WARM_LOADS, { worker: "floor.worker", pause: PAUSE_MS }) };
-  } finally {
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-  }
+  });
 }
 
 /** A thread export with `turns` user/assistant pairs (every fifth answer calls a tool), built in Node over fake-indexeddb. */
