@@ -33,7 +33,7 @@ import {
   type SubagentEntry,
 } from "../middleware/subagents.ts";
 import { asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
-import { redactSecrets } from "../core/redact.ts";
+import { keysOfModel, redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
 import { checkResumes } from "./resume-gate.ts";
@@ -107,10 +107,10 @@ export interface CreateDeepAgentOptions {
    */
   harnessProfile?: string | HarnessProfile | HarnessProfileOptions;
   /**
-   * Texts that must never be stored or sent: hidden from every error text
-   * (tool results, a failed step as the checkpointer stores it, the thrown
-   * error) before it is kept anywhere, besides the `apiKey` of every model
-   * the agent uses and anything shaped like a key (`sk-…`, `Bearer …`).
+   * Texts that must never be stored or sent: hidden, in every form (URL-encoded, base64, hex, JSON-escaped, long
+   * pieces; core/redact.ts), from every error text (tool results, a failed step as the checkpointer stores it, the
+   * thrown error) before it is kept anywhere, besides the `apiKey` of every model the agent uses and anything shaped
+   * like a key (`sk-…`, `Bearer …`). A provider's error body is dropped there too (its status and message kept).
    * A function is asked each time (keys set later are hidden too).
    */
   secrets?: readonly string[] | (() => Iterable<string>);
@@ -377,25 +377,16 @@ function withHeaderSecrets(
   return () => [...(typeof secrets === "function" ? secrets() : (secrets ?? [])), ...headers];
 }
 
-/** Fields where LangChain's provider clients keep their key. */
-const KEY_FIELDS = ["apiKey", "openAIApiKey", "anthropicApiKey"] as const;
-
 /**
- * The redaction of error texts for an agent: the given secrets and the keys
- * of its models (read when an error is redacted, so a key changed later
- * counts), plus key-shaped tokens (core/redact.ts).
+ * The redaction of error texts for an agent: every form of the given secrets and of the keys of its models (read
+ * when an error is redacted, so a key changed later counts), plus key-shaped tokens (core/redact.ts).
  */
 function redactorFor(options: Options): (text: string) => string {
   const models = [options.model, options.summarization?.summaryModel, ...(options.subagents ?? []).map((s) => s.model)];
   const given = options.secrets;
   return (text) => {
     const secrets: string[] = typeof given === "function" ? [...given()] : [...(given ?? [])];
-    for (const model of models) {
-      for (const field of KEY_FIELDS) {
-        const value: unknown = (model as unknown as Record<string, unknown> | undefined)?.[field];
-        if (typeof value === "string") secrets.push(value);
-      }
-    }
+    for (const model of models) secrets.push(...keysOfModel(model));
     return redactSecrets(text, secrets);
   };
 }

@@ -36,6 +36,7 @@ import { filesReducer } from "../backends/state.ts";
 import { callLabel, stepFileNoteText } from "../backends/step-file-notes.ts";
 import { StepFiles } from "../backends/step-files.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
+import { dropErrorBody } from "../core/error-body.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
@@ -379,14 +380,15 @@ export function buildAgentLoop(spec: LoopSpec) {
   type State = typeof annotation.State;
   // The graph's state is the core channels plus the middleware fields, which AgentState's index signature covers.
   const asAgentState = (s: State): AgentState => s as State & AgentState;
-  // A node's failure is stored by the checkpointer (its message) and seen by the caller: its text is redacted first.
+  // A node's failure is stored by the checkpointer (its message) and seen by the caller: a provider's error body is
+  // dropped (its status and plain message kept) and its text redacted first.
   const node =
     (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) =>
     async (s: State, config: LangGraphRunnableConfig): Promise<NodeResult> => {
       try {
         return await fn(asAgentState(s), config);
       } catch (err) {
-        throw isGraphBubbleUp(err) ? err : redactError(err, redact);
+        throw isGraphBubbleUp(err) ? err : redactError(dropErrorBody(err), redact);
       }
     };
 

@@ -14,7 +14,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph/web";
-import { redactSecrets } from "../core/redact.ts";
+import { providerErrorText } from "../core/error-body.ts";
+import { keysOfModel, redactSecrets } from "../core/redact.ts";
 import { tokenUsage, type TokenUsage } from "../core/usage.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
@@ -124,7 +125,8 @@ export function rubricMiddleware(options: RubricOptions): AgentMiddleware {
         evaluation = { grading_run_id: runId, iteration, ...verdict, ...(capped ? { result: "max_iterations_reached" } : {}), ...graded };
       } catch (err) {
         if (config.signal?.aborted) throw err;
-        const why = redactSecrets(err instanceof Error ? err.message : String(err));
+        // The grader's provider error as its status and plain message (never its body), the grader's key hidden.
+        const why = redactSecrets(providerErrorText(err) ?? (err instanceof Error ? err.message : String(err)), keysOfModel(options.model));
         const explanation = `The grader failed: ${why}`;
         evaluation = { grading_run_id: runId, iteration, result: "grader_error", explanation, criteria: [], ...graded };
       }

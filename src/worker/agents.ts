@@ -55,6 +55,8 @@ export interface AgentDeps {
   serverWindow(choice: ModelChoice): Promise<ServerWindow | undefined>;
   /** The enabled tools of the connected MCP servers, and which ask first (mcp-servers.ts). */
   mcpTools?(): Promise<McpRunTools>;
+  /** The worker's secrets (keys, MCP header values and tokens), read when an error is redacted (app.ts `secrets`). */
+  secrets?(): Iterable<string>;
 }
 
 export interface AgentSpec {
@@ -158,6 +160,7 @@ export async function buildAgent(
     skills: [SKILLS_DIR],
     middleware: [providerRetryMiddleware()],
     toolImages: providerInfo(spec.choice.provider).toolResultImages === true,
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
     ...(built.value.window ? { summarization: { maxInputTokens: built.value.window } } : {}),
     ...(spec.toolProfile && spec.toolProfile !== "auto" ? { toolProfile: spec.toolProfile } : {}),
   };

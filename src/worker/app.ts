@@ -8,6 +8,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { proxy } from "comlink";
 import type { BaseCheckpointSaver } from "@langchain/langgraph/web";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
+import { redactSecrets } from "../core/redact.ts";
 import { err } from "../core/result.ts";
 import type { SummarizationEvent } from "../context/view.ts";
 import { describeProviderFailure } from "../middleware/provider-retry.ts";
@@ -124,8 +125,13 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   let mcpLoading: Promise<McpServersService> | undefined;
   const mcp = () =>
     (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage.layout.store, log.fetch))));
-  /** Provider keys and MCP header values hidden. */
-  const redact = (text: string) => settings.redact(mcpLoaded?.redact(text) ?? text);
+  /**
+   * The worker's one list of secrets: provider keys and MCP header values and sign-in tokens. Every text that leaves
+   * (run errors, the request log, a run's tool errors and node failures through the agent's `secrets`) is redacted
+   * against it, in every form (core/redact.ts).
+   */
+  const secrets = () => [...settings.secrets(), ...(mcpLoaded?.secrets() ?? [])];
+  const redact = (text: string) => redactSecrets(text, secrets());
   // One source per URL for the session: its lock and wheels are fetched once (through the request log).
   let packageSource: { url: string; packages: PythonPackages } | undefined;
   const sandbox = createSandboxService(storage.layout.workspace, async () => {
@@ -259,6 +265,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           fetch: log.fetch,
           serverWindow,
           mcpTools: async () => (await mcp()).forRun(),
+          secrets,
         },
         onStatus,
       );
@@ -307,7 +314,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     keyStatus: () => settings.keyStatus(),
     listProviderModels: async (choice) => {
       const listed = await listModels(choice, await settings.key(choice.provider), log.fetch);
-      return listed.ok ? listed : err({ ...listed.error, message: settings.redact(listed.error.message) });
+      return listed.ok ? listed : err({ ...listed.error, message: redact(listed.error.message) });
     },
     // The model's own window; undefined when only an assumption is left (the settings say what is assumed).
     defaultWindow: async (choice) => {

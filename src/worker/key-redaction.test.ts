@@ -7,7 +7,18 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseText, exportText, keyEchoReplies, LEAK_PROMPT, PLAIN_KEY, SHAPED_KEY } from "../testing/key-leaks.ts";
+import {
+  databaseText,
+  exportText,
+  keyEchoReplies,
+  keyForms,
+  keyFormsEchoReplies,
+  LEAK_PROMPT,
+  PLAIN_KEY,
+  RAW_BODY_MARKER,
+  SHAPED_KEY,
+  SYMBOL_KEY,
+} from "../testing/key-leaks.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
 import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
 
@@ -54,6 +65,64 @@ describe("a key echoed in a provider's error", () => {
       expect(await databaseText(`${db}-store`)).not.toContain(key);
     }, 60_000);
   }
+
+  for (const key of [SHAPED_KEY, SYMBOL_KEY]) {
+    const title = `every form of the key ${key.slice(0, 8)}… in a 401 body and its raw body reach no event, checkpoint or export`;
+    it(
+      title,
+      async () => {
+        server = await startScriptedServer("openai", keyFormsEchoReplies(key));
+        const { api, db } = openWorkerApi();
+        await api.setKey("openai-compatible", key, false);
+        await api.setThreadModel("f", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
+        const { events, done } = await collectRun((cb) => api.startRun("f", { text: LEAK_PROMPT }, cb));
+        expect(await done).toMatchObject({ status: "complete" });
+        const view = await api.getThread("f");
+        // The subagent's failure is kept as its status and plain message.
+        expect(view.messages.find((m) => m.role === "tool" && m.name === "task")?.content).toMatch(
+          /401 Incorrect API key provided\. verbatim: \[key hidden\]/,
+        );
+        const exported = await api.exportThread("f");
+        if (!exported.ok) throw new Error(exported.error.message);
+        const places = {
+          events: JSON.stringify(events),
+          view: JSON.stringify(view),
+          export: exportText(exported.value),
+          checkpoints: await databaseText(`${db}-checkpoints`),
+          "the next request": JSON.stringify(server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.body)),
+        };
+        for (const [place, text] of Object.entries(places)) {
+          for (const [name, form] of keyForms(key)) expect(text, `${name} in ${place}`).not.toContain(form);
+          expect(text, `the raw body in ${place}`).not.toContain(RAW_BODY_MARKER);
+        }
+      },
+      60_000,
+    );
+  }
+
+  it("a provider's raw error body is not stored: the subagent's failure is its status and a plain message", async () => {
+    server = await startScriptedServer("openai", keyFormsEchoReplies(PLAIN_KEY, false));
+    const { api, db } = openWorkerApi();
+    await api.setKey("openai-compatible", PLAIN_KEY, false);
+    await api.setThreadModel("b", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
+    const { events, done } = await collectRun((cb) => api.startRun("b", { text: LEAK_PROMPT }, cb));
+    expect(await done).toMatchObject({ status: "complete" });
+    const view = await api.getThread("b");
+    expect(view.messages.find((m) => m.role === "tool" && m.name === "task")?.content).toContain(
+      "401 (the provider's response gave no message)",
+    );
+    const exported = await api.exportThread("b");
+    if (!exported.ok) throw new Error(exported.error.message);
+    for (const text of [
+      JSON.stringify(events),
+      JSON.stringify(view),
+      exportText(exported.value),
+      await databaseText(`${db}-checkpoints`),
+    ]) {
+      expect(text).not.toContain(RAW_BODY_MARKER);
+      expect(text).not.toContain("invalid_request_error");
+    }
+  }, 60_000);
 
   it("in a path the request log records, a key is hidden", async () => {
     server = await startScriptedServer("openai", []);

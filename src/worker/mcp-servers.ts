@@ -58,7 +58,9 @@ export interface McpServersService {
   readonly api: McpServersApi;
   /** The enabled tools of the connected servers (waits for servers still connecting). */
   forRun(): Promise<McpRunTools>;
-  /** `text` with every header value hidden. */
+  /** The header values and sign-in tokens held, for the worker's one list of secrets to hide (app.ts `secrets`). */
+  secrets(): string[];
+  /** `text` with every form of every header value and sign-in token hidden (core/redact.ts). */
   redact(text: string): string;
   /** Disconnects and forgets every server and header value. */
   clear(): Promise<void>;
@@ -207,13 +209,17 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
     return loaded;
   }
 
-  function redact(text: string): string {
+  function heldSecrets(): string[] {
     const oauth = [...credentials.values()].flatMap(({ client, tokens }) => [
       tokens?.access_token ?? "",
       tokens?.refresh_token ?? "",
       client?.client_secret ?? "",
     ]);
-    return redactSecrets(text, [...[...secrets.values()].flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")]), ...oauth.filter(Boolean)]);
+    return [...[...secrets.values()].flatMap((v) => [v, v.replace(/^Bearer\s+/i, "")]), ...oauth.filter(Boolean)];
+  }
+
+  function redact(text: string): string {
+    return redactSecrets(text, heldSecrets());
   }
 
   function signInFailed(id: string, live: Live, message: string): void {
@@ -377,6 +383,7 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
 
   return {
     api,
+    secrets: heldSecrets,
     redact,
     async forRun() {
       await load();

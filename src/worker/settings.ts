@@ -46,7 +46,9 @@ export interface SettingsService {
   key(provider: ProviderId): Promise<string | undefined>;
   /** True when a key for `provider` was set for an earlier session only, and this worker has none. */
   keyNotKept(provider: ProviderId): Promise<boolean>;
-  /** `text` with every known key, and anything shaped like a key (sk-…, Bearer …), replaced by "[key hidden]". */
+  /** The keys this worker holds, for the worker's one list of secrets to hide (app.ts `secrets`). */
+  secrets(): string[];
+  /** `text` with every form of every known key, and anything shaped like a key (sk-…, Bearer …), hidden (core/redact.ts). */
   redact(text: string): string;
   /** Forgets every key and setting (memory and store). */
   clear(): Promise<void>;
@@ -171,6 +173,7 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await loaded;
       return notKept(provider);
     },
+    secrets: () => [...keys.values()],
     redact: (text) => redactSecrets(text, keys.values()),
     async clear() {
       await loaded;
