@@ -266,11 +266,11 @@ export {
   classifyProviderError,
   type ClassifiedError,
   type ProviderFailure,
-  describeProviderFailure,
   PROVIDER_RETRY,
   RETRY_EVENT,
   type RetryOptions,
 } from "./middleware/provider-retry.ts";
+export { describeProviderFailure } from "./middleware/provider-failure.ts";
 
 // Context sizing for small windows.
 export { resultTokenBudget, toolProfileFor, COMPACT_PROFILE_BELOW, type ToolProfile } from "./context/budget.ts";

@@ -87,23 +87,10 @@ export function secretForms(secret: string): string[] {
   for (const offset of [0, 1, 2]) {
     const core = base64Core(bytes, offset);
     const url = core.replace(/\+/g, "-").replace(/\//g, "_");
-    derived.push(core, url, encodeURIComponent(core), lowerPercent(encodeURIComponent(core)));
+    derived.push(core, url, encodeURIComponent(core));
   }
   const forms = new Set([secret, ...derived.filter((form) => form.length >= MIN_FORM_LENGTH)]);
   return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/** Forms per secret, for the secrets seen last (a run redacts with the same few keys again and again). */
-const formCache = new Map<string, string[]>();
-
-function cachedForms(secret: string): string[] {
-  let forms = formCache.get(secret);
-  if (!forms) {
-    forms = secretForms(secret);
-    if (formCache.size >= 64) formCache.delete(formCache.keys().next().value!);
-    formCache.set(secret, forms);
-  }
-  return forms;
 }
 
 /** `text` with every run of characters covered by a piece (of {@link partialLength}) of a secret hidden. */
@@ -122,17 +109,8 @@ function hidePieces(text: string, secrets: readonly string[]): string {
       any = true;
     }
   }
-  if (!any) return text;
-  let out = "";
-  for (let i = 0; i < text.length;) {
-    if (!covered[i]) {
-      out += text[i++];
-      continue;
-    }
-    while (covered[i]) i++;
-    out += KEY_HIDDEN;
-  }
-  return out;
+  // Each run of covered characters becomes one mark.
+  return any ? text.replace(/[^]/g, (c, i: number) => (!covered[i] ? c : covered[i - 1] ? "" : KEY_HIDDEN)) : text;
 }
 
 /**
@@ -143,7 +121,7 @@ export function redactSecrets(text: string, secrets: Iterable<string> = []): str
   let out = text;
   const known = [...new Set(secrets)].filter((s) => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
   // Longest first, so a key containing another (or a form containing another's) is hidden whole.
-  const forms = [...new Set(known.flatMap(cachedForms))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(known.flatMap(secretForms))].sort((a, b) => b.length - a.length);
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(KEY_HIDDEN);
   out = hidePieces(out, known);
   out = out.replace(KEY_SHAPES[0]!, KEY_HIDDEN);

@@ -36,7 +36,6 @@ import { filesReducer } from "../backends/state.ts";
 import { callLabel, stepFileNoteText } from "../backends/step-file-notes.ts";
 import { StepFiles } from "../backends/step-files.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
-import { dropErrorBody } from "../core/error-body.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
@@ -381,14 +380,17 @@ export function buildAgentLoop(spec: LoopSpec) {
   // The graph's state is the core channels plus the middleware fields, which AgentState's index signature covers.
   const asAgentState = (s: State): AgentState => s as State & AgentState;
   // A node's failure is stored by the checkpointer (its message) and seen by the caller: a provider's error body is
-  // dropped (its status and plain message kept) and its text redacted first.
+  // dropped (its status and plain message kept) and its text redacted first. The code that drops it loads with the
+  // first failure (the worker's startup code does not carry it).
   const node =
     (fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) =>
     async (s: State, config: LangGraphRunnableConfig): Promise<NodeResult> => {
       try {
         return await fn(asAgentState(s), config);
       } catch (err) {
-        throw isGraphBubbleUp(err) ? err : redactError(dropErrorBody(err), redact);
+        if (isGraphBubbleUp(err)) throw err;
+        const { dropErrorBody } = await import("../core/error-body.ts");
+        throw redactError(dropErrorBody(err), redact);
       }
     };
 

@@ -10,7 +10,8 @@ import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { remoteModelFor } from "../testing/remote-model.ts";
 import type { Dialect, ServerReply } from "../testing/provider-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
-import { classifyProviderError, describeProviderFailure, providerRetryMiddleware } from "./provider-retry.ts";
+import { describeProviderFailure } from "./provider-failure.ts";
+import { classifyProviderError, providerRetryMiddleware } from "./provider-retry.ts";
 
 const serve = serveScripted();
 

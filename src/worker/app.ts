@@ -11,7 +11,6 @@ import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { redactSecrets } from "../core/redact.ts";
 import { err } from "../core/result.ts";
 import type { SummarizationEvent } from "../context/view.ts";
-import { describeProviderFailure } from "../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
@@ -228,7 +227,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     history,
     notify: options.notify,
     redact,
-    describe: (error, choice) => describeProviderFailure(error, endpointOf(choice)),
+    // The failure texts load with a run's first failure (the worker's startup code does not carry them).
+    describe: async (error, choice) =>
+      (await import("../middleware/provider-failure.ts")).describeProviderFailure(error, endpointOf(choice)),
     attach: async (threadId, list) => files.attach(await fsOf(threadId), list),
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
     ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),

@@ -78,7 +78,7 @@ export interface RunDeps {
   /** Text without any API key in it. */
   redact(text: string): string;
   /** A plain message for a failed run (provider failures get the next step). */
-  describe(err: unknown, choice: ModelChoice): string;
+  describe(err: unknown, choice: ModelChoice): string | Promise<string>;
   /** Writes attached files into the workspace; returns their paths. */
   attach(threadId: string, files: NonNullable<UserInput["attachments"]>): Promise<FileResult<string[]>>;
   /** Adds what the page needs to decide (schemas, diffs). */
@@ -206,10 +206,10 @@ export function createRunService(deps: RunDeps): RunService {
     await reader.updateState(configOf(threadId), { messages: [partialAnswer(text, mark)] }, "after_model");
   }
 
-  function describeError(err: unknown, choice: ModelChoice): ErrorInfo {
+  async function describeError(err: unknown, choice: ModelChoice): Promise<ErrorInfo> {
     const info = toErrorInfo(err);
     // The message is rewritten for people (what failed, what to do): coded, so the page shows it alone.
-    return { ...info, code: info.code ?? "run_failed", message: deps.redact(deps.describe(err, choice)) };
+    return { ...info, code: info.code ?? "run_failed", message: deps.redact(await deps.describe(err, choice)) };
   }
 
   /** Streams the run into `sink` while holding the thread; returns the terminal event. */
@@ -259,7 +259,7 @@ export function createRunService(deps: RunDeps): RunService {
       } else {
         // What was shown stays (a dropped connection's half answer), marked cut off; the error says why.
         await keepPartial(threadId, translator.partial, CUT_OFF_KEY).catch(() => undefined);
-        terminal = { type: "error", runId, error: describeError(err, choice) };
+        terminal = { type: "error", runId, error: await describeError(err, choice) };
       }
     }
     await saving;
