@@ -3,7 +3,8 @@
  * - the gallery lists the general agent and the site's example agents; a starter prompt of one goes into the
  *   message box of a thread with that agent, and its turn runs with the agent's instructions and starter files;
  * - `?agent=<url>` on a second loopback origin with CORS opens a review of everything the agent brings; **Use this
- *   agent** runs a thread whose request holds its instructions, its subagent in `task`, its skill, and whose
+ *   agent** lands on it (its name focused, its description and starter prompt, "Now using" it announced) and runs a
+ *   thread whose request holds its instructions, its subagent in `task`, its skill, and whose
  *   `read_file` of its starter file succeeds; a reload keeps it (no second review); a changed agent at the same URL
  *   asks again; **Leave** stores nothing and takes `?agent=` out of the address;
  * - the same link from a host without CORS: an error that names CORS;
@@ -138,6 +139,16 @@ test("a CORS link: review, Use this agent, a turn with its instructions, subagen
 
   await dialog.getByRole("button", { name: "Use this agent" }).click();
   await expect(dialog).toBeHidden();
+  // The page lands on the agent: its name (focused), description and starter prompt, said in the polite live region,
+  // and not the general agent's welcome or the demo model's prompts.
+  const landing = page.getByTestId("agent-landing");
+  await expect(landing.getByRole("heading", { name: "Link agent v1" })).toBeFocused();
+  await expect(landing).toContainText("An agent from a link.");
+  await expect(landing.getByRole("list", { name: "Try Link agent v1 with" }).getByRole("button")).toHaveText(["Read the notes"]);
+  await expect(page.getByTestId("announce")).toHaveText("Now using Link agent v1");
+  await expect(page.getByText("What should the agent do?")).toHaveCount(0);
+  await expect(page.getByText(/research cats/)).toHaveCount(0);
+  expect(await axeViolations(page, '[data-testid="agent-landing"]')).toEqual([]);
   const picker = page.getByRole("combobox", { name: "Agent" });
   await expect(picker.locator("option:checked")).toHaveText("Link agent v1");
   const agentId = await picker.inputValue();

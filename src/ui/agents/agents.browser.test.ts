@@ -6,11 +6,13 @@
  * and the thread takes it; **Leave** on a link's review takes `?agent=` out of the address and stores nothing.
  */
 import { flushSync } from "svelte";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
+import { WAIT as WAIT_FOR } from "../../testing/wait.ts";
 import { workerPool } from "../../testing/worker-pool.ts";
 import { Chat } from "../chat.svelte.ts";
 import { Threads } from "../threads.svelte.ts";
+import AgentLanding from "./agent-landing.svelte";
 import Gallery from "./gallery.svelte";
 import ReviewDialog from "./review-dialog.svelte";
 import { AgentsState, type AddressBar } from "./state.svelte.ts";
@@ -77,8 +79,10 @@ describe("agents on the page", () => {
   });
 
   it("opens on the site's default agent when the person has no threads yet, and not once they have one", async () => {
-    const { chat, client } = await setup(undefined, { defaultAgent: "site:data" });
+    const { chat, client, agents: first } = await setup(undefined, { defaultAgent: "site:data" });
     expect(chat.view?.agent.id).toBe("site:data");
+    // Not chosen by the person: nothing is announced, nothing takes focus.
+    expect(first.landed).toBeNull();
     await chat.send({ text: "hello" });
     await expect.poll(async () => (await client.listThreads()).length, WAIT).toBe(1);
     await expect.poll(() => chat.running, WAIT).toBe(false);
@@ -118,6 +122,48 @@ describe("agents on the page", () => {
     expect(agents.shown).toBeNull();
     expect((await client.listAgents()).length).toBe(stored + 1);
     expect(agents.list.at(-1)?.id).toBe(chat.view?.agent.id);
+  });
+
+  it("after Use this agent, the thread lands on it: its name focused, its description and starter prompts, 'Now using' it", async () => {
+    const { agents, chat } = await setup();
+    const folder = {
+      "agent.yaml":
+        'name: Tide tables\ndescription: Reads tide tables for a harbour.\nsuggestions: ["High tide at Brest today?", "Plot a week"]\n',
+      "AGENTS.md": "Answer with times.",
+    };
+    const files = Object.entries(folder).map(([path, text]) => ({ path: `tides/${path}`, file: new File([text], path) }));
+    await agents.openUpload(files, true);
+    expect(agents.landed).toBeNull();
+    const root = render(ReviewDialog, { agents });
+    const dialog = root.ownerDocument.querySelector("dialog[open]")!;
+    [...dialog.querySelectorAll("button")].find((b) => b.textContent === "Use this agent")!.click();
+    await expect.poll(() => agents.current?.name, WAIT).toBe("Tide tables");
+    expect(agents.landed?.text).toBe("Now using Tide tables");
+
+    const prompts: string[] = [];
+    const landing = render(AgentLanding, {
+      agent: agents.current!,
+      focusKey: agents.landed!.seq,
+      demo: true,
+      disabled: false,
+      onSuggest: (p: string) => prompts.push(p),
+      onConnect: () => undefined,
+    });
+    const heading = landing.querySelector("h2")!;
+    expect(heading.textContent).toBe("Tide tables");
+    await vi.waitFor(() => expect(document.activeElement).toBe(heading), WAIT_FOR);
+    expect(landing.textContent).toContain("Reads tide tables for a harbour.");
+    expect(landing.textContent).not.toMatch(/research cats|Try “hello”/);
+    const list = landing.querySelector('ul[aria-label="Try Tide tables with"]')!;
+    const chips = [...list.querySelectorAll<HTMLButtonElement>("button")];
+    expect(chips.map((c) => c.textContent)).toEqual(["High tide at Brest today?", "Plot a week"]);
+    chips[1]!.click();
+    expect(prompts).toEqual(["Plot a week"]);
+    expect(landing.querySelector("button.link")?.textContent).toBe("connect a real model");
+
+    // A message sent ends the landing: nothing more to announce.
+    await chat.send({ text: "hello" });
+    await expect.poll(() => agents.landed, WAIT).toBeNull();
   });
 
   it("refuses a dropped folder that is no agent with every problem, and Leave on a link stores nothing", async () => {

@@ -60,6 +60,8 @@ export class AgentsState {
   #working: string | null = $state.raw(null);
   /** The outcome of the last action (a share, a removal), or its error. */
   #notice: { text: string; error: boolean } | null = $state.raw(null);
+  /** The thread an agent was just chosen for (Use, **Use this agent**, a starter prompt), and what to announce. */
+  #landed: { threadId: string; text: string; seq: number } | null = $state.raw(null);
   /** The agent's MCP servers the person ticked on the review shown (by {@link mcpChoiceKey}): added on Use. */
   readonly #mcpChosen = new SvelteSet<string>();
   /** The agent editor (the side panel shows it while an agent is open in it). */
@@ -105,6 +107,20 @@ export class AgentsState {
   get notice(): { text: string; error: boolean } | null {
     return this.#notice;
   }
+  /** The shown thread's agent as the gallery lists it; undefined for the general agent (or one no longer listed). */
+  get current(): AgentSummary | undefined {
+    const id = this.currentId;
+    return id === GENERAL_AGENT_ID ? undefined : this.#list.find((a) => a.id === id);
+  }
+  /**
+   * While the shown thread is the empty one an agent was just chosen for: "Now using <name>" for the polite live
+   * region, and a number that changes with each choice (the landing takes focus when it does); otherwise null.
+   */
+  get landed(): { text: string; seq: number } | null {
+    const landed = this.#landed;
+    if (!landed || landed.threadId !== this.#chat.threadId || this.#chat.live.messages.length > 0) return null;
+    return { text: landed.text, seq: landed.seq };
+  }
   /** The shown thread's agent id (the general agent when it has none yet). */
   get currentId(): string {
     return this.#chat.view?.agent?.id ?? GENERAL_AGENT_ID;
@@ -140,7 +156,7 @@ export class AgentsState {
     try {
       const [chosen, threads] = await Promise.all([this.#client.defaultAgent(), this.#client.listThreads()]);
       if (chosen && threads.length === 0 && this.#chatIsEmpty() && this.currentId !== chosen)
-        await this.#setAgent(this.#chat.threadId, chosen);
+        await this.#setAgent(this.#chat.threadId, chosen, false);
     } catch (error) {
       this.#notice = { text: toErrorInfo(error).message, error: true };
     }
@@ -261,11 +277,18 @@ export class AgentsState {
   async startWith(agentId: string): Promise<boolean> {
     if (this.#chat.running) return false;
     if (this.#chatIsEmpty()) {
-      if (this.currentId === agentId) return true;
-      return this.#setAgent(this.#chat.threadId, agentId);
+      if (this.currentId !== agentId) return this.#setAgent(this.#chat.threadId, agentId);
+      this.#land(agentId);
+      return true;
     }
     await this.#threads.create();
     return this.#setAgent(this.#chat.threadId, agentId);
+  }
+
+  /** The shown thread is the one the person just chose `agentId` for: the page says so (and moves to it). */
+  #land(agentId: string): void {
+    const name = this.#chat.view?.agent?.name ?? this.#list.find((a) => a.id === agentId)?.name ?? "the agent";
+    this.#landed = { threadId: this.#chat.threadId, text: `Now using ${name}`, seq: (this.#landed?.seq ?? 0) + 1 };
   }
 
   /** Opens an agent's folder in the editor (the notice says why when it cannot). */
@@ -346,7 +369,8 @@ export class AgentsState {
     return this.startWith(used.value.id);
   }
 
-  async #setAgent(threadId: string, agentId: string): Promise<boolean> {
+  /** Gives the thread its agent; `land`: the person chose it (not the site's default at the start), so say so. */
+  async #setAgent(threadId: string, agentId: string, land = true): Promise<boolean> {
     const result = await this.#busy("Opening the agent…", () => this.#client.setThreadAgent(threadId, agentId));
     if (!result) return false;
     if (!result.ok) {
@@ -354,6 +378,7 @@ export class AgentsState {
       return false;
     }
     await this.#chat.reload();
+    if (land) this.#land(agentId);
     return true;
   }
 

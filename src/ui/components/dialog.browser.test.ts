@@ -43,6 +43,24 @@ describe("dialog", () => {
     open.remove();
   });
 
+  it("leaves focus where the page moved it as the dialog closed (a landing on what was chosen), not on the opener", async () => {
+    const open = opener();
+    const landing = document.createElement("h2");
+    landing.tabIndex = -1;
+    document.body.append(landing);
+    const props = reactiveProps({ open: true, title: "Use it?", children: body, onClose: () => (props.open = false) });
+    const el = render(Dialog, props);
+    const dialog = el.querySelector("dialog")!;
+    props.open = false;
+    flushSync();
+    // What the page does once the dialog is closed and the page is no longer inert.
+    landing.focus();
+    await new Promise<void>((resolve) => dialog.addEventListener("close", () => resolve(), { once: true }));
+    expect(document.activeElement).toBe(landing);
+    open.remove();
+    landing.remove();
+  });
+
   it("closes with the Close button and tells the parent", async () => {
     const onClose = vi.fn();
     const el = render(Dialog, { open: true, title: "T", children: body, onClose });
