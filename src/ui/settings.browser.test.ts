@@ -160,7 +160,12 @@ describe("settings dialog", () => {
     await userEvent.click(save());
     await expect.element(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
 
-    expect((await client.keyStatus()).find((k) => k.provider === "openai")).toEqual({ provider: "openai", set: true, remembered: false });
+    expect((await client.keyStatus()).find((k) => k.provider === "openai")).toEqual({
+      provider: "openai",
+      set: true,
+      remembered: false,
+      origin: "https://api.openai.com",
+    });
     await expect.element(key).toHaveValue("");
     await expect.element(key).toHaveAttribute("placeholder", expect.stringMatching(/^set/));
     expect(document.body.innerHTML).not.toContain(KEY);

@@ -157,9 +157,12 @@ export class SettingsState {
     return saved;
   }
 
-  /** Hands a key to the worker (kept for the session, or remembered on this device). The caller clears its input. */
-  async setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus | null> {
-    const status = await this.#guard(() => this.#client.setKey(provider, key, remember));
+  /**
+   * Hands a key to the worker (kept for the session, or remembered on this device), bound to the origin of `baseUrl`
+   * (the provider's official URL when unset): it is sent nowhere else. The caller clears its input.
+   */
+  async setKey(provider: ProviderId, key: string, remember: boolean, baseUrl?: string): Promise<KeyStatus | null> {
+    const status = await this.#guard(() => this.#client.setKey(provider, key, remember, baseUrl));
     if (!status) return null;
     this.#setStatus(status);
     return status;

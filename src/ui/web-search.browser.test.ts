@@ -82,7 +82,7 @@ describe("Anthropic's web search in the app", () => {
     ]);
     const thread = `w-${crypto.randomUUID()}`;
     const first = spawn();
-    await first.setKey("anthropic", "sk-ant-test", false);
+    await first.setKey("anthropic", "sk-ant-test", false, server.root);
     await first.setThreadModel(thread, { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.root, webSearch: true });
     await turn(first, thread, "What are deep agents?");
 
@@ -113,7 +113,7 @@ describe("Anthropic's web search in the app", () => {
 
     // A reload: a new worker on the same database runs the next turn from the stored thread.
     const second = spawn();
-    await second.setKey("anthropic", "sk-ant-test", false);
+    await second.setKey("anthropic", "sk-ant-test", false, server.root);
     await turn(second, thread, "Say it again.");
     const replayed = (await server.requests())[1]!.body.messages as Array<{ role: string; content: unknown }>;
     const blocks = replayed.find((m) => m.role === "assistant")!.content as Array<Record<string, unknown>>;
@@ -131,7 +131,7 @@ describe("OpenAI's web search in the app", () => {
     await server.script([{ webSearch: SEARCH, chunks: ["Deep agents ", "plan."] }]);
     const thread = `o-${crypto.randomUUID()}`;
     const client = spawn();
-    await client.setKey("openai", "sk-test", false);
+    await client.setKey("openai", "sk-test", false, server.baseUrl);
     await client.setThreadModel(thread, { provider: "openai", model: "gpt-4.1", baseUrl: server.baseUrl, webSearch: true });
     await turn(client, thread, "What are deep agents?");
 

@@ -1,8 +1,10 @@
 /**
  * A run of an agent folder: deeptab's own options (model, storage, memory, the app's approval rules, retries) with
  * the folder's added by agent-folders/options.ts. The system prompt is deeptab's base prompt followed by the folder's
- * AGENTS.md; each subagent's `model` is built with the person's key for its provider, or the subagent runs on the
- * main model and its description says why (a run never fails for it); approval rules are merged so the app's are
+ * AGENTS.md; each subagent's `model` is built with the person's key for its provider when it is at the origin the key
+ * was entered for (models/key-endpoint.ts; on another origin it gets no key: an OpenAI-compatible server is called
+ * without one, a provider that requires one is not called), or the subagent runs on the main model and its
+ * description says why (a run never fails for it); approval rules are merged so the app's are
  * never loosened; the folder's skills come from the thread's own skills folder beside the shared one.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -12,6 +14,7 @@ import type { CreateDeepAgentOptions } from "../agent/create-deep-agent.ts";
 import { err, type Result } from "../core/result.ts";
 import { isAsyncSubAgent } from "../middleware/async-subagents.ts";
 import { providerInfo } from "../models/catalog.ts";
+import { endpointOrigin } from "../models/key-endpoint.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { rulesBesideCommands, withPathApprovals } from "./agent-permissions.ts";
 import { basePrompt } from "../agent/deeptab-prompt.ts";
@@ -25,12 +28,19 @@ export interface FolderRunContext {
   sandbox: SandboxKind;
   /** The host Python's packages come from (the Python packages setting), if any. */
   pythonPackages?: string | undefined;
-  key(provider: ModelChoice["provider"]): Promise<string | undefined>;
+  /** The person's key for a request to `provider` at `baseUrl`: only for the origin it was entered with. */
+  key(provider: ModelChoice["provider"], baseUrl?: string): Promise<string | undefined>;
+  /** The origin `provider`'s key is bound to, when one is set. */
+  keyOrigin?(provider: ModelChoice["provider"]): Promise<string | undefined>;
   /** The request log's fetch. */
   fetch: typeof fetch;
 }
 
-/** The model a subagent names, built over the person's choice (its Web search switch too) with their key for that provider. */
+/**
+ * The model a subagent names, built over the person's choice (its Web search switch too) with their key for that
+ * provider, only when the model is at the origin the key was entered for. Elsewhere: no key (an OpenAI-compatible
+ * server, whose key is optional, is called without one; OpenAI and Anthropic refuse, so the subagent falls back).
+ */
 export async function subagentModel(ref: ModelRef, context: FolderRunContext): Promise<Result<BaseChatModel, string>> {
   const { choice } = context;
   const provider = ref.provider ?? choice.provider;
@@ -40,8 +50,16 @@ export async function subagentModel(ref: ModelRef, context: FolderRunContext): P
     return err(`${info.label} runs in the tab and cannot serve a subagent beside the main model`);
   const baseUrl = ref.baseUrl ?? (same ? choice.baseUrl : undefined);
   if (info.baseUrl === "required" && !baseUrl) return err(`${info.label} needs a base URL the agent does not give`);
-  const key = await context.key(provider);
-  if (info.key === "required" && !key) return err(`no ${info.label} API key is set`);
+  const key = await context.key(provider, baseUrl);
+  if (info.key === "required" && !key) {
+    const bound = await context.keyOrigin?.(provider);
+    const target = endpointOrigin(provider, baseUrl);
+    return err(
+      bound && target !== bound
+        ? `it calls ${target}, and your ${info.label} key is not sent there (it is sent only to ${bound})`
+        : `no ${info.label} API key is set`,
+    );
+  }
   const model = ref.model ?? (same ? choice.model : info.defaultModel);
   // The thread's Web search switch holds for its subagents' models too (where their provider has a search of its own).
   const search = choice.webSearch ? { webSearch: true as const } : {};

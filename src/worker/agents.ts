@@ -46,7 +46,10 @@ export interface AgentDeps {
   store?: BaseStore | undefined;
   /** The whole filesystem (workspace with the sandbox, plus the shared routes) for a sandbox kind. */
   backend(kind: SandboxKind): BackendFactory;
-  key(provider: ModelChoice["provider"]): Promise<string | undefined>;
+  /** The person's key for a request to `provider` at `baseUrl`: only for the origin it was entered with (settings.ts). */
+  key(provider: ModelChoice["provider"], baseUrl?: string): Promise<string | undefined>;
+  /** The origin `provider`'s key is bound to, when one is set. */
+  keyOrigin?(provider: ModelChoice["provider"]): Promise<string | undefined>;
   local: LocalModels;
   promptApi(): PromptApiPort | undefined;
   /** The fetch provider clients and `fetch_url` use (the request log). */
@@ -106,7 +109,7 @@ async function chatModel(
     const { ChatChromeAI } = await import("../models/chrome-ai.ts");
     return ok({ model: new ChatChromeAI({ port, contextWindow: window }), window, phase: "waiting" });
   }
-  const model = await createRemoteModel(choice, await deps.key(choice.provider), deps.fetch);
+  const model = await createRemoteModel(choice, await deps.key(choice.provider, choice.baseUrl), deps.fetch);
   if (!model.ok) return model;
   const window = (await modelWindow(choice, deps)).tokens;
   return ok({ model: model.value, window, ...(choice.provider === "demo" ? {} : { phase: "waiting" as const }) });

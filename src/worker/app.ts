@@ -15,6 +15,7 @@ import { EVENT_KEY } from "../middleware/summarization.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
+import { endpointOrigin } from "../models/key-endpoint.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { GENERAL_AGENT } from "./general-agent.ts";
 import { AGENT_CALLS } from "./agent-calls.ts";
@@ -105,8 +106,16 @@ function promptPort(remote: PromptApiRemote): PromptApiPort {
 
 /** Why `choice` cannot run for want of a key, or undefined (see RunDeps.missingKey). */
 async function missingKey(choice: ModelChoice, settings: ReturnType<typeof createSettingsService>): Promise<string | undefined> {
-  if (!KEY_PROVIDERS.includes(choice.provider) || (await settings.key(choice.provider))) return undefined;
+  if (!KEY_PROVIDERS.includes(choice.provider) || (await settings.key(choice.provider, choice.baseUrl))) return undefined;
   const { label, key } = providerInfo(choice.provider);
+  const bound = await settings.keyOrigin(choice.provider);
+  const target = endpointOrigin(choice.provider, choice.baseUrl);
+  // A key entered for another endpoint is never sent here (models/key-endpoint.ts).
+  if (bound && key === "required")
+    return (
+      `Your ${label} API key was entered for ${bound}, and this thread's model is at ${target ?? "another address"}: ` +
+      "the key is sent only where it was entered. Enter it again in Settings with this base URL. Nothing was sent."
+    );
   if (await settings.keyNotKept(choice.provider))
     return (
       `The ${label} API key was for the last session only, so the reload did not keep it. Enter it again in Settings ` +
@@ -260,7 +269,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           checkpointer,
           store: storage.layout.store,
           backend: backendFor,
-          key: (p) => settings.key(p),
+          key: (p, baseUrl) => settings.key(p, baseUrl),
+          keyOrigin: (p) => settings.keyOrigin(p),
           local,
           promptApi: () => promptApi,
           fetch: log.fetch,
@@ -310,11 +320,11 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
     getSettings: () => settings.get(),
     updateSettings: (patch) => settings.update(patch),
-    setKey: (provider, key, remember) => settings.setKey(provider, key, remember),
+    setKey: (provider, key, remember, baseUrl) => settings.setKey(provider, key, remember, baseUrl),
     forgetKey: (provider) => settings.forgetKey(provider),
     keyStatus: () => settings.keyStatus(),
     listProviderModels: async (choice) => {
-      const listed = await listModels(choice, await settings.key(choice.provider), log.fetch);
+      const listed = await listModels(choice, await settings.key(choice.provider, choice.baseUrl), log.fetch);
       return listed.ok ? listed : err({ ...listed.error, message: redact(listed.error.message) });
     },
     // The model's own window; undefined when only an assumption is left (the settings say what is assumed).

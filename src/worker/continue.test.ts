@@ -24,7 +24,7 @@ async function setup(replies: ServerReply[], requireKey?: string) {
   const line = cuttableFetch();
   const first = openWorkerApi(undefined, { fetch: line.fetch });
   await first.api.setThreadModel("t", { provider: "openai-compatible", model: "e2e-model", baseUrl: `${server.url}/v1` });
-  if (requireKey) await first.api.setKey("openai-compatible", requireKey, false);
+  if (requireKey) await first.api.setKey("openai-compatible", requireKey, false, `${server.url}/v1`);
   const chats = () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));
   /** The page reloads: the first worker stops dead; a new one opens the same database. */
   const reload = async () => {
@@ -73,7 +73,10 @@ describe("Continue after a reload", () => {
   }, 30_000);
 
   it("with a key for the session only: Continue asks for the key instead of sending without it, and the partial answer stays", async () => {
-    const { api, chats, reload } = await setup([{ chunks: SLOW_CHILD, delayMs: 150 }, { text: "The whole answer." }], "sk-session-only");
+    const { api, chats, reload, server } = await setup(
+      [{ chunks: SLOW_CHILD, delayMs: 150 }, { text: "The whole answer." }],
+      "sk-session-only",
+    );
     const run = await collectRun((cb) => api.startRun("t", { text: "List the breeds" }, cb));
     await waitUntil(() => run.events.some((e) => e.type === "token"), "the answer's first tokens");
     // The partial answer is saved about once a second while it streams.
@@ -95,7 +98,7 @@ describe("Continue after a reload", () => {
     expect(cut.interrupted?.partial).toMatch(/^breed 1, /);
     expect(await second.startRun("t", { text: "hello?" }, () => undefined)).toMatchObject({ ok: false, error: { code: "key_missing" } });
 
-    await second.setKey("openai-compatible", "sk-session-only", false);
+    await second.setKey("openai-compatible", "sk-session-only", false, `${server.url}/v1`);
     const resumed = await collectRun((cb) => second.continueRun("t", cb));
     expect(await resumed.done).toMatchObject({ type: "done", status: "complete" });
     expect(chats()).toHaveLength(2);

@@ -35,7 +35,7 @@ describe("a key echoed in a subagent's provider error, in the worker", () => {
       await server.script(keyEchoReplies(key));
       const client = spawn();
       const thread = `k-${crypto.randomUUID()}`;
-      await client.setKey("openai-compatible", key, false);
+      await client.setKey("openai-compatible", key, false, server.baseUrl);
       await client.setThreadModel(thread, { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
       const events: AgentEvent[] = [];
       const start = await client.run(thread, { text: LEAK_PROMPT }, (e) => events.push(e));

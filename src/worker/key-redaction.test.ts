@@ -36,7 +36,7 @@ describe("a key echoed in a provider's error", () => {
     it(`inside a subagent, ${kind} is hidden from events, storage, the export and the next request`, async () => {
       server = await startScriptedServer("openai", keyEchoReplies(key));
       const { api, db } = openWorkerApi();
-      await api.setKey("openai-compatible", key, true);
+      await api.setKey("openai-compatible", key, true, `${server.url}/v1`);
       await api.setThreadModel("k", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
       const { events, done } = await collectRun((cb) => api.startRun("k", { text: LEAK_PROMPT }, cb));
       expect(await done).toMatchObject({ status: "complete" });

@@ -421,6 +421,8 @@ export interface KeyStatus {
   provider: ProviderId;
   set: boolean;
   remembered: boolean;
+  /** The origin the key is sent to (the endpoint it was entered with); a model on any other origin gets no key. */
+  origin?: string;
   /** A key was set for an earlier session only (before a reload) and is gone: it has to be entered again. */
   notKept?: boolean;
 }
@@ -785,7 +787,8 @@ export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
   // Settings, keys, models.
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
-  setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus>;
+  /** Sets a key, bound to the origin of `baseUrl` (unset: the base URL Settings give for that provider, or its official one). */
+  setKey(provider: ProviderId, key: string, remember: boolean, baseUrl?: string): Promise<KeyStatus>;
   forgetKey(provider: ProviderId): Promise<KeyStatus>;
   keyStatus(): Promise<KeyStatus[]>;
   /** Model ids the provider lists (`/v1/models`), or why it cannot (`ModelListErrorCode`; no key ever in the message). */

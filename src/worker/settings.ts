@@ -10,13 +10,18 @@
  *   not kept and ask for it, rather than send a request without it;
  *   keys never enter graph state, checkpoints, thread exports, the request
  *   log or error messages (`redact` scrubs them from any text that leaves).
- * - No call returns a key: the page learns only whether one is set.
+ * - A key is bound to the origin of the endpoint it was entered with (models/key-endpoint.ts): the base URL the
+ *   person's Settings give for that provider when the key is set, or the provider's official URL. `key(provider,
+ *   baseUrl)` gives it only for a request to that origin: a model an agent names on another host gets none. A key
+ *   remembered before keys were bound is bound on load to the endpoint the stored Settings give.
+ * - No call returns a key: the page learns only whether one is set, and for which origin.
  */
 import type { BaseStore } from "@langchain/langgraph/web";
 import { hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { redactSecrets } from "../core/redact.ts";
 import { safeHttpUrl } from "../core/http-url.ts";
 import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
+import { endpointOrigin, keyForEndpoint } from "../models/key-endpoint.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolProfileChoice } from "./protocol.ts";
 
 const SETTINGS_NS = ["settings"];
@@ -39,11 +44,20 @@ export const DEFAULT_SETTINGS: Settings = {
 export interface SettingsService {
   get(): Promise<Settings>;
   update(patch: Partial<Settings>): Promise<Settings>;
-  setKey(provider: ProviderId, key: string, remember: boolean): Promise<KeyStatus>;
+  /**
+   * Sets `provider`'s key, bound to the origin of `baseUrl` (unset: the base URL Settings give for that provider,
+   * else its official URL).
+   */
+  setKey(provider: ProviderId, key: string, remember: boolean, baseUrl?: string): Promise<KeyStatus>;
   forgetKey(provider: ProviderId): Promise<KeyStatus>;
   keyStatus(): Promise<KeyStatus[]>;
-  /** The key for a provider (worker-internal: never sent to the page). */
-  key(provider: ProviderId): Promise<string | undefined>;
+  /**
+   * The key for a request to `provider` at `baseUrl` (unset: its official URL), only when that is the origin the key
+   * was entered for; otherwise undefined (worker-internal: never sent to the page).
+   */
+  key(provider: ProviderId, baseUrl?: string): Promise<string | undefined>;
+  /** The origin `provider`'s key is bound to, when one is set. */
+  keyOrigin(provider: ProviderId): Promise<string | undefined>;
   /** True when a key for `provider` was set for an earlier session only, and this worker has none. */
   keyNotKept(provider: ProviderId): Promise<boolean>;
   /** The keys this worker holds, for the worker's one list of secrets to hide (app.ts `secrets`). */
@@ -94,20 +108,38 @@ function validProfile(value: unknown): string | undefined {
 
 export { validChoice as sanitizeModelChoice };
 
+/** A key and the origin it may be sent to (undefined: none, e.g. an OpenAI-compatible key set without a base URL). */
+interface BoundKey {
+  key: string;
+  origin: string | undefined;
+}
+
 export function createSettingsService(store: BaseStore | undefined): SettingsService {
-  const keys = new Map<ProviderId, string>();
+  const keys = new Map<ProviderId, BoundKey>();
   const remembered = new Set<ProviderId>();
   /** Providers whose key was for a session only (the store's mark): gone once that worker went. */
   const sessionOnly = new Set<ProviderId>();
   let settings: Settings | undefined;
+  /** The origin a key for `provider` set now is bound to: the base URL the Settings give for it, or its official URL. */
+  const enteredFor = async (provider: ProviderId, baseUrl?: string) => {
+    if (baseUrl) return endpointOrigin(provider, baseUrl);
+    const { defaultModel } = await get();
+    return endpointOrigin(provider, defaultModel.provider === provider ? defaultModel.baseUrl : undefined);
+  };
   const loaded = (async () => {
     if (!store) return;
     for (const item of await store.search(KEYS_NS, { limit: 100 })) {
       const provider = item.key;
       if (!isProviderId(provider)) continue;
-      const { key, session } = item.value as { key?: unknown; session?: unknown };
+      const { key, session, origin } = item.value as { key?: unknown; session?: unknown; origin?: unknown };
       if (typeof key === "string" && key) {
-        keys.set(provider, key);
+        if (typeof origin === "string") keys.set(provider, { key, origin });
+        else {
+          // Remembered before keys were bound: bound now to the endpoint the stored Settings give, and stored so.
+          const bound = { key, origin: await enteredFor(provider) };
+          keys.set(provider, bound);
+          await store.put(KEYS_NS, provider, bound);
+        }
         remembered.add(provider);
       } else if (session === true) sessionOnly.add(provider);
     }
@@ -118,6 +150,7 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
     provider,
     set: keys.has(provider),
     remembered: remembered.has(provider),
+    ...(keys.get(provider)?.origin ? { origin: keys.get(provider)!.origin! } : {}),
     ...(notKept(provider) ? { notKept: true } : {}),
   });
 
@@ -136,13 +169,14 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await store?.put(SETTINGS_NS, "app", { ...next });
       return next;
     },
-    async setKey(provider, key, remember) {
+    async setKey(provider, key, remember, baseUrl) {
       await loaded;
       const trimmed = key.trim();
       if (!trimmed) return this.forgetKey(provider);
-      keys.set(provider, trimmed);
+      const bound = { key: trimmed, origin: await enteredFor(provider, baseUrl) };
+      keys.set(provider, bound);
       if (remember && store) {
-        await store.put(KEYS_NS, provider, { key: trimmed });
+        await store.put(KEYS_NS, provider, bound);
         remembered.add(provider);
         sessionOnly.delete(provider);
       } else {
@@ -165,16 +199,20 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       await loaded;
       return KEY_PROVIDERS.map(status);
     },
-    async key(provider) {
+    async key(provider, baseUrl) {
       await loaded;
-      return keys.get(provider);
+      return keyForEndpoint(keys.get(provider), provider, baseUrl);
+    },
+    async keyOrigin(provider) {
+      await loaded;
+      return keys.get(provider)?.origin;
     },
     async keyNotKept(provider) {
       await loaded;
       return notKept(provider);
     },
-    secrets: () => [...keys.values()],
-    redact: (text) => redactSecrets(text, keys.values()),
+    secrets: () => [...keys.values()].map((k) => k.key),
+    redact: (text) => redactSecrets(text, [...keys.values()].map((k) => k.key)),
     async clear() {
       await loaded;
       for (const provider of new Set([...keys.keys(), ...sessionOnly])) await store?.delete(KEYS_NS, provider);

@@ -32,7 +32,7 @@ describe("the web search a thread is offered", () => {
     const openai = await serve("openai", []);
     const anthropic = await serve("anthropic", []);
     const { api } = openWorkerApi();
-    await api.setKey("anthropic", "sk-ant-test", false);
+    await api.setKey("anthropic", "sk-ant-test", false, anthropic.url);
     const local = { provider: "openai-compatible" as const, model: "m", baseUrl: openai.baseUrl(), contextWindow: 128_000 };
 
     await api.setThreadModel("none", local);

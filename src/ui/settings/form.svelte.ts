@@ -247,7 +247,7 @@ export class SettingsForm {
         return;
       }
       if (typed) {
-        const status = await this.settings.setKey(chosen.provider, typed, this.remember);
+        const status = await this.settings.setKey(chosen.provider, typed, this.remember, chosen.baseUrl);
         this.remember = false;
         if (!status) {
           this.failure = this.settings.error ?? "The key could not be saved.";
