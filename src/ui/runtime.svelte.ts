@@ -1,8 +1,10 @@
 /**
  * Settings → Runtime: where threads run. "This tab" (the default: the agent worker) or "LangGraph server" (a server
  * URL, an optional API key sent as `x-api-key`, and one of the server's assistants). The choice, the URL and the
- * assistant are kept in this browser's storage; the key like the providers' keys: in this tab's memory only, unless
- * "Remember" is on (then in this browser's storage for this site, not encrypted). The page's client follows
+ * assistant are kept in this browser's storage; the key like the providers' keys: bound to the origin of the server
+ * URL it was entered with (a server on another origin gets no key until one is entered for it), in this tab's memory
+ * only, unless "Remember" is on (then in this site's IndexedDB, server-key-store.ts, not encrypted; never
+ * `localStorage`: a key an earlier version left there is moved and removed at start). The page's client follows
  * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
@@ -14,11 +16,23 @@ import {
   type LangGraphResult,
 } from "../worker/langgraph-client.ts";
 import type { ServerRoute } from "../worker/langgraph-runtime.ts";
+import { indexedDbServerKeyStore, type ServerKeyStore } from "./server-key-store.ts";
 
 export type RuntimeKind = "tab" | "server";
 
 const STORE = "deeptab:runtime";
-const KEY_STORE = "deeptab:runtime-key";
+/** Where an earlier version remembered the key (plain localStorage): read once, moved to IndexedDB and removed. */
+const LEGACY_KEY_STORE = "deeptab:runtime-key";
+
+/** The origin of a server URL, or undefined when it is not one. */
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 interface Stored {
   kind: RuntimeKind;
@@ -58,10 +72,15 @@ function noAssistant(url: string): LangGraphError {
 
 export class RuntimeState {
   readonly #storage: Storage | undefined;
+  readonly #keys: ServerKeyStore;
   readonly #announce: () => void;
+  /** The remembered key read (and an old localStorage one moved) at start: every use of the key waits on it. */
+  readonly #loaded: Promise<void>;
   #kind: RuntimeKind = $state.raw("tab");
   #url = $state.raw("");
   #key = "";
+  /** The origin of the server URL the key was entered with: the only one it is sent to. */
+  #keyOrigin: string | undefined;
   #keySet = $state.raw(false);
   #remembered = $state.raw(false);
   #assistants: AssistantInfo[] = $state.raw([]);
@@ -70,16 +89,48 @@ export class RuntimeState {
   #connecting = $state.raw(false);
   #error: ErrorInfo | null = $state.raw(null);
 
-  /** `announce`: tells the page's client the runtime changed (RoutedClient.announce). */
-  constructor(announce: () => void, storage: Storage | undefined = globalThis.localStorage) {
+  /**
+   * `announce`: tells the page's client the runtime changed (RoutedClient.announce). `storage` keeps the choice and
+   * URL; `keys` a remembered key.
+   */
+  constructor(
+    announce: () => void,
+    storage: Storage | undefined = globalThis.localStorage,
+    keys: ServerKeyStore = indexedDbServerKeyStore(),
+  ) {
     this.#storage = storage;
+    this.#keys = keys;
     this.#announce = announce;
     const stored = readStored(storage);
     this.#kind = stored.kind;
     this.#url = stored.url;
     this.#assistantId = stored.assistantId ?? "";
-    this.#key = storage?.getItem(KEY_STORE) ?? "";
-    this.#keySet = this.#remembered = this.#key !== "";
+    this.#loaded = this.#load();
+  }
+
+  /** Reads the remembered key; a key an earlier version left in localStorage is bound to the URL kept beside it and moved. */
+  async #load(): Promise<void> {
+    let legacy: string | null = null;
+    try {
+      legacy = this.#storage?.getItem(LEGACY_KEY_STORE) ?? null;
+      this.#storage?.removeItem(LEGACY_KEY_STORE);
+    } catch {
+      // Storage refused: nothing was kept there.
+    }
+    const origin = originOf(this.#url);
+    const moved = legacy && origin ? { key: legacy, origin } : undefined;
+    if (moved) await this.#keys.put(moved).catch(() => undefined);
+    const kept = moved ?? (await this.#keys.get());
+    if (!kept) return;
+    this.#key = kept.key;
+    this.#keyOrigin = kept.origin;
+    this.#remembered = true;
+    this.#keySet = this.#keyFor(this.#url) !== undefined;
+  }
+
+  /** The key for a server at `url`: only when it is on the origin the key was entered for. */
+  #keyFor(url: string): string | undefined {
+    return this.#key && this.#keyOrigin !== undefined && originOf(url) === this.#keyOrigin ? this.#key : undefined;
   }
 
   get kind(): RuntimeKind {
@@ -88,7 +139,7 @@ export class RuntimeState {
   get url(): string {
     return this.#url;
   }
-  /** Whether a key is set (never the key). */
+  /** Whether a key is set for the server URL kept (never the key). */
   get keySet(): boolean {
     return this.#keySet;
   }
@@ -123,16 +174,25 @@ export class RuntimeState {
 
   /**
    * Connects to a server and uses it: lists its assistants and picks the one of `graphId`, or `assistantId` (or the one
-   * kept, or `deeptab`, or the first). `key`: undefined keeps the one set, "" drops it. False, with {@link error} set, when it cannot.
+   * kept, or `deeptab`, or the first). `key`: a key for this server, bound to its origin; undefined keeps the one set,
+   * which is sent only if it was entered for this server's origin; "" drops it. False, with {@link error} set, when it
+   * cannot.
    */
   async connect(url: string, options: { key?: string; remember?: boolean; assistantId?: string; graphId?: string } = {}): Promise<boolean> {
     this.#connecting = true;
     this.#error = null;
     try {
-      if (options.key !== undefined) this.#key = options.key.trim();
+      await this.#loaded;
+      if (options.key !== undefined) {
+        this.#key = options.key.trim();
+        this.#keyOrigin = this.#key ? originOf(url) : undefined;
+      }
       if (options.remember !== undefined) this.#remembered = options.remember && this.#key !== "";
-      this.#keySet = this.#key !== "";
-      const connected = await connectLangGraph({ url, ...(this.#key ? { apiKey: this.#key } : {}) });
+      // What the person entered holds whether or not the server answers (as a provider key saved in Settings does).
+      if (options.key !== undefined || options.remember !== undefined) this.#saved = this.#saveKey();
+      const key = this.#keyFor(url);
+      this.#keySet = key !== undefined;
+      const connected = await connectLangGraph({ url, ...(key ? { apiKey: key } : {}) });
       const listed = connected.ok ? await connected.value.assistants() : connected;
       this.#url = url.trim();
       if (!connected.ok || !listed.ok) {
@@ -179,7 +239,9 @@ export class RuntimeState {
     const route = this.route;
     const inUse = route && this.#assistants.find((a) => a.id === route.assistantId);
     if (route && inUse) return { ok: true, value: { connection: route.connection, graphId: inUse.graphId } };
-    const connected = await connectLangGraph({ url: this.#url, ...(this.#key ? { apiKey: this.#key } : {}) });
+    await this.#loaded;
+    const key = this.#keyFor(this.#url);
+    const connected = await connectLangGraph({ url: this.#url, ...(key ? { apiKey: key } : {}) });
     if (!connected.ok) return connected;
     const listed = await connected.value.assistants();
     if (!listed.ok) return listed;
@@ -190,6 +252,7 @@ export class RuntimeState {
 
   /** At page load: reconnects to the server kept in storage, if that is the runtime (in the background). */
   async restore(): Promise<void> {
+    await this.#loaded;
     if (this.#kind === "server" && this.#url) await this.connect(this.#url);
   }
 
@@ -197,10 +260,25 @@ export class RuntimeState {
     const stored: Stored = { kind: this.#kind, url: this.#url, ...(this.#assistantId ? { assistantId: this.#assistantId } : {}) };
     try {
       this.#storage?.setItem(STORE, JSON.stringify(stored));
-      if (this.#remembered && this.#key) this.#storage?.setItem(KEY_STORE, this.#key);
-      else this.#storage?.removeItem(KEY_STORE);
     } catch {
       // Storage refused (private mode, quota): the choice holds for this tab.
+    }
+    this.#saved = this.#saveKey();
+  }
+
+  /** The remembered key written (or removed) by the last change: tests and callers that need it stored wait on it. */
+  get saved(): Promise<void> {
+    return this.#saved;
+  }
+  #saved: Promise<void> = Promise.resolve();
+
+  async #saveKey(): Promise<void> {
+    const origin = this.#keyOrigin;
+    try {
+      if (this.#remembered && this.#key && origin) await this.#keys.put({ key: this.#key, origin });
+      else await this.#keys.delete();
+    } catch {
+      // IndexedDB refused: the key holds for this tab only.
     }
   }
 }
