@@ -40,6 +40,8 @@ export interface AgentLibraryDeps {
   threadsUsing(agentId: string): Promise<string[]>;
   /** deeptab's own system prompt (the general agent's AGENTS.md when it is exported). */
   generalInstructions(): Promise<string>;
+  /** The origins the person's provider keys are bound to (a review names the subagents' hosts that get no key). */
+  keyOrigins?(): Promise<ReadonlySet<string>>;
 }
 
 /** An agent the library resolved: its summary and, except for the general agent, its folder. */
@@ -86,6 +88,7 @@ export function agentSlug(name: string): string {
 }
 
 export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
+  const origins = async (): Promise<ReadonlySet<string>> => (await deps.keyOrigins?.()) ?? new Set();
   const pending = new Map<string, Pending>();
   const storedDefs = new Map<string, AgentDefinition>();
 
@@ -200,7 +203,8 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       ...(from.url ? { url: from.url } : {}),
       ...(stored ? { addedAt: stored.addedAt } : {}),
     });
-    return ok(agentReview(agent, summary, { ...(pinned && pinned !== hash ? { changedFrom: pinned } : {}), stored: !!stored }));
+    const keyOrigins = await origins();
+    return ok(agentReview(agent, summary, { ...(pinned && pinned !== hash ? { changedFrom: pinned } : {}), stored: !!stored, keyOrigins }));
   }
 
   return {
@@ -270,9 +274,10 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
       if (summary.unreviewed && summary.hash) {
         // An imported thread's agent: `useAgent` with this hash is the person's **Use this agent**.
         remember({ agent: agent!, hash: summary.hash, origin: "local", fallbackName: summary.name });
-        return ok(agentReview(agent!, summary));
+        return ok(agentReview(agent!, summary, { keyOrigins: await origins() }));
       }
-      return ok(agentReview(agent!, summary, { stored: summary.origin === "link" || summary.origin === "local" }));
+      const stored = summary.origin === "link" || summary.origin === "local";
+      return ok(agentReview(agent!, summary, { stored, keyOrigins: await origins() }));
     },
 
     async useAgent(hash) {

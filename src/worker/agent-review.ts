@@ -56,8 +56,13 @@ export function agentSummary(agent: AgentDefinition, place: AgentPlace): AgentSu
 export function agentReview(
   agent: AgentDefinition,
   summary: AgentSummary,
-  extra: { changedFrom?: string; stored?: boolean } = {},
+  extra: { changedFrom?: string; stored?: boolean; keyOrigins?: ReadonlySet<string> } = {},
 ): AgentReview {
+  // A subagent's model on a host none of the person's keys is bound to is called without a key (agent-run.ts).
+  const keyNotSent = (baseUrl: string | undefined) => {
+    const origin = baseUrl === undefined ? undefined : new URL(baseUrl).origin;
+    return origin && !extra.keyOrigins?.has(origin) ? { keyNotSent: origin } : {};
+  };
   const size = (file: string) => agent.files.get(file)?.length ?? 0;
   const { manifest } = agent;
   return {
@@ -69,6 +74,7 @@ export function agentReview(
       description: s.description,
       ...(s.tools ? { tools: [...s.tools] } : {}),
       ...(s.model ? { model: { ...s.model } } : {}),
+      ...keyNotSent(s.model?.baseUrl),
       ...(s.mode === "fork" ? { fork: true } : {}),
       file: s.file,
     })),

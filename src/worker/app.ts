@@ -219,6 +219,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         fetch: log.fetch,
         threadsUsing: (agentId) => threads.threadsUsing(agentId),
         generalInstructions: async () => basePrompt(sandbox.active((await settings.get()).sandbox)),
+        keyOrigins: async () => new Set((await settings.keyStatus()).flatMap((s) => (s.origin ? [s.origin] : []))),
         threads,
         messageCount: async (id) => (await messagesOf(id)).length,
         runningHere,

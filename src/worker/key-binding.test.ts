@@ -126,3 +126,25 @@ describe("a key remembered before keys were bound", () => {
     expect((await store.get(["keys"], "openai-compatible"))?.value).toEqual({ key: KEY, origin: "http://127.0.0.1:9" });
   });
 });
+
+describe("the review of an agent whose subagents name hosts", () => {
+  it("names each subagent host the person's key is not sent to, and not the one it was entered for", async () => {
+    const { api } = openWorkerApi();
+    const mine = "http://127.0.0.1:9/v1";
+    await api.setKey("openai-compatible", KEY, false, mine);
+    const other = (name: string, baseUrl: string) =>
+      ["---", `name: ${name}`, "description: Helps.", "model:", "  provider: openai-compatible", "  model: m", `  base_url: ${baseUrl}`]
+        .concat(["---", "You help."])
+        .join("\n");
+    const preview = await api.previewAgentUpload({
+      files: Object.entries({
+        "AGENTS.md": "Delegate.",
+        "agents/away.md": other("away", "https://author.example/v1"),
+        "agents/home.md": other("home", `${mine}/other-path`),
+      }).map(([path, text]) => ({ path, content: new TextEncoder().encode(text) })),
+    });
+    if (!preview.ok) throw new Error(preview.error.message);
+    const subs = Object.fromEntries(preview.value.subagents.map((s) => [s.name, s.keyNotSent]));
+    expect(subs).toEqual({ away: "https://author.example", home: undefined });
+  });
+});

@@ -672,8 +672,20 @@ export interface AgentReview {
   summary: AgentSummary;
   /** AGENTS.md. */
   instructions: string;
-  /** `fork`: it sees the conversation so far, not only its task (`mode: fork`). */
-  subagents: Array<{ name: string; description: string; tools?: string[]; model?: ModelRef; fork?: boolean; file: string }>;
+  /**
+   * `fork`: it sees the conversation so far, not only its task (`mode: fork`). `keyNotSent`: the origin its model is
+   * called at, when none of the person's keys is bound to it: it gets no key there (an OpenAI-compatible server is
+   * called without one; OpenAI or Anthropic there runs on the main model instead).
+   */
+  subagents: Array<{
+    name: string;
+    description: string;
+    tools?: string[];
+    model?: ModelRef;
+    keyNotSent?: string;
+    fork?: boolean;
+    file: string;
+  }>;
   skills: Array<{ name: string; description: string; file: string }>;
   /** Starter files a new thread gets: workspace path and size in bytes. */
   files: Array<{ path: string; size: number }>;

@@ -166,6 +166,24 @@ describe("agents on the page", () => {
     await expect.poll(() => agents.landed, WAIT).toBeNull();
   });
 
+  it("names on the review each subagent host the person's key is not sent to", async () => {
+    const { agents, client } = await setup();
+    await client.setKey("openai-compatible", "person-key-1a2b3c4d", false, "http://127.0.0.1:9/v1");
+    const sub = (name: string, baseUrl: string) =>
+      `---\nname: ${name}\ndescription: Helps.\nmodel:\n  provider: openai-compatible\n  model: m\n  base_url: ${baseUrl}\n---\nHelp.`;
+    const folder = {
+      "AGENTS.md": "Delegate.",
+      "agents/away.md": sub("away", "https://author.example/v1"),
+      "agents/home.md": sub("home", "http://127.0.0.1:9/v1"),
+    };
+    const files = Object.entries(folder).map(([path, text]) => ({ path: `hosts/${path}`, file: new File([text], path.split("/").pop()!) }));
+    await agents.openUpload(files, true);
+    const root = render(ReviewDialog, { agents });
+    const dialog = root.ownerDocument.querySelector("dialog[open]")!;
+    const notes = [...dialog.querySelectorAll('[data-testid="key-not-sent"]')].map((p) => p.textContent);
+    expect(notes).toEqual(["away calls https://author.example: your key is not sent there."]);
+  });
+
   it("refuses a dropped folder that is no agent with every problem, and Leave on a link stores nothing", async () => {
     const bar = address("http://127.0.0.1/app/?agent=http%3A%2F%2F127.0.0.1%3A9%2Fnone.zip&x=1");
     const { agents, client } = await setup(bar);
