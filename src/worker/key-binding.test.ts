@@ -108,6 +108,19 @@ describe("a key goes only to the origin it was entered for", () => {
   });
 });
 
+describe("a thread whose model is at another base URL than its key", () => {
+  it("asks for the key again and sends nothing, where the provider requires a key", async () => {
+    const b = await serve("openai", [{ text: "Hi." }]);
+    const { api } = openWorkerApi();
+    await api.setKey("openai", KEY, false);
+    await api.setThreadModel("t", { provider: "openai", model: "gpt-4.1", baseUrl: b.baseUrl(), contextWindow: 200_000 });
+    const refused = await api.startRun("t", { text: "Hello" }, () => undefined);
+    expect(refused).toMatchObject({ ok: false, error: { code: "key_missing" } });
+    expect(!refused.ok && refused.error.message).toContain("was entered for https://api.openai.com");
+    expect(b.requestsOf()).toEqual([]);
+  });
+});
+
 describe("a key remembered before keys were bound", () => {
   it("is bound on load to the endpoint the stored Settings give, and stored so", async () => {
     const db = `t-${crypto.randomUUID()}`;
