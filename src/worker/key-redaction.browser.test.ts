@@ -70,7 +70,7 @@ describe("a key echoed in a subagent's provider error, in the worker", () => {
       await server.script(keyFormsEchoReplies(key, withMessage));
       const client = spawn();
       const thread = `f-${crypto.randomUUID()}`;
-      await client.setKey("openai-compatible", key, false);
+      await client.setKey("openai-compatible", key, false, server.baseUrl);
       await client.setThreadModel(thread, { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
       const events: AgentEvent[] = [];
       const start = await client.run(thread, { text: LEAK_PROMPT }, (e) => events.push(e));

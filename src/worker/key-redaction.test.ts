@@ -73,7 +73,7 @@ describe("a key echoed in a provider's error", () => {
       async () => {
         server = await startScriptedServer("openai", keyFormsEchoReplies(key));
         const { api, db } = openWorkerApi();
-        await api.setKey("openai-compatible", key, false);
+        await api.setKey("openai-compatible", key, false, `${server.url}/v1`);
         await api.setThreadModel("f", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
         const { events, done } = await collectRun((cb) => api.startRun("f", { text: LEAK_PROMPT }, cb));
         expect(await done).toMatchObject({ status: "complete" });
@@ -103,7 +103,7 @@ describe("a key echoed in a provider's error", () => {
   it("a provider's raw error body is not stored: the subagent's failure is its status and a plain message", async () => {
     server = await startScriptedServer("openai", keyFormsEchoReplies(PLAIN_KEY, false));
     const { api, db } = openWorkerApi();
-    await api.setKey("openai-compatible", PLAIN_KEY, false);
+    await api.setKey("openai-compatible", PLAIN_KEY, false, `${server.url}/v1`);
     await api.setThreadModel("b", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
     const { events, done } = await collectRun((cb) => api.startRun("b", { text: LEAK_PROMPT }, cb));
     expect(await done).toMatchObject({ status: "complete" });
@@ -139,7 +139,7 @@ describe("a key echoed in a provider's error", () => {
       { status: 401, body: { error: { message: `Incorrect API key provided: ${SHAPED_KEY}.`, type: "invalid_request_error" } } },
     ]);
     const { api, db } = openWorkerApi();
-    await api.setKey("openai-compatible", SHAPED_KEY, false);
+    await api.setKey("openai-compatible", SHAPED_KEY, false, `${server.url}/v1`);
     await api.setThreadModel("m", { provider: "openai-compatible", model: "m", baseUrl: `${server.url}/v1` });
     const { events, done } = await collectRun((cb) => api.startRun("m", { text: "hello" }, cb));
     expect(await done).toMatchObject({ type: "error", error: { status: 401 } });
