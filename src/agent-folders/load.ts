@@ -31,6 +31,7 @@ import { compareCodePoints, INSTRUCTIONS_FILE, MANIFEST_FILE, readAgentFiles, ty
 import { issueProblems, line } from "./issues.ts";
 import { MAX_MANIFEST_BYTES } from "./limits.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
+import { reservedPathProblem } from "./reserved.ts";
 import { manifestSchema, skillSchema, subagentSchema, type ManifestYaml } from "./schemas.ts";
 import { findSecrets, keyShape, NO_KEYS } from "./secrets.ts";
 import { parseLocatedYaml, type LocatedYaml } from "./yaml.ts";
@@ -43,11 +44,8 @@ export type AgentSource = { files: AgentFileInput } | { zip: Uint8Array } | { bu
 export const SUBAGENTS_DIR = "agents/";
 export const SKILLS_FOLDER = "skills/";
 export const STARTER_DIR = "files/";
-/**
- * Where a thread gets the folder's skills: `skills/report/SKILL.md` → `/agent-skills/report/SKILL.md`, in that
- * thread's own workspace (the app's `/skills/` is shared by every thread, and an agent's skills are its threads' only).
- */
-export const AGENT_SKILLS_DIR = "/agent-skills/";
+/** Where a thread gets the folder's skills (reserved.ts). */
+export { AGENT_SKILLS_DIR } from "./reserved.ts";
 
 /** Names an author may have meant for agent.yaml or AGENTS.md. */
 const MISNAMED: Record<string, string> = {
@@ -403,10 +401,11 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
   const starterFiles = [...files.keys()]
     .filter((f) => f.startsWith(STARTER_DIR))
     .map((file) => ({ file, path: `/${file.slice(STARTER_DIR.length)}` }));
-  // A starter file in a skill's folder of the thread would be overwritten by the skill's (options.ts).
+  // A link agent only adds to its own threads: no starter file in what every thread shares, nor in the thread's
+  // skills folder (a skill the review would show only as a file), the harness's, the person's or the shell's.
   for (const { file, path } of starterFiles) {
-    const skill = skills.find((k) => path.startsWith(`${AGENT_SKILLS_DIR}${k.name}/`));
-    if (skill) r.problems.push(problem("name_clash", `it would land in the folder of the skill '${skill.name}' (${path})`, { file }));
+    const why = reservedPathProblem(path);
+    if (why) r.problems.push(problem("reserved_path", why, { file }));
   }
   if (r.problems.length || manifest === undefined || instructions === undefined) return refuse(sortProblems(r.problems));
   return ok({ manifest, instructions: instructions.trim(), subagents, skills, starterFiles, files });

@@ -41,7 +41,14 @@ export type AgentProblemCode =
   /** Something that looks like a key or other secret (an agent never carries one). */
   | "secret"
   /** A file where the format has no place for it (`agents/notes.txt`, `skills/README.md`, `agent.yml`). */
-  | "misplaced_file";
+  | "misplaced_file"
+  /**
+   * A starter file aimed at a place that is not the agent's to fill (reserved.ts): what every thread shares
+   * (`files/memories/…`, `files/skills/…`), the thread's skills folder, the harness's, the person's uploads, the shell's.
+   */
+  | "reserved_path"
+  /** A name or path holding an invisible or format character (a bidi override, a zero-width space; Unicode Cf). */
+  | "invisible_character";
 
 /** One problem. `message` is complete for people ("agents/critic.md line 3: 'description' is missing …"). */
 export interface AgentProblem {

@@ -27,7 +27,10 @@ import { deleteStoreEffects, StoreBackend } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./files.ts";
 
-/** Paths under these prefixes are shared by every thread (not part of a thread's workspace or export). */
+/**
+ * Paths under these prefixes are shared by every thread (not part of a thread's workspace or export): the routes of
+ * the composite, each a reserved place no agent's starter file may aim at (agent-folders/reserved.ts; layout.test.ts).
+ */
 export const SHARED_ROUTES = ["/memories/", "/skills/"] as const;
 
 export interface Layout {
@@ -50,7 +53,7 @@ export function createLayout(prefix = "deeptab"): Layout {
     // Built per tool call (its identity), so a call re-run after a storage fault changes nothing twice.
     "/memories/": (rt: BackendRuntime) => new StoreBackend(store, ["memories"], rt.now, callIdentity(rt.config)),
     "/skills/": (rt: BackendRuntime) => new StoreBackend(store, ["skills"], rt.now, callIdentity(rt.config)),
-  };
+  } satisfies Record<(typeof SHARED_ROUTES)[number], BackendFactory>;
   const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
   const plain = backend(workspace);
   return {
