@@ -14,6 +14,8 @@
  * - `write` and `edit` never make a file over `MAX_FILE_WRITE_BYTES` (file-ops.ts;
  *   `file_too_large`, nothing written); `uploadFiles` (the user's uploads,
  *   imports) is not held to it;
+ * - `addFiles` writes a batch all or none, never over a file with other
+ *   content (an agent's seed files: worker/thread-agents.ts);
  * - write, edit and delete are each their tool call's effect (`once`): run
  *   again by the same call, they answer what they answered the first time
  *   on a store that records it (see FileStore).
@@ -22,7 +24,9 @@ import { checkedNewContent, directoryNotFound, editedFileData, fileAncestorError
 import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";
+import { err, ok, type Result } from "../core/result.ts";
 import {
+  backendError,
   isBackendError,
   type BackendError,
   type BackendProtocol,
@@ -35,6 +39,13 @@ import {
   type ReadSlice,
   type UploadOutcome,
 } from "./protocol.ts";
+
+/** A file {@link FileBackend.addFiles} refused: its path and why (`already_exists`, `is_directory`, `invalid_path`…). */
+export interface AddFilesRefusal extends BackendError {
+  readonly path: string;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The proper ancestors of a normalized path, nearest last ("/a/b/c" → "/a", "/a/b"). */
 function ancestors(path: string): string[] {
@@ -178,6 +189,42 @@ export class FileBackend implements BackendProtocol {
         out.push({ path });
       }
       return out;
+    });
+  }
+
+  /**
+   * Adds files in one unit of the store, all or none: nothing is written when any path is invalid, cannot hold a
+   * file (a folder there, a file above it, two of the batch one inside the other) or already holds a file with other
+   * content, which is never overwritten (`already_exists`; one with the same bytes is left as it is). A storage
+   * failure mid-batch (quota) throws with nothing written, as every mutation does. Returns the paths written, or every
+   * refused path with its reason.
+   */
+  async addFiles(files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<Result<string[], AddFilesRefusal[]>> {
+    const refused: AddFilesRefusal[] = [];
+    const batch = new Map<string, Uint8Array>();
+    for (const { path: raw, content } of files) {
+      const path = normalizePath(raw);
+      if (isBackendError(path)) refused.push({ path: raw, ...path });
+      else if (batch.has(path)) refused.push({ path, error: "invalid_argument", message: `${path} appears twice in the batch` });
+      else batch.set(path, content);
+    }
+    for (const path of batch.keys()) {
+      const above = ancestors(path).find((dir) => batch.has(dir));
+      if (above) refused.push({ path, ...fileAncestorError(path, above) });
+    }
+    return this.#store.mutate(`add ${batch.size} files`, async (tx): Promise<Result<string[], AddFilesRefusal[]>> => {
+      const puts: Array<[string, Uint8Array]> = [];
+      for (const [path, content] of batch) {
+        const prev = await tx.get(path);
+        if (prev && sameBytes(fileDataToBytes(prev), content)) continue;
+        const why = prev ? backendError("already_exists", `${path} already exists (with other content)`) : await placementError(tx, path);
+        if (why) refused.push({ path, ...why });
+        else puts.push([path, content]);
+      }
+      if (refused.length) return err(refused);
+      const now = this.#now();
+      for (const [path, content] of puts) await tx.put(path, fileDataFromBytes(content, now));
+      return ok(puts.map(([path]) => path));
     });
   }
 

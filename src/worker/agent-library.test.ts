@@ -169,6 +169,20 @@ describe("a thread's agent", () => {
     expect((await api.listFiles("t")).map((f) => f.path)).toEqual(["/agent-skills/csv-cleaning/SKILL.md"]);
   });
 
+  it("a file the person has at a starter file's path is never replaced: the agent is refused naming it, nothing written", async () => {
+    const { api } = openWorkerApi();
+    const preview = await api.previewAgentUpload(asUpload(example("data")));
+    if (!preview.ok) throw new Error(preview.error.message);
+    const used = await api.useAgent(preview.value.summary.hash!);
+    if (!used.ok) throw new Error(used.error.message);
+    await api.writeFile("t", "/data/sales.csv", "my own sales");
+    const chosen = await api.setThreadAgent("t", used.value.id);
+    expect(chosen).toMatchObject({ ok: false, error: { code: "file_exists" } });
+    expect(!chosen.ok && chosen.error.message).toContain("This thread already has /data/sales.csv");
+    expect((await api.listFiles("t")).map((f) => f.path)).toEqual(["/data/sales.csv"]);
+    expect((await api.getThread("t")).agent).toEqual({ id: "general", name: "deeptab" });
+  });
+
   it("says when the agent a thread ran with is gone or no longer has its hash", async () => {
     const { threadAgentView } = await import("./thread-agents.ts");
     const info = { id: "site:x", name: "X", hash: "a".repeat(64) };

@@ -209,6 +209,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     return resolveBackend(backendFor(kind), createBackendRuntime({}, { configurable: { thread_id: threadId } }));
   }
 
+  /** The thread's own workspace: the default route alone (no shared /memories/ or /skills/), where an agent's files go. */
+  async function ownFsOf(threadId: string) {
+    const kind = sandbox.active((await settings.get()).sandbox);
+    return resolveBackend(sandbox.workspaceFor(kind), createBackendRuntime({}, { configurable: { thread_id: threadId } }));
+  }
+
   // The agents' code (the folder loader: YAML, zip, schemas) loads with the first agent call or agent thread.
   let service: Promise<AgentService> | undefined;
   const agents = () =>
@@ -223,7 +229,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         threads,
         messageCount: async (id) => (await messagesOf(id)).length,
         runningHere,
-        workspace: fsOf,
+        workspace: ownFsOf,
         notify: (threadId) => options.notify({ type: "thread_updated", threadId, running: runningHere(threadId) }),
       }),
     ));

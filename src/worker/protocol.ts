@@ -723,10 +723,20 @@ export interface AgentReview {
  * - `in_use`: a stored agent that threads still use cannot be removed;
  * - `storage_failed`: IndexedDB refused the write (quota); nothing was stored;
  * - `thread_started`: `setThreadAgent` on a thread that has messages (its agent is fixed by its first message);
- * - `unchanged`: `saveAgentEdit` with changes that leave every file as it was (no new version).
+ * - `unchanged`: `saveAgentEdit` with changes that leave every file as it was (no new version);
+ * - `file_exists`: `setThreadAgent` where the thread already has a file of its own at a starter file's path (an
+ *   agent's files never replace the person's; the message names each one, and nothing was written).
  */
 export type AgentErrorCode =
-  "invalid_agent" | "fetch_failed" | "too_large" | "not_found" | "in_use" | "storage_failed" | "thread_started" | "unchanged";
+  | "invalid_agent"
+  | "fetch_failed"
+  | "too_large"
+  | "not_found"
+  | "in_use"
+  | "storage_failed"
+  | "thread_started"
+  | "unchanged"
+  | "file_exists";
 export type AgentError = ErrorInfo & { code: AgentErrorCode; problems?: AgentProblem[] };
 export type AgentResult<T> = Result<T, AgentError>;
 
