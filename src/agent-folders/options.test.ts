@@ -133,10 +133,13 @@ describe("agent folders as createDeepAgent options", () => {
     });
   });
 
-  it("refuses a starter file that would land in a skill's folder", () => {
-    const result = loadAgent({ files: { ...folder, "files/agent-skills/report/SKILL.md": "x" } });
+  it("refuses a starter file aimed at the thread's skills folder, its own skill's or another (a skill shown only as a file)", () => {
+    const result = loadAgent({
+      files: { ...folder, "files/agent-skills/report/SKILL.md": "x", "files/agent-skills/extra/SKILL.md": "---\nname: extra\n---" },
+    });
     expect(!result.ok && result.error.problems.map((p) => [p.code, p.file])).toEqual([
-      ["name_clash", "files/agent-skills/report/SKILL.md"],
+      ["reserved_path", "files/agent-skills/extra/SKILL.md"],
+      ["reserved_path", "files/agent-skills/report/SKILL.md"],
     ]);
   });
 
