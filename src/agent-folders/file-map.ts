@@ -6,6 +6,7 @@
  * litter of archivers (`__MACOSX/`, `.DS_Store`, `Thumbs.db`) left out.
  */
 import { ok, type Result } from "../core/result.ts";
+import { invisibleProblem, showInvisible } from "./invisible.ts";
 import { MAX_AGENT_BYTES, MAX_AGENT_FILE_BYTES, MAX_AGENT_FILES, MAX_AGENT_PATH_LENGTH } from "./limits.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
 
@@ -44,14 +45,17 @@ export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\u
 
 /** Why a raw path is unsafe or unusable, or undefined. */
 export function pathProblem(path: string): AgentProblem | undefined {
-  const at = { file: JSON.stringify(path).slice(1, -1) };
+  // Escaped: a control character as JSON writes it, an invisible one as <U+202E> (a message never carries it raw).
+  const at = { file: showInvisible(JSON.stringify(path).slice(1, -1)) };
   const unsafe = (why: string) => problem("unsafe_path", why, at);
   if (path.length === 0) return unsafe("an empty path");
   if (path.length > MAX_AGENT_PATH_LENGTH)
-    return problem("too_large", `the path is longer than ${MAX_AGENT_PATH_LENGTH} characters`, { file: `${path.slice(0, 60)}…` });
+    return problem("too_large", `the path is longer than ${MAX_AGENT_PATH_LENGTH} characters`, { file: `${at.file.slice(0, 60)}…` });
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return unsafe("control characters (NUL included) are not allowed in paths");
   if (LONE_SURROGATE.test(path)) return unsafe("the path is not valid Unicode");
+  const invisible = invisibleProblem(path);
+  if (invisible) return problem("invisible_character", `the path holds ${invisible}`, at);
   if (path.includes("\\")) return unsafe("backslashes are not allowed in paths (use /)");
   if (/^[a-zA-Z]:/.test(path)) return unsafe("a drive letter: paths are relative to the agent folder");
   if (path.startsWith("/")) return unsafe("an absolute path: paths are relative to the agent folder");

@@ -489,6 +489,52 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(agent.starterFiles.map((f) => f.path)).toEqual(["/data/skills/a.md", "/memories-notes.md"]);
   });
 
+  it("a name with a bidi override or a zero-width character is refused, naming it as U+202E (never raw)", () => {
+    const error = refused({
+      "agent.yaml":
+        'name: "Safe\u202Etxt.exe"\nmcp_servers: [{ name: "do\u200Bcs", url: "https://mcp.example.org" }]\n' +
+        'async_subagents: { "lo\u2066ng": { description: x, url: "https://lg.example.org", graph_id: g } }\n',
+      "AGENTS.md": "x",
+      "agents/critic.md": '---\nname: "cri\u200Dtic"\ndescription: Checks.\n---\nCritique.',
+      "skills/report/SKILL.md": '---\nname: "rep\uFEFFort"\ndescription: Reports.\n---\nReport.',
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "invisible_character", file: "agent.yaml", field: "name", line: 1 },
+      { code: "invisible_character", file: "agent.yaml", field: "mcp_servers.0.name", line: 2 },
+      { code: "invisible_character", file: "agent.yaml", field: "async_subagents.lo<U+2066>ng", line: 3 },
+      { code: "invisible_character", file: "agents/critic.md", field: "name", line: 2 },
+      { code: "invisible_character", file: "skills/report/SKILL.md", field: "name", line: 2 },
+    ]);
+    expect(error.problems[0]!.message).toBe(
+      "agent.yaml line 1: name: the name holds invisible or direction-changing characters (U+202E): " +
+        "they make a name read as something else",
+    );
+    expect(error.problems.map((p) => p.message).join("\n")).toContain("U+200B");
+    expect(error.problems.map((p) => p.message).join("\n")).toContain("U+200D");
+    expect(error.problems.map((p) => p.message).join("\n")).toContain("U+FEFF");
+    for (const p of error.problems) expect(p.message).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/);
+  });
+
+  it.each([
+    ["U+202E", "files/gpj\u202Eexe.txt"],
+    ["U+200B", "files/a\u200Bb.md"],
+    ["U+2067", "skills/\u2067report/SKILL.md"],
+    ["U+061C", "agents/a\u061Cb.md"],
+    ["U+E0041", "files/tag\u{E0041}.md"],
+    ["U+0085", "files/next\u0085line.md"],
+  ])("a path holding %s is refused, the character escaped in the message", (code, path) => {
+    const error = refused({ "AGENTS.md": "x", [path]: "x" });
+    expect(error.problems.map((p) => p.code)).toEqual(["invisible_character"]);
+    expect(error.problems[0]!.message).toContain(`(${code})`);
+    expect(error.problems[0]!.file).toContain(`<${code}>`);
+    expect(JSON.stringify(error)).not.toMatch(/[\u0085\u061C\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]|\u{E0041}/u);
+  });
+
+  it("an agent name may hold ordinary non-Latin letters, spaces and accents", () => {
+    const agent = loaded({ "agent.yaml": "name: Données — 数据 שלום\n", "AGENTS.md": "x", "files/données/été.csv": "x" });
+    expect(agent.manifest.name).toBe("Données — 数据 שלום");
+  });
+
   it("unsafe paths from any source, before anything is read", () => {
     const error = refused({ "AGENTS.md": "x", "../etc/passwd": "x", "/abs": "x", "a\\b": "x", "files/A.txt": "1", "files/a.txt": "2" });
     expect(error.problems.map((p) => p.code)).toEqual(["unsafe_path", "unsafe_path", "unsafe_path", "duplicate_path"]);

@@ -28,6 +28,7 @@ import { MAX_TOOL_NAME, serverPrefix } from "../tools/mcp-names.ts";
 import { parseAgentBundle } from "./bundle.ts";
 import type { AgentDefinition, AgentManifest, AgentToolSelection, ModelRef, SkillDefinition, SubagentDefinition } from "./definition.ts";
 import { compareCodePoints, INSTRUCTIONS_FILE, MANIFEST_FILE, readAgentFiles, type AgentFileInput, type AgentFiles } from "./file-map.ts";
+import { invisibleProblem } from "./invisible.ts";
 import { issueProblems, line } from "./issues.ts";
 import { MAX_MANIFEST_BYTES } from "./limits.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
@@ -100,12 +101,16 @@ class Reading {
     });
   }
 
-  /** Parses YAML, reporting secrets and shape problems; undefined when there are any. */
+  /**
+   * Parses YAML, reporting secrets, names holding invisible characters (`names` picks them from the raw data) and
+   * shape problems; undefined when there are any.
+   */
   yaml<S extends z.ZodType>(
     file: string,
     yamlText: string,
     firstLine: number,
     schema: S,
+    names: (data: object) => NameAt[] = nameField,
   ): { data: z.output<S>; at: LocatedYaml } | undefined {
     if (yamlText.length > MAX_MANIFEST_BYTES) {
       this.problems.push(problem("too_large", `the YAML is over ${MAX_MANIFEST_BYTES / 1024} KiB`, { file }));
@@ -125,6 +130,12 @@ class Reading {
     }
     const secrets = findSecrets(data);
     for (const s of secrets) this.problems.push(problem("secret", s.what, { file, field: s.path.join("."), ...line(at, s.path) }));
+    const invisible = names(data).filter(({ path, value }) => {
+      const why = typeof value === "string" ? invisibleProblem(value) : undefined;
+      if (why)
+        this.problems.push(problem("invisible_character", `the name holds ${why}`, { file, field: path.join("."), ...line(at, path) }));
+      return why !== undefined;
+    });
     const checked = schema.safeParse(data);
     if (!checked.success) {
       this.problems.push(
@@ -132,12 +143,12 @@ class Reading {
           checked.error.issues,
           file,
           at,
-          secrets.map((s) => s.path),
+          [...secrets, ...invisible].map((s) => s.path),
         ),
       );
       return undefined;
     }
-    return secrets.length ? undefined : { data: checked.data, at };
+    return secrets.length || invisible.length ? undefined : { data: checked.data, at };
   }
 
   /** Tool names no built-in tool has, each reported at `list.<i>` (or at `list` itself when `single`). */
@@ -160,6 +171,31 @@ class Reading {
   }
 }
 
+/** A name in parsed YAML: where it is and what it holds (not yet checked to be text). */
+interface NameAt {
+  path: Array<string | number>;
+  value: unknown;
+}
+
+const fieldOf = (data: unknown, key: string | number): unknown =>
+  typeof data === "object" && data !== null ? (data as Record<string | number, unknown>)[key] : undefined;
+
+/** A subagent's or skill's `name`. */
+const nameField = (data: object): NameAt[] => [{ path: ["name"], value: fieldOf(data, "name") }];
+
+/** agent.yaml's names: the agent's, its MCP servers', its async subagents' (the keys). */
+function manifestNames(data: object): NameAt[] {
+  const servers = fieldOf(data, "mcp_servers");
+  const remote = fieldOf(data, "async_subagents");
+  return [
+    ...nameField(data),
+    ...(Array.isArray(servers) ? servers.map((s, i) => ({ path: ["mcp_servers", i, "name"], value: fieldOf(s, "name") })) : []),
+    ...(typeof remote === "object" && remote !== null
+      ? Object.keys(remote).map((key) => ({ path: ["async_subagents", key], value: key }))
+      : []),
+  ];
+}
+
 function modelRef(value: NonNullable<ManifestYaml["model"]>): ModelRef {
   if (typeof value === "string") return { model: value };
   return {
@@ -176,7 +212,7 @@ function readManifest(r: Reading): AgentManifest | undefined {
   const file = MANIFEST_FILE;
   const source = r.text(file);
   if (source === undefined) return undefined;
-  const parsed = r.yaml(file, source, 1, manifestSchema);
+  const parsed = r.yaml(file, source, 1, manifestSchema, manifestNames);
   if (!parsed) return undefined;
   const { data: m, at } = parsed;
   const before = r.problems.length;

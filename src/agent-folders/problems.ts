@@ -4,6 +4,7 @@
  * one pass and nothing is half-loaded.
  */
 import { err, type Err } from "../core/result.ts";
+import { showInvisible } from "./invisible.ts";
 import { MAX_REPORTED_PROBLEMS } from "./limits.ts";
 
 /** What kind of problem it is; a UI may group or explain by it. */
@@ -79,11 +80,19 @@ export function where(file?: string, field?: string, line?: number): string {
   return [place, field].filter(Boolean).join(": ") + (place || field ? ": " : "");
 }
 
-/** A problem whose message starts with where it is. */
-export function problem(code: AgentProblemCode, what: string, at: { file?: string; field?: string; line?: number } = {}): AgentProblem {
+/**
+ * A problem whose message starts with where it is. Invisible and direction-changing characters (a zip entry's name, a
+ * YAML key) are shown as `<U+202E>`, in the message and in `file` and `field`: a problem never carries them raw.
+ */
+export function problem(code: AgentProblemCode, what: string, raw: { file?: string; field?: string; line?: number } = {}): AgentProblem {
+  const at = {
+    ...raw,
+    ...(raw.file !== undefined ? { file: showInvisible(raw.file) } : {}),
+    ...(raw.field !== undefined ? { field: showInvisible(raw.field) } : {}),
+  };
   return {
     code,
-    message: where(at.file, at.field, at.line) + what,
+    message: where(at.file, at.field, at.line) + showInvisible(what, true),
     ...(at.file !== undefined ? { file: at.file } : {}),
     ...(at.field !== undefined ? { field: at.field } : {}),
     ...(at.line !== undefined ? { line: at.line } : {}),

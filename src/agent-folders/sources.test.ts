@@ -65,6 +65,17 @@ describe("agent folders from a zip", () => {
     expect(agent.value.skills.map((s) => s.name)).toEqual(["report"]);
   });
 
+  it("a zip entry's name with a bidi override is shown escaped in every problem (a symlink named gpj<U+202E>exe.sh)", () => {
+    const zip = zipSync({
+      "AGENTS.md": strToU8("x"),
+      "gpj\u202Eexe.sh": [strToU8("/etc/passwd"), { os: 3, attrs: 0o120777 << 16 }],
+    } as Zippable);
+    const error = refusedBy(loadAgent({ zip }));
+    expect(error.problems.map((p) => [p.code, p.file])).toEqual([["symlink", "gpj<U+202E>exe.sh"]]);
+    expect(error.message).toContain("gpj<U+202E>exe.sh: a symbolic link");
+    expect(JSON.stringify(error)).not.toContain("\u202E");
+  });
+
   it("refuses path traversal, absolute paths and symbolic links, storing nothing", () => {
     const zip = zipSync({
       "AGENTS.md": strToU8("x"),

@@ -61,6 +61,11 @@ describe("agent links", () => {
     expect(linkName("https://example.org/")).toBe("example.org");
   });
 
+  it("names an agent by its link without invisible or direction-changing characters", () => {
+    expect(linkName("https://example.org/a/txt.%E2%80%AEexe.zip")).toBe("txt.exe");
+    expect(linkName("https://example.org/%E2%80%8B%E2%81%A6.zip")).toBe("example.org");
+  });
+
   it("finds the site's base from a page or a built worker, for base './' and '/deeptab/'", () => {
     expect(siteBaseUrl("./", "https://u.github.io/repo/assets/agent.worker-x.js", true)).toBe("https://u.github.io/repo/");
     expect(siteBaseUrl("./", "https://u.github.io/repo/index.html", false)).toBe("https://u.github.io/repo/");

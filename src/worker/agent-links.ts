@@ -4,6 +4,7 @@
  * its length. What comes back is sniffed: a zip (`PK`) or a JSON bundle (`{`). Failures are coded values whose
  * messages say what to do, a blocked cross-origin read naming CORS.
  */
+import { withoutInvisible } from "../agent-folders/invisible.ts";
 import { mib } from "../agent-folders/file-map.ts";
 import { MAX_AGENT_ARCHIVE_BYTES } from "../agent-folders/limits.ts";
 import { ok } from "../core/result.ts";
@@ -21,7 +22,8 @@ export function sniffAgent(bytes: Uint8Array): { zip: Uint8Array } | { bundle: U
 
 /** The name an agent from this URL goes by when agent.yaml gives none: the file's name without `.zip`/`.json`. */
 export function linkName(url: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).pop() ?? "");
+  // Invisible and direction-changing characters (%E2%80%AE) go: the gallery would show a name that reads otherwise.
+  const last = withoutInvisible(decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).pop() ?? "")).trim();
   return last.replace(/\.(zip|json)$/i, "") || new URL(url).hostname;
 }
 
