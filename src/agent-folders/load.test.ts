@@ -535,6 +535,20 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(agent.manifest.name).toBe("Données — 数据 שלום");
   });
 
+  it("a model, MCP server or async subagent URL holding a user name or password is refused (an agent never carries a key)", () => {
+    const error = refused({
+      "agent.yaml":
+        'model: { provider: openai-compatible, model: m, base_url: "https://user:secret@llm.example.org/v1" }\n' +
+        'mcp_servers: [{ name: docs, url: "https://token@mcp.example.org/mcp" }]\n',
+      "AGENTS.md": "x",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "invalid_field", file: "agent.yaml", field: "model.base_url", line: 1 },
+      { code: "invalid_field", file: "agent.yaml", field: "mcp_servers.0.url", line: 2 },
+    ]);
+    expect(error.problems[0]!.message).toContain("must not hold a user name or password");
+  });
+
   it("unsafe paths from any source, before anything is read", () => {
     const error = refused({ "AGENTS.md": "x", "../etc/passwd": "x", "/abs": "x", "a\\b": "x", "files/A.txt": "1", "files/a.txt": "2" });
     expect(error.problems.map((p) => p.code)).toEqual(["unsafe_path", "unsafe_path", "unsafe_path", "duplicate_path"]);

@@ -25,7 +25,11 @@ const providerIds = PROVIDERS.map((p) => p.id).filter((id) => id !== "demo");
 
 const httpUrl = z
   .string({ error: "must be a URL" })
-  .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "must be an http:// or https:// URL");
+  .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "must be an http:// or https:// URL")
+  .refine(
+    (url) => !URL.canParse(url) || (new URL(url).username === "" && new URL(url).password === ""),
+    "must not hold a user name or password (user:secret@…): an agent never carries a key",
+  );
 
 /** A suggested model: `model: gpt-4o-mini` or a mapping with provider, base_url and context_window. */
 export const modelSchema = z.union([
