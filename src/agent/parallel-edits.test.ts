@@ -11,7 +11,7 @@ import { MemorySaver } from "@langchain/langgraph/web";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { pick, seededRandom } from "../testing/random.ts";
-import { EDIT_SETUPS, editTask, editingChild, taskResults } from "../testing/parallel-edits.ts";
+import { EDIT_SETUPS, editTask, editingChild, oneCallChild, taskResults } from "../testing/parallel-edits.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
 
 // Node has no IndexedDB; Chromium has the real one.
@@ -90,6 +90,60 @@ describe("parallel subagents editing one file", () => {
         } else {
           expect(results.second).toMatch(/^edit alpha: Error: String not found in file: 'alpha'/);
         }
+      });
+    });
+  });
+
+  /** A child editing alpha -> ALPHA beside a sibling whose one call (`name`, `args`) lands after the edit. */
+  async function editBeside(setupIndex: number, name: string, args: Record<string, unknown>) {
+    const setup = EDIT_SETUPS[setupIndex]!;
+    const made = await setup.make("alpha\nbeta\n");
+    const parent = new ScriptedChatModel({
+      script: [
+        {
+          toolCalls: [
+            { name: "task", args: { description: editTask(setup.path, "alpha", "ALPHA"), subagent_type: "editor" }, id: "edit" },
+            { name: "task", args: { description: "go", subagent_type: "other" }, id: "other" },
+          ],
+        },
+        { text: "done" },
+      ],
+    });
+    const agent = createDeepAgent({
+      model: parent,
+      subagents: [
+        { name: "editor", description: "edits", systemPrompt: "Edit.", model: editingChild() },
+        { name: "other", description: "writes", systemPrompt: "Go.", model: oneCallChild(name, { file_path: setup.path, ...args }, 60) },
+      ],
+      checkpointer: new MemorySaver(),
+      ...(made.backend ? { backend: made.backend } : {}),
+      ...(made.store ? { store: made.store } : {}),
+    });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("go")], ...(made.files ? { files: made.files } : {}) },
+      { configurable: { thread_id: "edits" } },
+    );
+    return { content: await made.read(out), results: taskResults(out.messages) };
+  }
+
+  describe("a write or delete after a sibling's edit of the same file is never a silent lost update", () => {
+    EDIT_SETUPS.forEach((setup, i) => {
+      it(`${setup.name}: a subagent rewriting a file a sibling subagent edited first is told, and the edit is kept`, async () => {
+        const { content, results } = await editBeside(i, "write_file", { content: "rewritten\n" });
+        expect(content).toBe("ALPHA\nbeta\n");
+        expect(results.other).toContain(
+          `Conflict: this call's changes to ${setup.path} were not applied: task call edit, which ran beside it, ` +
+            `changed the same part of the file first`,
+        );
+      });
+
+      it(`${setup.name}: a subagent deleting a file a sibling subagent edited first is told, and the file kept`, async () => {
+        const { content, results } = await editBeside(i, "delete", {});
+        expect(content).toBe("ALPHA\nbeta\n");
+        expect(results.other).toContain(
+          `Conflict: this call deleted ${setup.path}, but task call edit, which ran beside it, changed the file first, ` +
+            "so it was kept with those changes.",
+        );
       });
     });
   });

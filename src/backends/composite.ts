@@ -47,6 +47,7 @@ const PATH_ERRORS: ReadonlySet<BackendErrorCode> = new Set([
   "already_exists",
   "permission_denied",
   "invalid_argument",
+  "conflict",
 ]);
 
 /**
@@ -60,8 +61,12 @@ function outerError(res: BackendError, prefix: string, inner: string): BackendEr
   const paths = [inner];
   for (let cut = inner.lastIndexOf("/"); cut > 0; cut = inner.lastIndexOf("/", cut - 1)) paths.push(inner.slice(0, cut));
   const pattern = new RegExp(`(^|[\\s'"(])(${paths.map(escapeRegExp).join("|")})(?=$|[\\s'":,.)])`, "g");
-  const message = res.message.replace(pattern, (_, before: string, path: string) => before + prefix + (path === "/" ? "" : path));
-  return { ...res, message };
+  // A conflict quotes the call's own text after its first line: only that line names paths.
+  const cut = res.error === "conflict" && res.message.includes("\n") ? res.message.indexOf("\n") : res.message.length;
+  const head = res.message
+    .slice(0, cut)
+    .replace(pattern, (_, before: string, path: string) => before + prefix + (path === "/" ? "" : path));
+  return { ...res, message: head + res.message.slice(cut) };
 }
 
 export class CompositeBackend implements BackendProtocol {

@@ -16,6 +16,10 @@
  *   imports) is not held to it;
  * - `addFiles` writes a batch all or none, never over a file with other
  *   content (an agent's seed files: worker/thread-agents.ts);
+ * - given the step's {@link StepGuard} (stores shared beyond graph state), a
+ *   write or delete of a file a sibling call changed after the version this
+ *   call knew is merged or refused with `conflict`, never a silent lost
+ *   update (step-guard.ts);
  * - write, edit and delete are each their tool call's effect (`once`): run
  *   again by the same call, they answer what they answered the first time
  *   on a store that records it (see FileStore).
@@ -25,6 +29,7 @@ import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren,
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { guardedDelete, guardedWrite, guardReady, noteChange, type StepGuard } from "./step-guard.ts";
 import {
   backendError,
   isBackendError,
@@ -77,11 +82,18 @@ export class FileBackend implements BackendProtocol {
   readonly store: FileStore;
   readonly #store: FileStore;
   readonly #now: () => string;
+  readonly #guard: StepGuard | undefined;
+  /** The step guard it was built with (a shell over these files takes it on). */
+  get stepGuard(): StepGuard | undefined {
+    return this.#guard;
+  }
 
-  constructor(store: FileStore, now: () => string = () => new Date().toISOString()) {
+  /** `guard`: the step's ledger as this call sees it, for a store shared by the step's calls (see step-guard.ts). */
+  constructor(store: FileStore, now: () => string = () => new Date().toISOString(), guard?: StepGuard) {
     this.store = store;
     this.#store = store;
     this.#now = now;
+    this.#guard = guard;
   }
 
   async ls(raw: string): Promise<Outcome<FileInfo[]>> {
@@ -107,6 +119,7 @@ export class FileBackend implements BackendProtocol {
     if (isBackendError(path)) return path;
     const tooLarge = checkedNewContent(path, content);
     if (tooLarge) return tooLarge;
+    const algorithm = await guardReady(this.#guard);
     return this.#store.mutate(
       `write ${path}`,
       async (tx): Promise<Outcome<{ path: string }>> => {
@@ -115,7 +128,10 @@ export class FileBackend implements BackendProtocol {
         const refused = prev ? undefined : await placementError(tx, path);
         if (refused) return refused;
         const now = this.#now();
-        await tx.put(path, newFileData(content, now, prev?.createdAt ?? now));
+        const data = guardedWrite(this.#guard, algorithm, path, prev ?? null, newFileData(content, now, prev?.createdAt ?? now));
+        if (isBackendError(data)) return data;
+        await tx.put(path, data);
+        noteChange(this.#guard, path, prev ?? null, data);
         return { path };
       },
       ONCE,
@@ -133,6 +149,7 @@ export class FileBackend implements BackendProtocol {
         const edited = editedFileData(path, data, oldString, newString, replaceAll, this.#now());
         if (isBackendError(edited)) return edited;
         await tx.put(path, edited.data);
+        noteChange(this.#guard, path, data, edited.data);
         return { path, occurrences: edited.occurrences };
       },
       ONCE,
@@ -150,7 +167,15 @@ export class FileBackend implements BackendProtocol {
         if (paths.length === 0) return notFound(path);
         const refused = options.refuse?.(paths);
         if (refused) return refused;
-        for (const p of paths) await tx.delete(p);
+        const current = await Promise.all(paths.map(async (p) => (await tx.get(p)) ?? null));
+        for (const [i, p] of paths.entries()) {
+          const clash = guardedDelete(this.#guard, p, current[i]!);
+          if (clash) return clash;
+        }
+        for (const [i, p] of paths.entries()) {
+          await tx.delete(p);
+          noteChange(this.#guard, p, current[i]!, null);
+        }
         return { path };
       },
       ONCE,

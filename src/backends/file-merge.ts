@@ -28,12 +28,26 @@ function words(text: string): string[] {
 
 let diff3: Promise<typeof Diff3Module> | undefined;
 
+/** The merge algorithm, loaded on first use: load it before a unit that must not wait (an IndexedDB transaction). */
+export function loadMerge(): Promise<typeof Diff3Module> {
+  return (diff3 ??= import("node-diff3"));
+}
+
 /**
  * `theirs` and `ours` merged against `base`: a string, or the conflicting
  * parts as `ours` has them when both changed the same words.
  */
 export async function mergeText(base: string, theirs: string, ours: string): Promise<{ text: string } | { conflict: string }> {
-  const { diff3Merge } = await (diff3 ??= import("node-diff3"));
+  return mergeTextWith(await loadMerge(), base, theirs, ours);
+}
+
+/** {@link mergeText} with the algorithm loaded (no wait). */
+export function mergeTextWith(
+  { diff3Merge }: typeof Diff3Module,
+  base: string,
+  theirs: string,
+  ours: string,
+): { text: string } | { conflict: string } {
   let text = "";
   const lost: string[] = [];
   for (const region of diff3Merge(lines(theirs), lines(base), lines(ours))) {
@@ -53,16 +67,25 @@ export function sameFile(a: FileData | null, b: FileData | null): boolean {
   return a === b || (a !== null && b !== null && a.encoding === b.encoding && a.content === b.content);
 }
 
+/** What {@link mergeFile} gives: the merged file, or why not. */
+export type MergedFile = { data: FileData } | { outcome: MergeFailure; ours?: string };
+
 /** `ours` brought onto `theirs` (both changed `base`; `null` is a delete): the merged file, or why not. */
-export async function mergeFile(
+export async function mergeFile(base: FileData | undefined, theirs: FileData | null, ours: FileData | null): Promise<MergedFile> {
+  return mergeFileWith(await loadMerge(), base, theirs, ours);
+}
+
+/** {@link mergeFile} with the algorithm loaded (no wait). */
+export function mergeFileWith(
+  algorithm: typeof Diff3Module,
   base: FileData | undefined,
   theirs: FileData | null,
   ours: FileData | null,
-): Promise<{ data: FileData } | { outcome: MergeFailure; ours?: string }> {
+): MergedFile {
   if (theirs === null) return { outcome: "deleted_there" };
   if (ours === null) return { outcome: "deleted_here" };
   if (theirs.encoding !== "utf-8" || ours.encoding !== "utf-8" || (base && base.encoding !== "utf-8")) return { outcome: "conflict" };
-  const merged = await mergeText(base?.content ?? "", theirs.content, ours.content);
+  const merged = mergeTextWith(algorithm, base?.content ?? "", theirs.content, ours.content);
   if ("conflict" in merged) return { outcome: "conflict", ours: merged.conflict.slice(0, LOST_CHANGE_QUOTE_CHARS) };
   const modifiedAt = theirs.modifiedAt > ours.modifiedAt ? theirs.modifiedAt : ours.modifiedAt;
   return { data: { content: merged.text, encoding: "utf-8", createdAt: theirs.createdAt, modifiedAt } };

@@ -8,6 +8,7 @@
 import { FileBackend } from "./file-backend.ts";
 import { mapSnapshot, type FileStore, type FileTx, type MutateOptions } from "./file-store.ts";
 import { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
+import { stepGuard, type StepGuard } from "./step-guard.ts";
 import { callIdentity, rootThreadId, type BackendFactory, type BackendRuntime, type CallIdentity } from "./runtime.ts";
 
 export { IndexedDBFiles, type IndexedDBFilesOptions } from "./indexeddb-files.ts";
@@ -54,8 +55,14 @@ export class IndexedDBBackend extends FileBackend {
   readonly scope: string;
   readonly files: IndexedDBFiles;
 
-  constructor(files: IndexedDBFiles, scope = "default", now: () => string = () => new Date().toISOString(), call?: CallIdentity) {
-    super(new ScopeFileStore(files, scope, call), now);
+  constructor(
+    files: IndexedDBFiles,
+    scope = "default",
+    now: () => string = () => new Date().toISOString(),
+    call?: CallIdentity,
+    guard?: StepGuard,
+  ) {
+    super(new ScopeFileStore(files, scope, call), now, guard);
     this.files = files;
     this.scope = scope;
   }
@@ -90,7 +97,10 @@ export function threadScope(rt: BackendRuntime): string {
 export function indexedDBBackend(options: IndexedDBBackendOptions = {}): IndexedDBBackendFactory {
   const files = new IndexedDBFiles(options);
   const scopeOf = options.scope ?? threadScope;
-  const factory = (rt: BackendRuntime) => new IndexedDBBackend(files, scopeOf(rt), rt.now, callIdentity(rt.config));
+  const factory = (rt: BackendRuntime) => {
+    const scope = scopeOf(rt);
+    return new IndexedDBBackend(files, scope, rt.now, callIdentity(rt.config), stepGuard(rt, files, scope));
+  };
   return Object.assign(factory, {
     files,
     deleteScope: (scope: string) => files.deleteScope(scope),

@@ -20,7 +20,9 @@ export type BackendErrorCode =
   | "not_unique"
   | "invalid_argument"
   | "file_too_large"
-  | "not_supported";
+  | "not_supported"
+  /** A call of the same step changed the file after the version this call knew (see step-ledger.ts). */
+  | "conflict";
 
 /** An expected failure, as a value. `message` is written for the model to act on. */
 export interface BackendError {

@@ -25,6 +25,7 @@
 import { mergeFile, sameFile } from "./file-merge.ts";
 import type { FileData, FilesUpdate } from "./protocol.ts";
 import type { StepFileNote } from "./step-file-notes.ts";
+import { StepLedger } from "./step-ledger.ts";
 
 /** The proper ancestors of a normalized path ("/a/b/c" → "/a", "/a/b"). */
 function* ancestors(path: string): Generator<string> {
@@ -41,8 +42,13 @@ export class StepFiles {
   /** The mutation running now, if any: mutations run one at a time. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(base: Readonly<Record<string, FileData>> | undefined) {
+  /** Changes the step's calls make to stores shared beyond graph state (step-ledger.ts). */
+  readonly ledger: StepLedger;
+
+  /** `parent`: the step this one runs in (a subagent's step inside its `task` call) and that call's label. */
+  constructor(base: Readonly<Record<string, FileData>> | undefined, parent?: { ledger: StepLedger; call: string }) {
     this.#base = base ?? {};
+    this.ledger = new StepLedger(parent);
   }
 
   /** The file at a normalized path, if there is one. */

@@ -24,7 +24,8 @@ import {
   type StoredFile,
 } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
-import type { CallIdentity } from "./runtime.ts";
+import type { BackendRuntime, CallIdentity } from "./runtime.ts";
+import { stepGuard, type StepGuard } from "./step-guard.ts";
 
 const PAGE = 1_000;
 
@@ -89,7 +90,7 @@ class StoreFileStore implements FileStore {
    */
   mutate<T>(what: string, body: (tx: FileTx) => Promise<T>, options?: MutateOptions): Promise<T> {
     // Each graph run wraps the store in its own AsyncBatchedStore: the lock belongs to the store inside (a protected field).
-    const store = this.#store instanceof AsyncBatchedStore ? (this.#store as unknown as { store: BaseStore }).store : this.#store;
+    const store = innerStore(this.#store);
     const dbName = (store as { dbName?: unknown }).dbName;
     const ns = this.#ns.join(":");
     const lockName = typeof dbName === "string" ? `deeptab-store-files:${dbName}:${ns}` : undefined;
@@ -147,14 +148,28 @@ export async function deleteStoreEffects(store: BaseStore, namespace: string[], 
   if (keys.length) await store.batch(keys.map((key) => ({ namespace: ns, key, value: null })));
 }
 
+/** The store under the AsyncBatchedStore each graph run wraps it in (the one all runs share). */
+function innerStore(store: BaseStore): BaseStore {
+  return store instanceof AsyncBatchedStore ? (store as unknown as { store: BaseStore }).store : store;
+}
+
+/** The step guard of a tool call over `namespace` of `store` (see step-guard.ts); undefined outside a tool call. */
+export function storeStepGuard(rt: BackendRuntime, store: BaseStore, namespace: string[]): StepGuard | undefined {
+  return stepGuard(rt, innerStore(store), namespace.join("\0"));
+}
+
 export class StoreBackend extends FileBackend {
-  /** `call`: the tool call it serves (backends/runtime.ts callIdentity), so its write, edit and delete are done once. */
+  /**
+   * `call`: the tool call it serves (backends/runtime.ts callIdentity), so its write, edit and delete are done once;
+   * `guard`: its step's ledger ({@link storeStepGuard}), so a sibling's change is never silently overwritten.
+   */
   constructor(
     store: BaseStore,
     namespace: string[] = ["filesystem"],
     now: () => string = () => new Date().toISOString(),
     call?: CallIdentity,
+    guard?: StepGuard,
   ) {
-    super(new StoreFileStore(store, namespace, call), now);
+    super(new StoreFileStore(store, namespace, call), now, guard);
   }
 }

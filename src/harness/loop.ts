@@ -35,6 +35,7 @@ import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { filesReducer } from "../backends/state.ts";
 import { callLabel, stepFileNoteText } from "../backends/step-file-notes.ts";
 import { StepFiles } from "../backends/step-files.ts";
+import { parentStep } from "../backends/step-ledger.ts";
 import { copyAIMessage, pendingToolCalls, TOOL_DURATION_KEY } from "../core/messages.ts";
 import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
@@ -288,7 +289,8 @@ export function buildAgentLoop(spec: LoopSpec) {
     const calls = pendingToolCalls(state.messages);
     // One view of the state's files for the whole step: each call's writes are seen by the calls after it, and
     // changes a call made on its own copy (a subagent's) are merged into it as the call finishes.
-    const stepFiles = new StepFiles(state.files);
+    // A subagent's step runs inside its task call's step: sibling subagents' changes to shared stores meet there.
+    const stepFiles = new StepFiles(state.files, parentStep(config.configurable));
     // allSettled: when one call pauses or fails, its siblings finish first, so no
     // work keeps running detached from the step (a resume reruns the step).
     const settled = await settleInSlices(

@@ -26,6 +26,8 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { Command, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph/web";
 import type { FileData, FilesUpdate } from "../backends/protocol.ts";
 import { subagentThreadId } from "../backends/runtime.ts";
+import { callLabel } from "../backends/step-file-notes.ts";
+import { PARENT_STEP_KEY } from "../backends/step-ledger.ts";
 import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
 import { messageText } from "../core/messages.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
@@ -175,7 +177,11 @@ export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMid
       }
       const parentThread = String(rt.config.configurable?.thread_id ?? "thread");
       const childConfig: LangGraphRunnableConfig = {
-        configurable: { thread_id: subagentThreadId(parentThread, rt.toolCall.id) },
+        configurable: {
+          thread_id: subagentThreadId(parentThread, rt.toolCall.id),
+          // Its changes to shared stores count in this step too, as this call's (step-ledger.ts).
+          [PARENT_STEP_KEY]: { ledger: rt.backendRuntime.stepFiles.ledger, call: callLabel(rt.toolCall) },
+        },
         callbacks: rt.config.callbacks,
         signal: rt.config.signal,
         tags: [...(rt.config.tags ?? []), `subagent:${type}`],

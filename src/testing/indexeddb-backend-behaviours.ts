@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { IndexedDBBackend, IndexedDBFiles, indexedDBBackend } from "../backends/indexeddb.ts";
 import { isBackendError, type Outcome } from "../backends/protocol.ts";
 import { createBackendRuntime } from "../backends/runtime.ts";
+import { StepFiles } from "../backends/step-files.ts";
 
 function ok<T>(value: Outcome<T>): T {
   if (isBackendError(value)) throw new Error(`expected success, got ${value.error}: ${value.message}`);
@@ -138,6 +139,51 @@ export function indexedDBBackendBehaviours(name: string): void {
       expect(await b.delete("/d")).toEqual({ path: "/d" });
       expect(ok(await b.ls("/"))).toEqual([]);
       await b.files.close();
+    });
+
+    describe("calls of one step (a step's shared StepFiles)", () => {
+      /** The backend of call `id` (tool `name`) of a step whose calls share `step`, on one workspace. */
+      const callOf = (factory: ReturnType<typeof indexedDBBackend>, step: StepFiles, name: string, id: string) =>
+        factory(createBackendRuntime({}, { configurable: { thread_id: "t" }, toolCall: { name, id } } as never, undefined, step));
+
+      it("a write over a sibling's change to other lines is merged, one over the same words is refused and can be redone", async () => {
+        const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}` });
+        const step = new StepFiles({});
+        ok(await callOf(factory, new StepFiles({}), "write_file", "setup").write("/a.md", "one\ntwo\n"));
+        ok(await callOf(factory, step, "edit_file", "e").edit("/a.md", "one", "ONE"));
+        // The writer knew the step's start; its change to the other line is merged with the sibling's.
+        ok(await callOf(factory, step, "write_file", "w1").write("/a.md", "one\nTWO\n"));
+        expect(ok(await factory.files.index("t")).get("/a.md")!.data.content).toBe("ONE\nTWO\n");
+        const writer = callOf(factory, step, "write_file", "w2");
+        const refused = await writer.write("/a.md", "uno\ntwo\n");
+        expect(refused).toMatchObject({ error: "conflict" });
+        expect(isBackendError(refused) && refused.message).toContain(
+          "Conflict: this call's changes to /a.md were not applied: edit_file call e, write_file call w1, which ran beside it",
+        );
+        expect(ok(await factory.files.index("t")).get("/a.md")!.data.content).toBe("ONE\nTWO\n");
+        // Told, the call knows the sibling's version: its next write is its own decision.
+        ok(await writer.write("/a.md", "uno\n"));
+        expect(ok(await factory.files.index("t")).get("/a.md")!.data.content).toBe("uno\n");
+        await factory.close();
+      });
+
+      it("a delete of a file a sibling changed is refused once, with the sibling named, then goes through", async () => {
+        const factory = indexedDBBackend({ dbName: `files-${crypto.randomUUID()}` });
+        const step = new StepFiles({});
+        ok(await callOf(factory, new StepFiles({}), "write_file", "setup").write("/a.md", "one\n"));
+        ok(await callOf(factory, step, "edit_file", "e").edit("/a.md", "one", "ONE"));
+        const deleter = callOf(factory, step, "delete", "d");
+        expect(await deleter.delete("/a.md")).toMatchObject({
+          error: "conflict",
+          message: expect.stringContaining("Conflict: this call deleted /a.md, but edit_file call e, which ran beside it") as unknown,
+        });
+        expect(ok(await factory.files.index("t")).has("/a.md")).toBe(true);
+        expect(await deleter.delete("/a.md")).toEqual({ path: "/a.md" });
+        // A call of the next step (a new StepFiles) changes what the last step left, without a word.
+        ok(await callOf(factory, new StepFiles({}), "write_file", "next").write("/b.md", "b"));
+        ok(await callOf(factory, step, "write_file", "e").write("/b.md", "own"));
+        await factory.close();
+      });
     });
   });
 }

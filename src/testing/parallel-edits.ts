@@ -11,9 +11,10 @@ import { FileBackend } from "../backends/file-backend.ts";
 import { indexedDBBackend } from "../backends/indexeddb.ts";
 import { MemoryFileStore } from "../backends/memory-store.ts";
 import { isBackendError, type FileData } from "../backends/protocol.ts";
-import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
+import { callIdentity, createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { StateBackend } from "../backends/state.ts";
-import { StoreBackend } from "../backends/store.ts";
+import { stepGuard } from "../backends/step-guard.ts";
+import { StoreBackend, storeStepGuard } from "../backends/store.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { textFile } from "./runtime.ts";
@@ -44,8 +45,17 @@ function storeSetup(name: string, makeStore: () => BaseStore): EditSetup {
     async make(content) {
       const store = makeStore();
       await store.put(["memories"], "/AGENTS.md", { ...textFile(content) });
+      // As the app builds /memories/: per call, with its identity and its step's guard.
       const backend: BackendOption = (rt) =>
-        new CompositeBackend(new StateBackend(rt), { "/memories/": new StoreBackend(rt.store!, ["memories"]) });
+        new CompositeBackend(new StateBackend(rt), {
+          "/memories/": new StoreBackend(
+            rt.store!,
+            ["memories"],
+            rt.now,
+            callIdentity(rt.config),
+            storeStepGuard(rt, rt.store!, ["memories"]),
+          ),
+        });
       return { backend, store, read: (s) => readVia(backend, "/memories/AGENTS.md", s.files ?? {}, store) };
     },
   };
@@ -77,7 +87,8 @@ export const EDIT_SETUPS: readonly EditSetup[] = [
     name: "in-memory FileStore",
     path: "/notes.md",
     async make(content) {
-      const backend = new FileBackend(new MemoryFileStore({ "/notes.md": textFile(content) }));
+      const store = new MemoryFileStore({ "/notes.md": textFile(content) });
+      const backend: BackendOption = (rt) => new FileBackend(store, rt.now, stepGuard(rt, store, ""));
       return { backend, read: () => readVia(backend, "/notes.md", {}) };
     },
   },
@@ -112,4 +123,17 @@ export function taskResults(messages: readonly BaseMessage[]): Record<string, st
   const out: Record<string, string> = {};
   for (const m of messages) if (ToolMessage.isInstance(m) && m.name === "task") out[m.tool_call_id] = String(m.content);
   return out;
+}
+
+/**
+ * A child model that makes one tool call (after `delayMs`, so it lands after a sibling's), then answers with what
+ * the call returned.
+ */
+export function oneCallChild(name: string, args: Record<string, unknown>, delayMs = 0): ScriptedChatModel {
+  return new ScriptedChatModel({
+    script: (ctx: ScriptContext): ScriptedTurn => {
+      const result = ctx.messages.find((m): m is ToolMessage => ToolMessage.isInstance(m));
+      return result ? { text: `${name}: ${String(result.content)}` } : { toolCalls: [{ name, args }], delayMs };
+    },
+  });
 }

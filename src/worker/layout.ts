@@ -23,7 +23,7 @@ import {
   type BackendFactory,
   type BackendRuntime,
 } from "../backends/runtime.ts";
-import { deleteStoreEffects, StoreBackend } from "../backends/store.ts";
+import { deleteStoreEffects, StoreBackend, storeStepGuard } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./files.ts";
 
@@ -51,8 +51,10 @@ export function createLayout(prefix = "deeptab"): Layout {
   const store = new IndexedDBStore({ dbName: `${prefix}-store` });
   const routes = {
     // Built per tool call (its identity), so a call re-run after a storage fault changes nothing twice.
-    "/memories/": (rt: BackendRuntime) => new StoreBackend(store, ["memories"], rt.now, callIdentity(rt.config)),
-    "/skills/": (rt: BackendRuntime) => new StoreBackend(store, ["skills"], rt.now, callIdentity(rt.config)),
+    "/memories/": (rt: BackendRuntime) =>
+      new StoreBackend(store, ["memories"], rt.now, callIdentity(rt.config), storeStepGuard(rt, store, ["memories"])),
+    "/skills/": (rt: BackendRuntime) =>
+      new StoreBackend(store, ["skills"], rt.now, callIdentity(rt.config), storeStepGuard(rt, store, ["skills"])),
   } satisfies Record<(typeof SHARED_ROUTES)[number], BackendFactory>;
   const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
   const plain = backend(workspace);

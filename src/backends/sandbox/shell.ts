@@ -146,7 +146,7 @@ export class ShellBackend extends FileBackend implements SandboxBackendProtocol 
     const now = options.now ?? (() => new Date().toISOString());
     const session = options.session ?? newShellSession({ now });
     // The file tools see the shell's tree: /tmp is the session's, and directories made with mkdir count.
-    super(new ShellFileStore(store, session), now);
+    super(new ShellFileStore(store, session), now, isStore(files) ? undefined : files.stepGuard);
     this.id = options.id ?? "offline-shell";
     this.#options = options;
     this.#store = store;
