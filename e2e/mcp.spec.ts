@@ -51,7 +51,7 @@ async function addServer(page: Page, url: string, name: string, token?: string):
   await section.getByLabel("Name (optional)").fill(name);
   if (token) await section.getByLabel("Token or header value (optional)").fill(token);
   await section.getByRole("button", { name: "Add MCP server" }).click();
-  await expect(section.getByRole("article", { name }).getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
+  await expect(section.getByRole("article", { name }).getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
 }
 
 /** Every value of the app's IndexedDB databases, as one text. */
@@ -115,7 +115,7 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
     /^Needs its Authorization value again/,
     AFTER_LOAD,
   );
-  await expect(reloaded.getByRole("article", { name: "dying" }).getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
+  await expect(reloaded.getByRole("article", { name: "dying" }).getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
   const stored = await databaseText(page);
   expect(stored).toContain(loop.url);
   expect(stored).not.toContain(TOKEN);
@@ -171,7 +171,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
       await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
       if (!remember) await shotBoth(page, card(), oauthShot("signing-in"));
       await popup.getByRole("link", { name: "Allow" }).click();
-      await expect(card().getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
+      await expect(card().getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
     };
     await signIn(false);
     await expect(card().getByText("Signed in (this session)")).toBeVisible();
@@ -201,7 +201,7 @@ test("an MCP server that requires sign-in: Sign in in a popup, its tools in a ru
     expect(secure.oauth!.issuedTokens().some((token) => stored.includes(token))).toBe(true);
     await page.reload();
     await page.getByRole("button", { name: "Settings" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Connected: 9 tools$/, AFTER_LOAD);
+    await expect(card().getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
     await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
 
     // Sign out forgets the tokens here and in IndexedDB.

@@ -3,6 +3,7 @@
  * Each tool talks only to `runtime.backend`; backend failures (values) become
  * error results the model can act on.
  */
+import { TRUNCATED_NOTE } from "../backends/output-cap.ts";
 import { normalizePath } from "../backends/paths.ts";
 import { canExecute, isBackendError, type BackendError, type ExecuteResult, type SandboxBackendProtocol } from "../backends/protocol.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
@@ -274,7 +275,7 @@ function formatExecuteResult(res: ExecuteResult): string {
   } else {
     parts.push("\n[Command timed out]");
   }
-  if (res.truncated) parts.push("\n[Output was truncated due to size limits]");
+  if (res.truncated) parts.push(`\n${TRUNCATED_NOTE}`);
   return parts.join("");
 }
 

@@ -4,8 +4,9 @@
  *
  * Its tools: `echo` (read-only text), `image` (a PNG), `fail` (an `isError` result), `slow` (answers after `ms`, or
  * never; a cancellation is recorded), `links` (a resource link and an embedded resource), `big` (a long text),
- * `die` (the server drops every connection mid-call), `web.search` (a name providers refuse as it is) and
- * `hostile_images` (an SVG with a script, HTML called an image, and HTML bytes labelled image/png).
+ * `die` (the server drops every connection mid-call), `web.search` (a name providers refuse as it is),
+ * `hostile_images` (an SVG with a script, HTML called an image, and HTML bytes labelled image/png), `huge` (`mib`
+ * MiB of text in one block) and `wipe` (annotated both read-only and destructive).
  *
  * Options: CORS for the test origin or none, `Mcp-Session-Id` exposed or not, a bearer token it requires, the
  * legacy HTTP+SSE transport only, OAuth sign-in (mcp-oauth-server.ts: the SDK's authorization server on the same
@@ -149,6 +150,19 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
       const text = Array.from({ length: lines }, (_, i) => `line ${i + 1} ${"x".repeat(60)}`).join("\n");
       return { content: [{ type: "text", text }] };
     });
+    server.registerTool("huge", { description: "mib MiB of text.", inputSchema: { mib: z.number() } }, ({ mib }) => {
+      count("huge");
+      const line = `${"y".repeat(1023)}\n`;
+      return { content: [{ type: "text", text: line.repeat(Math.round(mib * 1024)) }] };
+    });
+    server.registerTool(
+      "wipe",
+      { description: "Says it only reads, and that it destroys.", annotations: { readOnlyHint: true, destructiveHint: true } },
+      () => {
+        count("wipe");
+        return { content: [{ type: "text", text: "wiped" }] };
+      },
+    );
     server.registerTool("die", { description: "The server goes away mid-call." }, async () => {
       count("die");
       setTimeout(() => {

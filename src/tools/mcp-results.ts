@@ -5,14 +5,26 @@
  * (core/tool-images.ts: PNG, JPEG, GIF, WebP whose bytes say so, up to 1 MB) also kept beside the text as the
  * result's `images`, which a model that takes images gets and the tool card shows; resource links as Markdown links;
  * embedded text resources as text; `structuredContent` alone as JSON; `isError` as an error result. Long text is
- * offloaded by the eviction middleware, as any tool's.
+ * offloaded by the eviction middleware, as any tool's; text over the shell's output cap (1,000,000 bytes) is offloaded
+ * whole here when it fits a file (10 MiB), and otherwise cut to the cap with deepagents' truncation note, so neither
+ * the message nor the checkpoint ever holds a 30 MiB text.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { BackendProtocol } from "../backends/protocol.ts";
+import { MAX_FILE_WRITE_BYTES, sizeText as fileSizeText, utf8Length } from "../backends/file-ops.ts";
+import { capBytes, DEFAULT_MAX_OUTPUT_BYTES, TRUNCATED_NOTE } from "../backends/output-cap.ts";
+import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { jsonText } from "../core/json-text.ts";
 import { MAX_TOOL_IMAGES, type ToolImage } from "../core/tool-images.ts";
 import type { ToolOutput } from "../harness/types.ts";
-import { LARGE_RESULTS_DIR, sanitizeToolCallId } from "../middleware/eviction.ts";
+import {
+  CHARS_PER_TOKEN,
+  evictionStub,
+  headTailPreview,
+  LARGE_RESULTS_DIR,
+  largeResultPath,
+  sanitizeToolCallId,
+  TOOL_RESULT_TOKEN_LIMIT,
+} from "../middleware/eviction.ts";
 
 /** A binary part of a result, kept as a file. */
 export interface McpBinaryPart {
@@ -123,7 +135,36 @@ export async function mcpResultOutput(
     }
   }
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(jsonText(result.structuredContent));
-  const text = parts.join("\n\n") || "(the tool returned no content)";
+  const text = await capped(parts.join("\n\n") || "(the tool returned no content)", toolCallId, backend);
   const kept = images.length ? { images } : {};
   return result.isError ? { content: `Error: ${text}`, status: "error", ...kept } : { content: text, ...kept };
+}
+
+/**
+ * Text over the output cap: saved whole at the call's large-result path (the stub names it, as eviction's does)
+ * when it fits a file, otherwise cut to the cap, saying so and why. Text within the cap is returned as it is.
+ */
+async function capped(text: string, toolCallId: string, backend: BackendProtocol | undefined): Promise<string> {
+  const cut = capBytes(text, DEFAULT_MAX_OUTPUT_BYTES);
+  if (!cut.truncated) return text;
+  const bytes = utf8Length(text);
+  let why = "this agent has no files to save it in";
+  if (bytes > MAX_FILE_WRITE_BYTES) why = `it is over the ${fileSizeText(MAX_FILE_WRITE_BYTES)} a file may hold`;
+  else if (backend) {
+    const path = largeResultPath(toolCallId);
+    try {
+      const written = await backend.write(path, text);
+      if (!isBackendError(written)) {
+        const room = TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN - evictionStub(toolCallId, path, "").length;
+        return evictionStub(toolCallId, path, headTailPreview(text, room));
+      }
+      why = written.message;
+    } catch (error) {
+      why = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return (
+    `${cut.text}\n${TRUNCATED_NOTE}: the tool returned ${fileSizeText(bytes)}; only the first ` +
+    `${DEFAULT_MAX_OUTPUT_BYTES.toLocaleString("en")} bytes are kept, and the whole text was not saved (${why}).`
+  );
 }

@@ -3,13 +3,15 @@
  * its tools into {@link AgentTool}s for `createDeepAgent({ tools })`, named `<server>__<tool>` (mcp-names.ts), their
  * JSON schemas checked as built-in tools' are (a tool whose schema cannot be used is left out and said why), their
  * results converted (mcp-results.ts) and their failures made tool errors the model can act on.
- * {@link mcpInterruptOn} says which tools ask before running: all but those annotated `readOnlyHint: true`.
+ * {@link mcpInterruptOn} says which tools ask before running: all but those annotated `readOnlyHint: true` (and not
+ * `destructiveHint: true`: {@link mcpRunsWithoutAsking}).
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { Validator } from "@langchain/core/utils/json_schema";
 import { err, ok, type Result } from "../core/result.ts";
 import { ToolError, type AgentTool, type JsonSchema, type ToolOutput, type ToolRuntime } from "../harness/types.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
+import { mcpRunsWithoutAsking } from "./mcp-annotations.ts";
 import { McpSession, type McpServerOptions } from "./mcp-client.ts";
 import type { McpError } from "./mcp-errors.ts";
 import { mcpToolName, serverPrefix } from "./mcp-names.ts";
@@ -121,7 +123,7 @@ export async function connectMcpServer(options: ConnectMcpOptions): Promise<Resu
   return ok({ server, transport: session.transport, tools, skipped, close: () => session.close() });
 }
 
-/** Approvals for MCP tools: every tool asks before running unless the server annotates it `readOnlyHint: true`. */
+/** Approvals for MCP tools: every tool asks before running unless {@link mcpRunsWithoutAsking} says otherwise. */
 export function mcpInterruptOn(tools: readonly McpAgentTool[]): InterruptOnConfig {
-  return Object.fromEntries(tools.map((t) => [t.name, t.mcp.annotations.readOnlyHint !== true]));
+  return Object.fromEntries(tools.map((t) => [t.name, !mcpRunsWithoutAsking(t.mcp.annotations)]));
 }

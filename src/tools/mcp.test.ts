@@ -3,6 +3,8 @@ import { MemorySaver } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "../backends/output-cap.ts";
+import { CHARS_PER_TOKEN, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import { RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../testing/mcp-servers.ts";
 import type { McpConnection } from "./mcp-tools.ts";
@@ -60,6 +62,26 @@ describe("MCP servers as tools (Node, a real SDK server on loopback)", () => {
     expect(interrupt["test_server__links"]).toBe(false);
     expect(interrupt["test_server__fail"]).toBe(true);
     expect(interrupt["test_server__die"]).toBe(true);
+  });
+
+  it("a tool annotated readOnly and destructive asks before running (destructive wins)", async () => {
+    const s = await server();
+    const c = await connect({ url: s.url, name: "t" });
+    const wipe = c.tools.find((t) => t.mcp.tool === "wipe")!;
+    expect(wipe.mcp.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: true });
+    expect(mcpInterruptOn(c.tools)[wipe.name]).toBe(true);
+    // Through the harness: the call pauses for approval and the server is never reached.
+    const agent = createDeepAgent({
+      model: new ScriptedChatModel({ script: [{ toolCalls: [{ name: wipe.name, args: {}, id: "w1" }] }, { text: "done" }] }),
+      tools: c.tools,
+      interruptOn: mcpInterruptOn(c.tools),
+      checkpointer: new MemorySaver(),
+    });
+    const out = (await agent.invoke({ messages: [new HumanMessage("go")] }, { configurable: { thread_id: "wipe" } })) as {
+      __interrupt__?: unknown[];
+    };
+    expect(out.__interrupt__?.length).toBe(1);
+    expect(s.calls.wipe).toBeUndefined();
   });
 
   it("names never collide: across servers, with taken names, with built-ins, and stay under the providers' limit", () => {
@@ -125,6 +147,43 @@ describe("MCP servers as tools (Node, a real SDK server on loopback)", () => {
     const { tools, files } = await run(c, [{ toolCalls: [{ name: "t__big", args: { lines: 3_000 }, id: "big1" }] }]);
     expect(tools[0]!.content).toContain("Tool result too large");
     expect(files["/large_tool_results/big1"]).toBeDefined();
+  });
+
+  it("a text result over the shell's 1,000,000-byte output cap that fits a file is offloaded whole", async () => {
+    const s = await server();
+    const c = await connect({ url: s.url, name: "t" });
+    const { tools, files } = await run(c, [{ toolCalls: [{ name: "t__huge", args: { mib: 2 }, id: "h2" }] }]);
+    expect(tools[0]!.content).toContain("Tool result too large, the result of this tool call h2 was saved");
+    expect(String(tools[0]!.content).length).toBeLessThan(TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN);
+    expect((files["/large_tool_results/h2"] as { content: string }).content).toHaveLength(2 * 1024 * 1024);
+  });
+
+  it("a 30 MiB text result (over the 10 MiB file cap) is cut to the output cap and says so; no message or file holds it", async () => {
+    const s = await server();
+    const c = await connect({ url: s.url, name: "t" });
+    const { tools, files } = await run(c, [{ toolCalls: [{ name: "t__huge", args: { mib: 30 }, id: "h30" }] }]);
+    // Eviction offloads the cut text as any long result; the message is its stub.
+    const message = String(tools[0]!.content);
+    expect(message.length).toBeLessThan(TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN);
+    const kept = (files["/large_tool_results/h30"] as { content: string }).content;
+    expect(kept.length).toBeLessThan(DEFAULT_MAX_OUTPUT_BYTES + 1_000);
+    expect(
+      kept.endsWith(
+        "\n[Output was truncated due to size limits]: the tool returned 30 MB; only the first 1,000,000 bytes are kept, " +
+          "and the whole text was not saved (it is over the 10 MB a file may hold).",
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(files).length).toBeLessThan(2 * DEFAULT_MAX_OUTPUT_BYTES);
+  });
+
+  it("a text result over the output cap with no file to hold it is cut and says why", async () => {
+    const s = await server();
+    const c = await connect({ url: s.url, name: "t" });
+    const huge = c.tools.find((t) => t.mcp.tool === "huge")!;
+    const out = await huge.run({ mib: 2 }, { toolCall: { id: "x", name: huge.name, args: {} }, config: {} } as never);
+    const text = typeof out === "string" ? out : out.content;
+    expect(text.length).toBeLessThan(DEFAULT_MAX_OUTPUT_BYTES + 1_000);
+    expect(text).toContain("the whole text was not saved (this agent has no files to save it in)");
   });
 
   it("cancels a call that does not answer in time, and says so; the run goes on", async () => {

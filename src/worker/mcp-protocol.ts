@@ -23,7 +23,7 @@ export interface McpToolView {
   tool: string;
   title?: string;
   description: string;
-  /** The server annotates it `readOnlyHint: true`. */
+  /** The server annotates it `readOnlyHint: true` and not `destructiveHint: true` (destructive wins): it runs without asking by default. */
   readOnly: boolean;
   /** Offered to the model. Default true. */
   enabled: boolean;

@@ -46,6 +46,8 @@ describe("MCP servers in the worker", () => {
     const echo = added.value.tools.find((t) => t.tool === "echo")!;
     expect(echo).toMatchObject({ name: "loop__echo", readOnly: true, enabled: true, ask: false, description: "Echoes its text." });
     expect(added.value.tools.find((t) => t.tool === "fail")).toMatchObject({ readOnly: false, ask: true });
+    // Annotated readOnly and destructive: destructive wins, it asks.
+    expect(added.value.tools.find((t) => t.tool === "wipe")).toMatchObject({ readOnly: false, ask: true });
 
     await mcp.api.setMcpTool(added.value.id, "image", { enabled: false });
     await mcp.api.setMcpTool(added.value.id, "echo", { ask: true });
@@ -127,7 +129,7 @@ describe("MCP servers that require sign-in (OAuth) in the worker", () => {
 
     const done = await signIn(mcp, id, false);
     expect(done.ok && done.value.state).toBe("connected");
-    expect(done.ok && done.value.tools).toHaveLength(9);
+    expect(done.ok && done.value.tools).toHaveLength(11);
     expect(done.ok && done.value.signIn).toEqual({ signedIn: true, remembered: false });
     expect(JSON.stringify(done)).not.toMatch(/at-|rt-/);
     expect(await storedText(store)).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);

@@ -19,6 +19,7 @@ import { err, ok } from "../core/result.ts";
 import type { AgentTool } from "../harness/types.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import type { McpOAuthCredentials, McpOAuthProvider } from "../tools/mcp-oauth.ts";
+import { mcpRunsWithoutAsking } from "../tools/mcp-annotations.ts";
 import type { McpConnection } from "../tools/mcp-tools.ts";
 import type { McpResult, McpServerError, McpServersApi, McpServerView, McpToolChoice, McpToolView } from "./mcp-protocol.ts";
 
@@ -74,7 +75,7 @@ function headerValueFor(name: string, value: string): string {
 }
 
 function toolView(tool: McpConnection["tools"][number], choice: McpToolChoice | undefined): McpToolView {
-  const readOnly = tool.mcp.annotations.readOnlyHint === true;
+  const readOnly = mcpRunsWithoutAsking(tool.mcp.annotations);
   return {
     name: tool.name,
     tool: tool.mcp.tool,

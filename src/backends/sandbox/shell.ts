@@ -31,6 +31,7 @@
  * a command that times out or is stopped loses its output.
  */
 import { FileBackend } from "../file-backend.ts";
+import { capBytes, DEFAULT_MAX_OUTPUT_BYTES } from "../output-cap.ts";
 import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import type { FileStore } from "../file-store.ts";
 import { MemoryFileStore } from "../memory-store.ts";
@@ -63,7 +64,7 @@ export const DEFAULT_EXECUTE_TIMEOUT = 120;
 /** The longest a command may run, in seconds: what a person waits for (5 minutes). `timeout: 0` means this. */
 export const DEFAULT_MAX_EXECUTE_TIMEOUT = 300;
 /** Output returned by one command; beyond it the result says `truncated` (large results are offloaded by the harness anyway). */
-export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
+export { DEFAULT_MAX_OUTPUT_BYTES } from "../output-cap.ts";
 /** How much longer than its timeout the interpreter's own deadline is when a thread is killed from outside at the timeout. */
 const BACKSTOP_MS = 5_000;
 
@@ -104,13 +105,6 @@ export interface ShellBackendOptions {
 
 function isStore(files: FileStore | FileBackend): files is FileStore {
   return !(files instanceof FileBackend);
-}
-
-/** Cuts text to at most `max` UTF-8 bytes, on a character boundary. */
-function capBytes(text: string, max: number): { text: string; truncated: boolean } {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= max) return { text, truncated: false };
-  return { text: new TextDecoder().decode(bytes.subarray(0, max)).replace(/\uFFFD$/, ""), truncated: true };
 }
 
 /**

@@ -30,7 +30,7 @@ describe("Settings › MCP servers", () => {
     await userEvent.fill(page.getByLabelText("Name (optional)"), "loop");
     await userEvent.click(page.getByRole("button", { name: "Add MCP server" }));
     const card = server("loop");
-    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Connected: 9 tools$/);
+    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Connected: 11 tools$/);
     await expect.element(card.getByText("Echoes its text.")).toBeVisible();
     await expect.element(card.getByRole("switch", { name: "Use echo" })).toBeChecked();
     await expect.element(card.getByRole("checkbox", { name: "Ask before calling echo" })).not.toBeChecked();
@@ -101,7 +101,7 @@ describe("Settings › MCP servers", () => {
     const card = server("secure");
     await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Needs sign-in/);
     await userEvent.click(card.getByRole("button", { name: "Sign in to secure" }));
-    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Connected: 9 tools$/);
+    await expect.element(card.getByRole("status"), { timeout: 30_000 }).toHaveTextContent(/^Connected: 11 tools$/);
     await expect.element(card.getByText("Signed in (this session)")).toBeVisible();
     expect(document.body.innerHTML).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
     expect(await databaseText()).not.toMatch(/at-[0-9a-f-]{36}|rt-[0-9a-f-]{36}/);
