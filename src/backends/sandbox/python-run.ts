@@ -28,7 +28,10 @@
  */
 import type { IFileSystem } from "just-bash/browser";
 import type { PyodideInterface } from "pyodide";
+import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
+import { capPythonFiles, type PythonFileCaps } from "./python-caps.ts";
 import type { PackageDelivery, PackageRequest } from "./python-packages.ts";
+import { DEFAULT_MAX_SCRATCH_BYTES } from "./scratch-store.ts";
 
 /** Where Pyodide comes from on this thread, and how the thread is cut off from the network once it has loaded. */
 export interface PythonHost {
@@ -118,6 +121,8 @@ export interface PythonRun {
   packagesFrom?: string;
   /** Installing this run's packages failed (its own line says why): a missing module's error points there. */
   packagesFailed?: boolean;
+  /** The shell's file caps, held inside Python (python-caps.ts); default 10 MiB a file, 64 MiB of `/tmp`. */
+  caps?: PythonFileCaps;
 }
 
 export interface PythonResult {
@@ -327,9 +332,11 @@ export async function runPython(py: PyodideInterface, fs: IFileSystem, run: Pyth
   const runner = py.runPython(RUNNER) as (...args: unknown[]) => number;
   const globals = py.toPy({ __name__: "__main__", __file__: run.filename });
   let exitCode: number;
+  const uncap = capPythonFiles(py, run.caps ?? { fileBytes: MAX_FILE_WRITE_BYTES, tmpBytes: DEFAULT_MAX_SCRATCH_BYTES });
   try {
     exitCode = runner(run.source, run.filename, py.toPy(run.argv), cwd, globals, run.packagesFrom ?? "", run.packagesFailed === true);
   } finally {
+    uncap();
     globals.destroy();
     (runner as unknown as { destroy(): void }).destroy();
   }

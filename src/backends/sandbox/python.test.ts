@@ -195,6 +195,33 @@ describe("python3 in the offline shell (Pyodide on the shell's thread)", () => {
     expect(res.output.length).toBeLessThanOrEqual(1100);
   }, 60_000);
 
+  it("python3's writes stop at the caps in Python: 10 MiB a file (EFBIG), 64 MiB of /tmp (ENOSPC), none past them kept", async () => {
+    const sh = shell();
+    const code = [
+      "import errno",
+      "f = open('/tmp/big', 'wb')",
+      "try:",
+      "    for i in range(1024): f.write(b'x' * (1 << 20))",
+      "except OSError as e: print('file', e.errno == errno.EFBIG, f.tell() >> 20)",
+      "f.close()",
+      "n = 0",
+      "try:",
+      "    for i in range(8):",
+      "        with open(f'/tmp/f{i}', 'wb') as g: g.write(b'y' * (10 << 20))",
+      "        n += 1",
+      "except OSError as e: print('tmp', e.errno == errno.ENOSPC, n)",
+      "open('/tmp/over', 'wb').write(b'z' * (10 << 20))",
+    ].join("\n");
+    ok(await sh.write("/caps.py", code));
+    const res = await sh.execute("python3 /caps.py", 60);
+    // /tmp/big stops at 10 MiB; with it, six more files of 10 MiB would make 70 MiB: the sixth fails, and so does the last write.
+    expect(res.output).toContain("file True 10\ntmp True 5\n");
+    expect(res.output).toMatch(/OSError: \[Errno \d+\] No space left on device/);
+    expect(res.exitCode).toBe(1);
+    const du = await sh.execute("wc -c /tmp/big /tmp/f0 /tmp/f5 /tmp/over", 60);
+    expect(du.output).toMatch(/10485760 \/tmp\/big\n\s*10485760 \/tmp\/f0\n\s*0 \/tmp\/f5\n\s*0 \/tmp\/over\n/);
+  }, 60_000);
+
   it("stops a memory bomb with MemoryError and keeps working", async () => {
     const sh = shell();
     const res = await sh.execute("python3 -c 'x = [0] * (10 ** 9)'", 60);
