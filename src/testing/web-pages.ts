@@ -10,11 +10,14 @@
  *   GET /big.html            50 MB of HTML, made as it is sent; GET /sent/big.html tells how many bytes went out
  *   GET /loop/a → /loop/b → /loop/a …       a redirect loop
  *   GET /chain/<n>           n redirects, then /article.html
+ *   GET /away?to=<url>       a redirect to <url> (another host, for the redirect-host rule)
+ *   GET /deep/<n>.html       a page nested n elements deep (deepPage); GET /flat.html: 1.95 MB of flat HTML (flatPage)
  *   GET /status/<code>       an empty answer with that status
  *   GET /hang                headers, then nothing
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { deepPage, flatPage } from "./web-page-bodies.ts";
 
 export interface WebPagesServer {
   /** `http://127.0.0.1:<port>` */
@@ -66,12 +69,14 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
     res.writeHead(302, { Location: to, "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" });
     res.end();
   };
+  const flat = flatPage();
   const server = createServer((req, res) => {
     // No keep-alive: a client reusing a socket the server is closing meanwhile fails (a race a loaded machine hits).
     res.setHeader("Connection", "close");
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const chain = /^\/chain\/(\d+)$/.exec(path);
     const status = /^\/status\/(\d{3})$/.exec(path);
+    const deep = /^\/deep\/(\d+)\.html$/.exec(path);
     if (path === "/article.html") return send(res, 200, "text/html; charset=utf-8", ARTICLE_HTML);
     if (path === "/nocors/article.html") return send(res, 200, "text/html; charset=utf-8", ARTICLE_HTML, false);
     if (path === "/notes.md") return send(res, 200, "text/markdown; charset=utf-8", "# Notes\n\n- one\n- two\n");
@@ -83,6 +88,9 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
     if (path === "/loop/b") return redirect(res, "/loop/a");
     if (chain) return redirect(res, Number(chain[1]) > 0 ? `/chain/${Number(chain[1]) - 1}` : "/article.html");
     if (status) return send(res, Number(status[1]), "text/plain", "");
+    if (path === "/away") return redirect(res, new URL(req.url ?? "/", "http://x").searchParams.get("to") ?? "/");
+    if (deep) return send(res, 200, "text/html; charset=utf-8", deepPage(Math.min(100_000, Number(deep[1]))));
+    if (path === "/flat.html") return send(res, 200, "text/html; charset=utf-8", flat);
     if (path === "/sent/big.html") return send(res, 200, "application/json", JSON.stringify({ bytes: bigSent }));
     if (path === "/hang") {
       res.writeHead(200, { "Content-Type": "text/html", "Access-Control-Allow-Origin": "*" });

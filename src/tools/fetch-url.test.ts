@@ -4,7 +4,8 @@ import { runTool } from "../testing/runtime.ts";
 import { BIG_PAGE_BYTES, startWebPagesServer, type WebPagesServer } from "../testing/web-pages.ts";
 import { fetchPage } from "./fetch-page.ts";
 import { createFetchUrlTool, FETCH_URL_TOOL_NAME } from "./fetch-url.ts";
-import { htmlToMarkdown } from "./html-markdown.ts";
+import { deepPage } from "../testing/web-page-bodies.ts";
+import { htmlToMarkdown, MAX_DEPTH } from "./html-markdown.ts";
 
 let web: WebPagesServer;
 beforeAll(async () => {
@@ -100,6 +101,13 @@ describe("fetch_url", () => {
     expect((await call("not a url")).json.error).toContain("is not a URL");
   });
 
+  it("a page nested 10,000 deep gives its text through fetch_url, not a stack overflow", async () => {
+    const { json, status } = await call(`${web.url}/deep/10000.html`);
+    expect(status).toBe("success");
+    expect(json.markdown_content).toMatch(/^L\d+ L\d+ /);
+    expect(json.markdown_content).toMatch(/L9998 L9999$/);
+  }, 60_000);
+
   it("stops at the timeout it is given", async () => {
     const out = await call(`${web.url}/hang`, { timeout: 1 });
     expect(out.status).toBe("error");
@@ -132,6 +140,29 @@ describe("fetchPage", () => {
 });
 
 describe("htmlToMarkdown", () => {
+  it.each([2_000, 10_000])(
+    "a page nested %i deep gives its text, in order, not a stack overflow",
+    (depth) => {
+      const started = performance.now();
+      const { markdown, title } = htmlToMarkdown(deepPage(depth), "https://example.test/");
+      expect(title).toBe("Deep");
+      // Every level's text, in order, to the deepest; Readability may take the text-heavy lower part as the article.
+      const words = markdown.split(/\s+/).filter(Boolean);
+      const from = depth - words.length;
+      expect(from).toBeLessThanOrEqual(MAX_DEPTH);
+      expect(words).toEqual(Array.from({ length: words.length }, (_, i) => `L${from + i}`));
+      // Readability scored a page this deep for minutes before the nesting was bounded.
+      expect(performance.now() - started).toBeLessThan(20_000);
+    },
+    60_000,
+  );
+
+  it("keeps the Markdown of everything above the depth bound: a heading and a link just above it stay", () => {
+    const above = "<div>".repeat(MAX_DEPTH - 3);
+    const html = `<html><body>${above}<h2>Near</h2><p><a href="/x">link</a></p>${"</div>".repeat(MAX_DEPTH - 3)}</body></html>`;
+    expect(htmlToMarkdown(html, "https://example.test/").markdown).toBe("## Near\n\n[link](https://example.test/x)");
+  });
+
   it("keeps a page that is not an article whole", () => {
     const { markdown, title } = htmlToMarkdown("<html><body><p>Short <b>note</b>.</p></body></html>", "https://example.test/");
     expect(title).toBe("");
