@@ -20,13 +20,24 @@ export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
  * - `cors`: the host answered, but does not allow this page to read its answers;
  * - `unreachable`: nothing answered (in a browser: or CORS refused, where the two cannot be told apart);
  * - `redirect_loop` / `too_many_redirects`: the redirects came back to a URL already visited / went on too long;
+ * - `redirect_host`: the page redirects to another host (loopback and private addresses included), which is not
+ *   followed: the message names the new URL, for a call of its own (asked about, like any call);
  * - `http_status`: the host answered 4xx or 5xx;
  * - `binary`: the answer is not text (an image, a PDF, an archive…);
  * - `timeout`: no whole answer within the time given;
  * - `aborted`: the run was stopped.
  */
 export type FetchPageErrorCode =
-  "invalid_url" | "cors" | "unreachable" | "redirect_loop" | "too_many_redirects" | "http_status" | "binary" | "timeout" | "aborted";
+  | "invalid_url"
+  | "cors"
+  | "unreachable"
+  | "redirect_loop"
+  | "too_many_redirects"
+  | "redirect_host"
+  | "http_status"
+  | "binary"
+  | "timeout"
+  | "aborted";
 
 export type FetchPageError = ErrorInfo & { code: FetchPageErrorCode };
 
@@ -146,6 +157,21 @@ function hostOf(url: string): string {
   return new URL(url).host;
 }
 
+/**
+ * A redirect from `from` to another host (`to`): refused, naming the new URL. The person approved a fetch of `from`;
+ * a redirect must not carry the request to a host they were not asked about (another site, or loopback and private
+ * addresses: the tab's own machine and network). `host` compares name and port (a default port counts as none, so
+ * http → https on the same name is followed).
+ */
+function otherHost(from: string, to: string, status: number): Result<never, FetchPageError> {
+  return fail(
+    "redirect_host",
+    `${from} redirects to another host: ${to}. fetch_url does not follow a redirect to another host by itself; to read ` +
+      `that page, call fetch_url with url ${to}.`,
+    status,
+  );
+}
+
 /** A thrown fetch failure as a coded error (timeouts and stops first; then CORS where a browser hides it). */
 async function networkFailure(
   cause: unknown,
@@ -183,9 +209,10 @@ async function networkFailure(
 
 /**
  * Fetches `url` (GET, no credentials) and reads its body as text. Redirects are followed by hand where the answer
- * shows them (Node), so each hop goes through `fetch` (and the request log), a loop is caught at its first repeat
- * and the count is bounded; a browser hides a redirect's target (`opaqueredirect`), so there the request is made
- * again letting the browser follow (it stops at 20). Never throws.
+ * shows them (Node), so each hop goes through `fetch` (and the request log), a loop is caught at its first repeat,
+ * the count is bounded and a hop to another host is refused before it is made; a browser hides a redirect's target
+ * (`opaqueredirect`), so there the request is made again letting the browser follow (it stops at 20), and an answer
+ * from another host than `url`'s is refused unread. Never throws.
  */
 export async function fetchPage(url: string, options: FetchPageOptions = {}): Promise<Result<FetchedPage, FetchPageError>> {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -204,6 +231,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const signals = { run: options.signal, timeout, timeoutMs };
   const seen = new Set<string>([current.href]);
+  const first = current.host;
   const headers = { Accept: "text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5" };
   let response: Response;
   for (let hops = 0; ; hops++) {
@@ -219,6 +247,12 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
       } catch (cause) {
         return networkFailure(cause, current.href, fetchImpl, signals, true);
       }
+      // The browser has followed already (the request to the other host is made, without credentials); its answer is
+      // not read.
+      if (response.url && hostOf(response.url) !== first) {
+        await response.body?.cancel().catch(() => undefined);
+        return otherHost(url, response.url, response.status);
+      }
       break;
     }
     const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
@@ -232,6 +266,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
     }
     if (next.protocol !== "http:" && next.protocol !== "https:")
       return fail("invalid_url", `${current.href} redirected to a ${next.protocol} URL, which fetch_url does not read.`);
+    if (next.host !== first) return otherHost(current.href, next.href, response.status);
     if (seen.has(next.href))
       return fail(
         "redirect_loop",

@@ -72,6 +72,23 @@ describe("fetch_url", () => {
     expect(long.json.error).toContain("redirected more than 10 times");
   });
 
+  it("does not follow a redirect to another host (loopback included): it names the new URL for a call of its own", async () => {
+    const seen: string[] = [];
+    const logged = createFetchUrlTool({ fetch: (input, init) => (seen.push(String(input)), fetch(input, init)) });
+    const away = `${web.url}/away?to=${encodeURIComponent("http://localhost:9/secret")}`;
+    const out = await runTool(logged, { url: away });
+    expect(out.status).toBe("error");
+    expect(JSON.parse(out.text).error).toBe(
+      `Fetch URL error: ${away} redirects to another host: http://localhost:9/secret. fetch_url does not follow a redirect ` +
+        "to another host by itself; to read that page, call fetch_url with url http://localhost:9/secret.",
+    );
+    // Refused before the request: the other host was never contacted.
+    expect(seen).toEqual([away]);
+    // The same host on the same port is followed as before.
+    const same = await call(`${web.url}/away?to=${encodeURIComponent(`${web.url}/article.html`)}`);
+    expect(same.json).toMatchObject({ success: true, url: `${web.url}/article.html` });
+  });
+
   it("reads at most 2 MB of a 50 MB page, says it was cut, and offloads the Markdown whole to /large_tool_results/", async () => {
     const out = await runTool(tool, { url: `${web.url}/big.html` });
     const json = JSON.parse(out.text) as Record<string, unknown>;
