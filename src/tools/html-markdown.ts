@@ -32,11 +32,10 @@ const ARTICLE_SHARE = 0.25;
 export const MAX_DEPTH = 128;
 
 /** Elements after whose unwrapped content a line break is kept, so their text does not run together. */
-const BLOCKS = new Set(
-  "address article aside blockquote dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table tbody td tfoot th thead tr ul".split(
-    " ",
-  ),
-);
+const BLOCKS = new Set([
+  ..."address article aside blockquote dd details div dl dt fieldset figcaption figure footer form header hr".split(" "),
+  ..."h1 h2 h3 h4 h5 h6 li main nav ol p pre section table tbody td tfoot th thead tr ul".split(" "),
+]);
 
 let service: TurndownService | undefined;
 
@@ -129,7 +128,7 @@ export function htmlToMarkdown(html: string, url: string): PageMarkdown {
     holder.innerHTML = source;
     node = holder;
   }
-  let markdown = "";
+  let markdown: string;
   try {
     markdown = node ? turndown().turndown(node as HTMLElement) : "";
   } catch (cause) {
