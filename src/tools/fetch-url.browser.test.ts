@@ -4,12 +4,16 @@
  * way on), a redirect loop and a 50 MB page are handled without buffering. Then in the real agent worker, as a run
  * uses it: asked about first, read once approved, its host in the worker's request log.
  */
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import type { MessageReply, ServerReply } from "../testing/provider-servers.ts";
-import { runTool } from "../testing/runtime.ts";
+import { runTool, testRuntime } from "../testing/runtime.ts";
+import { deepPage, flatPage } from "../testing/web-page-bodies.ts";
 import { serverScope } from "../testing/server-scope.ts";
+import { WAIT } from "../testing/wait.ts";
 import { messagesOf, pendingOf, workerPool } from "../testing/worker-pool.ts";
 import { createFetchUrlTool } from "./fetch-url.ts";
+import { convertHtml } from "./html-markdown-thread.ts";
+import { htmlToMarkdown, MAX_DEPTH } from "./html-markdown.ts";
 
 const web = inject("webPages");
 const tool = createFetchUrlTool();
@@ -52,6 +56,98 @@ describe("fetch_url in Chromium", () => {
       `Fetch URL error: ${web}/image.png is image/png, not text: fetch_url reads HTML, text, Markdown and JSON only.`,
     );
   }, 120_000);
+});
+
+/** The longest gap between turns of this thread's event loop while `work` runs, ms. */
+async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; blockedMs: number }> {
+  let last = performance.now();
+  let blockedMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    blockedMs = Math.max(blockedMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    blockedMs = Math.max(blockedMs, performance.now() - last);
+    return { value, blockedMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+describe("HTML → Markdown off the caller's thread, in Chromium", () => {
+  it.each([2_000, 10_000])(
+    "a page nested %i deep gives its text, not a stack overflow (in-process and through fetch_url)",
+    async (depth) => {
+      const words = (markdown: string) => markdown.split(/\s+/).filter(Boolean);
+      const direct = words(htmlToMarkdown(deepPage(depth), "https://example.test/").markdown);
+      expect(direct.at(-1)).toBe(`L${depth - 1}`);
+      expect(direct.length).toBeGreaterThanOrEqual(depth - MAX_DEPTH);
+      const { json, status } = await call(`${web}/deep/${depth}.html`);
+      expect(status).toBe("success");
+      expect(words(json.markdown_content as string)).toEqual(direct);
+    },
+    120_000,
+  );
+
+  it("a flat 1.95 MB page is converted on a worker of its own: this thread is never blocked for long", async () => {
+    const { value, blockedMs } = await longestBlock(() => call(`${web}/flat.html`));
+    expect(value.status).toBe("success");
+    expect(value.json.content_length).toBeGreaterThan(1_500_000);
+    console.info(`flat 1.95 MB page: this thread blocked at most ${Math.round(blockedMs)} ms`);
+    // In-process, the conversion held this thread for its whole length (4 to 9 s).
+    expect(blockedMs).toBeLessThan(1_000);
+  }, 120_000);
+
+  it("Stop during the conversion of a flat 1.95 MB page ends the call within 1 s", async () => {
+    const runtime = testRuntime({}, { name: "fetch_url" });
+    const controller = new AbortController();
+    runtime.config.signal = controller.signal;
+    const logged: string[] = [];
+    const fetchUrl = createFetchUrlTool({
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        logged.push(String(input));
+        return response;
+      },
+    });
+    const running = fetchUrl.run({ url: `${web}/flat.html` }, runtime);
+    await vi.waitFor(() => expect(logged).toHaveLength(1), WAIT);
+    // The download (2 MB over loopback) and the hand-over to the worker, then Stop mid-conversion.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopAt = performance.now();
+    controller.abort();
+    const out = await running;
+    const tookMs = performance.now() - stopAt;
+    console.info(`Stop during the conversion: the call ended ${Math.round(tookMs)} ms later`);
+    expect(tookMs).toBeLessThan(1_000);
+    expect(typeof out === "string" ? out : out.content).toContain("The run was stopped while the page was being converted to Markdown.");
+  }, 120_000);
+
+  it("a conversion over its time limit ends with an error the model can act on, and the next one runs", async () => {
+    const slow = await convertHtml(flatPage(), "https://example.test/flat", { timeLimitMs: 200 });
+    expect(slow).toMatchObject({ ok: false, error: { code: "timeout" } });
+    if (!slow.ok)
+      expect(slow.error.message).toMatch(
+        /^Converting https:\/\/example\.test\/flat to Markdown took longer than 0\.2 s .*Try a smaller page/,
+      );
+    expect(await convertHtml("<p>next <b>one</b></p>", "https://example.test/")).toEqual({
+      ok: true,
+      value: { title: "", markdown: "next **one**" },
+    });
+  }, 60_000);
+
+  it("refuses the answer of a redirect to another host, and names the new URL", async () => {
+    const other = `${web.replace("127.0.0.1", "localhost")}/article.html`;
+    const away = `${web}/away?to=${encodeURIComponent(other)}`;
+    const { json, status } = await call(away);
+    expect(status).toBe("error");
+    expect(json.error).toBe(
+      `Fetch URL error: ${away} redirects to another host: ${other}. fetch_url does not follow a redirect to another host ` +
+        `by itself; to read that page, call fetch_url with url ${other}.`,
+    );
+  });
 });
 
 describe("fetch_url in the agent worker", () => {

@@ -2,17 +2,19 @@
  * `fetch_url`, deepagents' tool (deepagents-cli tools.py) for the browser: `url` and `timeout` (seconds, default 30)
  * as there, the same result, a JSON object `{ url, markdown_content, status_code, content_length }` (plus the
  * `success` its description promises, `title` and, for a page cut at the size limit, `note`), and deepagents'
- * `{ error: "Fetch URL error: …", url }` on failure,
- * as an error result. HTML becomes Markdown (html-markdown.ts, loaded when a page first needs it); text, Markdown and
- * JSON come as they are; binary types are refused. The request (fetch-page.ts) goes through the fetch the tool is
- * given, in the app the request log's. A page whose Markdown is over the offload limit is saved whole under
+ * `{ error: "Fetch URL error: …", url }` on failure, as an error result. HTML becomes Markdown (html-markdown.ts, on a
+ * worker of its own that Stop and a time limit end: html-markdown-thread.ts); text, Markdown and JSON come as they
+ * are; binary types are refused. The request (fetch-page.ts) goes through the fetch the tool is given, in the app the
+ * request log's. A page whose Markdown is over the offload limit is saved whole under
  * /large_tool_results/ as Markdown (readable by lines with read_file) and the result carries eviction's stub with
  * its head and tail: offloading the JSON instead would leave one line of escaped text.
  */
 import { isBackendError } from "../backends/protocol.ts";
+import { ok, type Result } from "../core/result.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import { CHARS_PER_TOKEN, evictionStub, headTailPreview, largeResultPath, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
 import { fetchPage, MAX_PAGE_BYTES, MAX_REDIRECTS, type FetchedPage } from "./fetch-page.ts";
+import { convertHtml, type ConvertError } from "./html-markdown-thread.ts";
 
 export const FETCH_URL_TOOL_NAME = "fetch_url";
 /** Characters a result may have before eviction offloads it (deepagents' 20,000 tokens). */
@@ -73,13 +75,17 @@ function errorOutput(url: unknown, message: string): ToolOutput {
   return { content: JSON.stringify({ success: false, error: `Fetch URL error: ${message}`, url }, null, 2), status: "error" };
 }
 
-async function pageText(page: FetchedPage): Promise<{ text: string; title?: string }> {
+/** The page's text: HTML as Markdown (on the conversion's own worker where there is one), anything else as it is. */
+async function pageText(
+  page: FetchedPage,
+  signal: AbortSignal | undefined,
+): Promise<Result<{ text: string; title?: string }, ConvertError>> {
   const html = page.mediaType === "text/html" || page.mediaType === "application/xhtml+xml";
   const sniffed = page.mediaType === "" && /^\s*(<!doctype html|<html[\s>])/i.test(page.text.slice(0, 1_000));
-  if (!html && !sniffed) return { text: page.text };
-  const { htmlToMarkdown } = await import("./html-markdown.ts");
-  const converted = htmlToMarkdown(page.text, page.url);
-  return { text: converted.markdown, ...(converted.title ? { title: converted.title } : {}) };
+  if (!html && !sniffed) return ok({ text: page.text });
+  const converted = await convertHtml(page.text, page.url, { signal });
+  if (!converted.ok) return converted;
+  return ok({ text: converted.value.markdown, ...(converted.value.title ? { title: converted.value.title } : {}) });
 }
 
 /** The Markdown itself when it fits in a result; else saved whole and replaced by eviction's stub. */
@@ -123,7 +129,9 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): AgentTool
         signal: runtime.config.signal,
       });
       if (!page.ok) return errorOutput(url, page.error.message);
-      const { text, title } = await pageText(page.value);
+      const read = await pageText(page.value, runtime.config.signal);
+      if (!read.ok) return errorOutput(url, read.error.message);
+      const { text, title } = read.value;
       const result: FetchUrlResult = {
         success: true,
         url: page.value.url,
