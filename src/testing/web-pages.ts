@@ -12,6 +12,7 @@
  *   GET /chain/<n>           n redirects, then /article.html
  *   GET /away?to=<url>       a redirect to <url> (another host, for the redirect-host rule)
  *   GET /deep/<n>.html       a page nested n elements deep (deepPage); GET /flat.html: 1.95 MB of flat HTML (flatPage)
+ *   GET /sent/flat.html      how many times /flat.html was sent whole
  *   GET /status/<code>       an empty answer with that status
  *   GET /hang                headers, then nothing
  */
@@ -70,6 +71,7 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
     res.end();
   };
   const flat = flatPage();
+  let flatSent = 0;
   const server = createServer((req, res) => {
     // No keep-alive: a client reusing a socket the server is closing meanwhile fails (a race a loaded machine hits).
     res.setHeader("Connection", "close");
@@ -90,7 +92,11 @@ export async function startWebPagesServer(): Promise<WebPagesServer> {
     if (status) return send(res, Number(status[1]), "text/plain", "");
     if (path === "/away") return redirect(res, new URL(req.url ?? "/", "http://x").searchParams.get("to") ?? "/");
     if (deep) return send(res, 200, "text/html; charset=utf-8", deepPage(Math.min(100_000, Number(deep[1]))));
-    if (path === "/flat.html") return send(res, 200, "text/html; charset=utf-8", flat);
+    if (path === "/flat.html") {
+      res.once("finish", () => flatSent++);
+      return send(res, 200, "text/html; charset=utf-8", flat);
+    }
+    if (path === "/sent/flat.html") return send(res, 200, "application/json", JSON.stringify({ count: flatSent }));
     if (path === "/sent/big.html") return send(res, 200, "application/json", JSON.stringify({ bytes: bigSent }));
     if (path === "/hang") {
       res.writeHead(200, { "Content-Type": "text/html", "Access-Control-Allow-Origin": "*" });
