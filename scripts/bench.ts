@@ -18,6 +18,7 @@ import { benchPython } from "./bench-python.ts";
 import { benchRunaway } from "./bench-runaway.ts";
 import { benchServer } from "./bench-server.ts";
 import { benchShell } from "./bench-shell.ts";
+import { benchStop } from "./bench-stop.ts";
 import { benchStorage } from "./bench-storage.ts";
 import { benchWrites } from "./bench-writes.ts";
 
@@ -31,6 +32,7 @@ const sections: Array<() => Promise<string[]>> = [
   benchPrompt,
   benchShell,
   benchRunaway,
+  benchStop,
   benchAgents,
   benchMcp,
   benchServer,

@@ -64,10 +64,21 @@ export interface RunawayStopResult {
   nextCommandMs: number[];
 }
 
+/** Stop while the slowest tools work (scripts/bench-stop.ts): ms from Stop (`cancel`) to the run's `done`, per round. */
+export interface StopLatencyResult {
+  /** fetch_url converting a flat 1.95 MB page to Markdown. */
+  fetchUrlMs: number[];
+  /** js_eval running `while (true) {}`. */
+  jsEvalMs: number[];
+  /** python3 in the offline shell running `while True: pass`. */
+  python3Ms: number[];
+}
+
 declare global {
   interface Window {
     benchChatWllama?: () => Promise<WllamaBenchResult>;
     benchExecuteWorker?: () => Promise<ExecuteBenchResult>;
     benchRunawayStop?: () => Promise<RunawayStopResult>;
+    benchStop?: (servers: { provider: string; web: string }) => Promise<StopLatencyResult>;
   }
 }
