@@ -11,9 +11,9 @@ import { err, ok, type Result } from "../core/result.ts";
 import type { PageMarkdown } from "./html-markdown.ts";
 
 /**
- * How long one conversion may take, ms: 15 s. A flat 2 MiB page (the most fetch_url reads) takes 4 to 9 s on a
- * loaded desktop, so a phone two or three times slower still fits, and a page that takes longer is pathological
- * (or a slower device would never finish it); it stays well under fetch_url's own 30 s default for the request.
+ * How long one conversion may take, ms: 15 s. A flat 1.95 MB page (fetch_url reads 2 MiB at most) took 4.9 s in
+ * Chromium on a loaded 2-core machine, so a device three times slower still fits; a page that takes longer is
+ * pathological, and the person waits no more than half of fetch_url's own 30 s default for the request.
  */
 export const CONVERT_TIME_LIMIT_MS = 15_000;
 
