@@ -212,7 +212,11 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       return notKept(provider);
     },
     secrets: () => [...keys.values()].map((k) => k.key),
-    redact: (text) => redactSecrets(text, [...keys.values()].map((k) => k.key)),
+    redact: (text) =>
+      redactSecrets(
+        text,
+        [...keys.values()].map((k) => k.key),
+      ),
     async clear() {
       await loaded;
       for (const provider of new Set([...keys.keys(), ...sessionOnly])) await store?.delete(KEYS_NS, provider);
