@@ -35,8 +35,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * out (it only re-validated what glob.ts's parser checks) 8.3 (264.6 → 256.3 KiB); core's stream tracers (for
  * streamLog/streamEvents) and js-tiktoken loading when used, and LangGraph's MemorySaver gone (a browser that denies
  * IndexedDB gets the same stores in memory, loaded only then) 7.7 (256.3 → 248.6 KiB); clearing old tool results'
- * wiring 0.1 (its code and fitting a request to the window load when first needed): lower it when the startup JS
- * shrinks.
+ * wiring 0.1 (its code and fitting a request to the window load when first needed); safe links (issue 39) added 1.6:
+ * every form of a secret redacted, keys bound to their origin, the parallel-edit guard on shared stores, the MCP output
+ * cap; the in-tab models' service and local servers' window probes loading when first used took 1.6 (249.2 KiB):
+ * lower it when the startup JS shrinks.
  */
 export const WORKER_STARTUP_BUDGET = 249.5 * 1024;
 

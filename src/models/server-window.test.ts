@@ -9,7 +9,8 @@ import type { LocalServer } from "../testing/local-servers.ts";
 import type { ScriptedServer } from "../testing/provider-servers.ts";
 import { serveScripted } from "../testing/scripted-servers.ts";
 import { LOCAL_SERVER_WINDOW } from "./catalog.ts";
-import { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, probeServerWindow } from "./server-window.ts";
+import { probeServerWindow } from "./server-probe.ts";
+import { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW } from "./server-window.ts";
 
 const serveOne = serveScripted();
 const serve = (local?: LocalServer): Promise<ScriptedServer> => serveOne("openai", [], local ? { local } : {});

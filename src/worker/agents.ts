@@ -50,7 +50,7 @@ export interface AgentDeps {
   key(provider: ModelChoice["provider"], baseUrl?: string): Promise<string | undefined>;
   /** The origin `provider`'s key is bound to, when one is set. */
   keyOrigin?(provider: ModelChoice["provider"]): Promise<string | undefined>;
-  local: LocalModels;
+  local: Pick<LocalModels, "engine">;
   promptApi(): PromptApiPort | undefined;
   /** The fetch provider clients and `fetch_url` use (the request log). */
   fetch: typeof fetch;

@@ -14,7 +14,7 @@ import type { SummarizationEvent } from "../context/view.ts";
 import { EVENT_KEY } from "../middleware/summarization.ts";
 import { checkArgs } from "../harness/validate-args.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
-import { endpointOf, listModels, preloadClient, probeServer, type ModelChoice } from "../models/providers.ts";
+import { endpointOf, listModels, preloadClient, type ModelChoice } from "../models/providers.ts";
 import { endpointOrigin } from "../models/key-endpoint.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { GENERAL_AGENT } from "./general-agent.ts";
@@ -28,14 +28,15 @@ import { enrichApproval } from "./approvals.ts";
 import { createFilesService } from "./files.ts";
 import type { CheckpointReader } from "./history.ts";
 import type { Layout } from "./layout.ts";
-import { createLocalModels, type LocalModels } from "./local-models.ts";
+import type { LocalModels } from "./local-models.ts";
+import { lazyLocalModels } from "./local-models-lazy.ts";
 import type { McpServersService } from "./mcp-servers.ts";
 import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs.ts";
 import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
-import { createServerProbes } from "./server-probes.ts";
+import type { ServerProbes } from "./server-probes.ts";
 import { createSettingsService } from "./settings.ts";
 import { threadView } from "./thread-view.ts";
 import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads.ts";
@@ -152,7 +153,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     }
     return packageSource.packages;
   });
-  const local = options.local ?? createLocalModels(log.fetch);
+  // The in-tab models' code loads with their first use (local-models-lazy.ts).
+  const injected = options.local;
+  const local = lazyLocalModels(log.fetch, injected && (() => injected));
   const files = createFilesService();
   const checkpointer: BaseCheckpointSaver = storage.saver;
   const backendFor = (kind: Parameters<typeof sandbox.workspaceFor>[0]) => {
@@ -163,8 +166,12 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   /** Per thread, the page's shared stop flag (attachStopFlag): js_eval's interpreter reads it while it holds this thread. */
   const stopFlags = new Map<string, Int32Array>();
   // Asked once per server and model per session, and remembered: a first turn does not wait for a known answer.
-  const probes = createServerProbes((choice) => probeServer(choice, log.fetch), storage.layout.store);
-  const serverWindow = (choice: ModelChoice) => probes.window(choice);
+  // Local servers' windows: the cache's and the probe's code load when a server is first asked (server-probes.ts,
+  // models/server-probe.ts); a first turn with another provider never needs them.
+  const probe = (choice: ModelChoice) => import("../models/server-probe.ts").then((m) => m.probeServer(choice, log.fetch));
+  let probesMade: Promise<ServerProbes> | undefined;
+  const probes = () => (probesMade ??= import("./server-probes.ts").then((m) => m.createServerProbes(probe, storage.layout.store)));
+  const serverWindow = async (choice: ModelChoice) => (await probes()).window(choice);
   /** The window a choice works in: the same decision the agent's summarization is sized by (windows.ts). */
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
@@ -347,7 +354,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       stopFlags.clear();
       await settings.clear();
       await (await mcp()).clear();
-      await probes.clear();
+      await (await probes()).clear();
       log.clear();
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);

@@ -12,8 +12,9 @@ import type { CachedModel, DownloadError, DownloadProgress, ModelSource, ModelSt
 import type { WllamaEngine } from "../models/wllama/chat-wllama.ts";
 import { wllamaSupport } from "../models/wllama/support.ts";
 
-/** Context tokens a model in the tab is loaded with when the choice does not say (engine.ts's DEFAULT_CONTEXT). */
-export const DEFAULT_LOCAL_CONTEXT = 8_192;
+import { DEFAULT_LOCAL_CONTEXT } from "./local-context.ts";
+
+export { DEFAULT_LOCAL_CONTEXT };
 
 /**
  * Why dropped files cannot be used: `not_gguf` (no .gguf file among them),

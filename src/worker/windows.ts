@@ -17,7 +17,7 @@
 import { providerInfo } from "../models/catalog.ts";
 import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { contextWindowOf, effectiveServerWindow, LOCAL_SERVER_WINDOW, type ModelChoice, type ServerWindow } from "../models/providers.ts";
-import { DEFAULT_LOCAL_CONTEXT } from "./local-models.ts";
+import { DEFAULT_LOCAL_CONTEXT } from "./local-context.ts";
 
 export interface WindowSources {
   /** The window an OpenAI-compatible server reports for its loaded model (cached by the caller). */
