@@ -66,6 +66,13 @@ describe("agent links", () => {
     expect(linkName("https://example.org/%E2%80%8B%E2%81%A6.zip")).toBe("example.org");
   });
 
+  it("names an agent by a link whose file name has a malformed percent-escape, without throwing", () => {
+    expect(linkName("https://example.com/agents/tide%E2.zip")).toBe("tide%E2");
+    expect(linkName("https://example.com/agents/my%20tide%E2%80.json")).toBe("my tide%E2%80");
+    expect(linkName("https://example.com/a/txt.%E2%80%AEexe%ZZ%E2.zip")).toBe("txt.exe%ZZ%E2");
+    expect(linkName("https://example.com/%E2")).toBe("%E2");
+  });
+
   it("finds the site's base from a page or a built worker, for base './' and '/deeptab/'", () => {
     expect(siteBaseUrl("./", "https://u.github.io/repo/assets/agent.worker-x.js", true)).toBe("https://u.github.io/repo/");
     expect(siteBaseUrl("./", "https://u.github.io/repo/index.html", false)).toBe("https://u.github.io/repo/");

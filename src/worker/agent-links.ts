@@ -20,10 +20,28 @@ export function sniffAgent(bytes: Uint8Array): { zip: Uint8Array } | { bundle: U
   return bytes[i] === 0x7b ? { bundle: bytes } : undefined;
 }
 
+/**
+ * A URL path segment decoded; a run of escapes that is not UTF-8 (`%E2` alone) is kept as written, the runs around
+ * it decoded, so a link with a malformed escape still gives a name.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
 /** The name an agent from this URL goes by when agent.yaml gives none: the file's name without `.zip`/`.json`. */
 export function linkName(url: string): string {
   // Invisible and direction-changing characters (%E2%80%AE) go: the gallery would show a name that reads otherwise.
-  const last = withoutInvisible(decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).pop() ?? "")).trim();
+  const last = withoutInvisible(decodeSegment(new URL(url).pathname.split("/").filter(Boolean).pop() ?? "")).trim();
   return last.replace(/\.(zip|json)$/i, "") || new URL(url).hostname;
 }
 
