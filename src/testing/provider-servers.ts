@@ -13,7 +13,7 @@
  *   POST /v1/messages                  Anthropic: the next scripted reply (a scripted web search: its blocks)
  *   GET  /v1/models, /v1/models/<id>   the configured model list, in the dialect's shape (OpenAI also /models)
  *   POST /__control/script             body `{ replies: ServerReply[] }` (or the bare array): replaces the queue
- *   POST /__control/config             body `Partial<ServerConfig>` (requireKey or local null clears it): merges
+ *   POST /__control/config             body `Partial<ServerConfig>` (requireKey, local or echoKey null clears it): merges
  *   GET|POST /props, /api/…            with `local` set (OpenAI only): what llama.cpp's server, LM Studio or
  *                                      Ollama answer about their loaded model (local-servers.ts)
  *   POST /__control/reset              back to how the server started; recorded requests cleared
@@ -32,7 +32,9 @@
  * before each chunk), tool calls (fixed ids if given), an HTTP error with
  * headers (the provider's real error body when none is given), or a dropped
  * connection. With `requireKey`, requests without that key get the
- * provider's real 401. Every request but preflights and control calls is
+ * provider's real 401. With `echoKey`, every request is refused with that
+ * status, the body quoting the `x-api-key` header it was sent (as a server
+ * that echoes a refused key does). Every request but preflights and control calls is
  * recorded (method, path within its scope, headers, JSON body, time).
  * Every response carries CORS headers and `Cross-Origin-Resource-Policy:
  * cross-origin` (the app's page is cross-origin isolated).
@@ -150,6 +152,8 @@ export interface ServerConfig {
   defaultReply: ServerReply;
   /** The local server an OpenAI server also plays (its window routes); null: none. */
   local: LocalServer | null;
+  /** Refuse every request with this HTTP status, the body echoing the `x-api-key` header sent; null: never. */
+  echoKey: number | null;
 }
 
 export interface ScriptedServerOptions {
@@ -575,6 +579,7 @@ export async function startScriptedServer(
     requireKey: options.requireKey ?? null,
     defaultReply: options.defaultReply ?? { text: DEFAULT_REPLY_TEXT },
     local: options.local ?? null,
+    echoKey: null,
   });
   const freshScope = (source: ServerReply[] | ScriptFn = []): Scope => ({
     queue: typeof source === "function" ? [] : [...source],
@@ -608,6 +613,7 @@ export async function startScriptedServer(
     if (patch.requireKey !== undefined) s.config.requireKey = patch.requireKey;
     if (patch.defaultReply !== undefined) s.config.defaultReply = patch.defaultReply;
     if (patch.local !== undefined) s.config.local = patch.local;
+    if (patch.echoKey !== undefined) s.config.echoKey = patch.echoKey;
   };
   let requestCounter = 0;
 
@@ -695,10 +701,13 @@ export async function startScriptedServer(
         (body.models === undefined || (Array.isArray(body.models) && body.models.every((m) => typeof m === "string"))) &&
         (body.requireKey === undefined || body.requireKey === null || typeof body.requireKey === "string") &&
         (body.defaultReply === undefined || isRecord(body.defaultReply)) &&
-        (body.local === undefined || body.local === null || (isRecord(body.local) && typeof body.local.kind === "string"));
+        (body.local === undefined || body.local === null || (isRecord(body.local) && typeof body.local.kind === "string")) &&
+        (body.echoKey === undefined || body.echoKey === null || typeof body.echoKey === "number");
       if (!valid)
         return json(400, {
-          error: "body: { models?: string[], requireKey?: string | null, defaultReply?: ServerReply, local?: LocalServer | null }",
+          error:
+            "body: { models?: string[], requireKey?: string | null, defaultReply?: ServerReply, local?: LocalServer | null, " +
+            "echoKey?: number | null }",
         });
       configure(s, body as Partial<ServerConfig>);
       return json(200, stateOf(s));
@@ -741,6 +750,10 @@ export async function startScriptedServer(
       void res
         .writeHead(status, { ...base, "content-type": "application/json" })
         .end(JSON.stringify(providerErrorBody(dialect, status, message, requestId)));
+    if (s.config.echoKey !== null) {
+      const detail = `Invalid API key: ${String(req.headers["x-api-key"])} (x-api-key)`;
+      return void res.writeHead(s.config.echoKey, { ...base, "content-type": "application/json" }).end(JSON.stringify({ detail }));
+    }
     if (s.config.requireKey !== null) {
       const problem = keyProblem(dialect, req.headers, s.config.requireKey);
       if (problem) return error(401, problem);

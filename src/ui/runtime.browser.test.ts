@@ -1,9 +1,11 @@
 /**
  * The LangGraph server key (Settings → Runtime) in Chromium, against two origins of the loopback recording server (its
  * `127.0.0.1` and `localhost` names): the key goes only to the origin of the server URL it was entered with, and a
- * remembered key is kept in IndexedDB, never in localStorage (an old localStorage one is moved and removed).
+ * remembered key is kept in IndexedDB, never in localStorage (an old localStorage one is moved and removed), and a server
+ * error never shows the key the server echoed.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { KEY_HIDDEN } from "../core/redact.ts";
 import type { RecordedRequest } from "../testing/provider-servers.ts";
 import { serverScope } from "../testing/server-scope.ts";
 import { RuntimeState } from "./runtime.svelte.ts";
@@ -77,5 +79,19 @@ describe("the LangGraph server key", () => {
 
     await runtime.connect(b.root);
     expect(JSON.stringify((await b.requests()).map((r) => r.headers))).not.toContain(KEY);
+  });
+
+  it("a server's error shown on the page never echoes the server key, on a 401 or any other status", async () => {
+    for (const status of [401, 400, 422]) {
+      const { a } = twoServers();
+      await a.configure({ echoKey: status });
+      const runtime = new RuntimeState(() => undefined, localStorage, indexedDbServerKeyStore(`k-${crypto.randomUUID()}`));
+      expect(await runtime.connect(a.root, { key: KEY })).toBe(false);
+      // The server was sent the key and answered with it.
+      expect(keysSent(await a.requests())).toContain(KEY);
+      expect(runtime.error?.message).toContain(`HTTP ${status}`);
+      if (status !== 401) expect(runtime.error?.message).toContain(`Invalid API key: ${KEY_HIDDEN}`);
+      expect(JSON.stringify(runtime.error)).not.toContain(KEY);
+    }
   });
 });

@@ -8,6 +8,7 @@
  * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
+import { redactSecrets } from "../core/redact.ts";
 import {
   connectLangGraph,
   type AssistantInfo,
@@ -128,6 +129,11 @@ export class RuntimeState {
     this.#keySet = this.#keyFor(this.#url) !== undefined;
   }
 
+  /** `error` with the key hidden (redactSecrets), before it is kept and shown: a server may echo the key it was sent. */
+  #hideKey(error: ErrorInfo | null): ErrorInfo | null {
+    return error && this.#key ? { ...error, message: redactSecrets(error.message, [this.#key]) } : error;
+  }
+
   /** The key for a server at `url`: only when it is on the origin the key was entered for. */
   #keyFor(url: string): string | undefined {
     return this.#key && this.#keyOrigin !== undefined && originOf(url) === this.#keyOrigin ? this.#key : undefined;
@@ -196,7 +202,7 @@ export class RuntimeState {
       const listed = connected.ok ? await connected.value.assistants() : connected;
       this.#url = url.trim();
       if (!connected.ok || !listed.ok) {
-        this.#error = connected.ok ? (listed.ok ? null : listed.error) : connected.error;
+        this.#error = this.#hideKey(connected.ok ? (listed.ok ? null : listed.error) : connected.error);
         this.#route = null;
         return false;
       }

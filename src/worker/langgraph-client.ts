@@ -5,7 +5,8 @@
  * the first connection (dynamic import): nothing of it is in the page's or the worker's startup code.
  *
  * Every call returns a {@link LangGraphResult}; the expected failures are values with a {@link LangGraphErrorCode}
- * and a message written for people (the server's URL, never the API key):
+ * and a message written for people (the server's URL, never the API key: a server's own words quoted in one, which may
+ * echo the `x-api-key` it was sent, have it hidden by redactSecrets):
  * - `invalid_url`: not an http(s) URL;
  * - `unreachable`: nothing answered (and, from a public page to a local address, Chrome's Local Network Access); on a
  *   cross-origin isolated page, where a refused origin cannot be told from a dead server, the message names both;
@@ -19,6 +20,7 @@
  */
 import type { Client, Thread } from "@langchain/langgraph-sdk";
 import type { ErrorInfo } from "../core/errors.ts";
+import { redactSecrets } from "../core/redact.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import type { Todo } from "../middleware/todos.ts";
 import type { RunHandle } from "./client.ts";
@@ -143,10 +145,13 @@ async function answersOpaquely(url: string): Promise<boolean> {
   }
 }
 
-/** Any thrown SDK or fetch error as a coded one, with a message for people. */
-async function classify(cause: unknown, url: string): Promise<{ ok: false; error: LangGraphError }> {
+/**
+ * Any thrown SDK or fetch error as a coded one, with a message for people; the server's own text in it has `secrets`
+ * (the key sent) hidden.
+ */
+async function classify(cause: unknown, url: string, secrets: readonly string[]): Promise<{ ok: false; error: LangGraphError }> {
   const status = (cause as { status?: unknown } | null)?.status;
-  const text = cause instanceof Error ? cause.message : String(cause);
+  const text = redactSecrets(cause instanceof Error ? cause.message : String(cause), secrets);
   if (typeof status === "number") {
     if (status === 401 || status === 403)
       return failure(
@@ -218,11 +223,13 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
     // One retry: an unreachable server is reported in seconds, not after the SDK's backoff.
     callerOptions: { maxRetries: 1 },
   });
+  /** Hidden in every server text a failure quotes: a server may echo the key it was sent. */
+  const secrets = target.apiKey ? [target.apiKey] : [];
   const call = async <T>(fn: () => Promise<T>): Promise<LangGraphResult<T>> => {
     try {
       return ok(await fn());
     } catch (cause) {
-      return classify(cause, url);
+      return classify(cause, url, secrets);
     }
   };
 
@@ -272,7 +279,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
         runId = data.run_id;
       }
     } catch (cause) {
-      return classify(cause, url);
+      return classify(cause, url, secrets);
     }
     const id = runId;
     let paused = false;
@@ -290,7 +297,11 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
             terminal = {
               type: "error",
               runId: id,
-              error: { name: "LangGraphError", code: "run_failed", message: `The run failed on the server: ${detail}` },
+              error: {
+                name: "LangGraphError",
+                code: "run_failed",
+                message: `The run failed on the server: ${redactSecrets(detail, secrets)}`,
+              },
             };
             break;
           }
@@ -302,7 +313,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
           }
         }
       } catch (cause) {
-        const failed = await classify(cause, url);
+        const failed = await classify(cause, url, secrets);
         terminal = { type: "error", runId: id, error: failed.error };
       }
       if (!terminal) {
@@ -394,7 +405,7 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
           multitaskStrategy: "reject",
         }) as AsyncGenerator<StreamPart>;
       } catch (cause) {
-        return classify(cause, url);
+        return classify(cause, url, secrets);
       }
       return follow(parts, undefined, onEvent, threadId);
     },
