@@ -1,8 +1,8 @@
 /**
  * The LangGraph server key (Settings → Runtime) in Chromium, against two origins of the loopback recording server (its
  * `127.0.0.1` and `localhost` names): the key goes only to the origin of the server URL it was entered with, and a
- * remembered key is kept in IndexedDB, never in localStorage (an old localStorage one is moved and removed), and a server
- * error never shows the key the server echoed.
+ * remembered key is kept in IndexedDB, never in localStorage (an old localStorage one is moved and removed), a server
+ * error never shows the key the server echoed, and forgetting drops the key, the URL and the choice.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { KEY_HIDDEN } from "../core/redact.ts";
@@ -93,5 +93,42 @@ describe("the LangGraph server key", () => {
       if (status !== 401) expect(runtime.error?.message).toContain(`Invalid API key: ${KEY_HIDDEN}`);
       expect(JSON.stringify(runtime.error)).not.toContain(KEY);
     }
+  });
+
+  it("forget() drops a remembered server key from memory and IndexedDB, and the URL and runtime choice from localStorage", async () => {
+    const { a } = twoServers();
+    const name = `k-${crypto.randomUUID()}`;
+    const announced: number[] = [];
+    const runtime = new RuntimeState(() => announced.push(1), localStorage, indexedDbServerKeyStore(name));
+    await runtime.connect(a.root, { key: KEY, remember: true });
+    await runtime.saved;
+    expect(await indexedDbServerKeyStore(name).get()).toEqual({ key: KEY, origin: new URL(a.root).origin });
+    localStorage.setItem(STORE, JSON.stringify({ kind: "server", url: a.root, assistantId: "x" }));
+
+    await runtime.forget();
+    expect(await indexedDbServerKeyStore(name).get()).toBeUndefined();
+    expect(localStorage.getItem(STORE)).toBeNull();
+    expect(JSON.stringify({ ...localStorage })).not.toContain(KEY);
+    expect({ kind: runtime.kind, url: runtime.url, keySet: runtime.keySet, remembered: runtime.remembered }).toEqual({
+      kind: "tab",
+      url: "",
+      keySet: false,
+      remembered: false,
+    });
+    // The key is gone from memory too: connecting again to its server sends none.
+    const before = (await a.requests()).length;
+    await runtime.connect(a.root);
+    const after = (await a.requests()).slice(before);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(keysSent(after).every((k) => k === undefined)).toBe(true);
+
+    const fresh = new RuntimeState(() => undefined, localStorage, indexedDbServerKeyStore(name));
+    await fresh.restore();
+    expect({ kind: fresh.kind, url: fresh.url, keySet: fresh.keySet, remembered: fresh.remembered }).toEqual({
+      kind: "tab",
+      url: "",
+      keySet: false,
+      remembered: false,
+    });
   });
 });

@@ -256,6 +256,42 @@ export class RuntimeState {
     return { ok: true, value: { connection: connected.value, graphId: chosen.graphId } };
   }
 
+  /**
+   * Settings → Forget everything: the key (this tab's memory and IndexedDB; an old localStorage one too), the server
+   * URL, the assistant and the choice (localStorage) are forgotten, and the runtime is the tab again (announced when a
+   * server was in use). Resolves once the stored key is deleted; a refused storage is not an error (nothing was kept).
+   */
+  async forget(): Promise<void> {
+    await this.#loaded;
+    const wasServer = this.#kind === "server";
+    this.#key = "";
+    this.#keyOrigin = undefined;
+    this.#keySet = false;
+    this.#remembered = false;
+    this.#kind = "tab";
+    this.#url = "";
+    this.#assistants = [];
+    this.#assistantId = "";
+    this.#route = null;
+    this.#error = null;
+    this.#forgotten++;
+    try {
+      this.#storage?.removeItem(STORE);
+      this.#storage?.removeItem(LEGACY_KEY_STORE);
+    } catch {
+      // Storage refused: nothing was kept there.
+    }
+    this.#saved = this.#keys.delete().catch(() => undefined);
+    if (wasServer) this.#announce();
+    await this.#saved;
+  }
+
+  /** How many times {@link forget} ran: a form showing this runtime starts over when it changes. */
+  get forgotten(): number {
+    return this.#forgotten;
+  }
+  #forgotten = $state.raw(0);
+
   /** At page load: reconnects to the server kept in storage, if that is the runtime (in the background). */
   async restore(): Promise<void> {
     await this.#loaded;

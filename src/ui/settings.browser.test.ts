@@ -2,16 +2,19 @@
  * The settings dialog in Chromium over the real agent worker (its own
  * IndexedDB): fields by their accessible names, inline validation that
  * blocks Save, a key that leaves no trace in the page, "Forget everything"
- * behind a confirmation, per-thread model switching, and the model manager
+ * behind a confirmation (the page's LangGraph server key, URL and choice too), per-thread model switching, and the model manager
  * downloading (cancel, resume, delete) from the loopback model server.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
+import { serverScope } from "../testing/server-scope.ts";
 import { workerPool } from "../testing/worker-pool.ts";
 import type { AgentClient } from "../worker/client.ts";
 import { Chat } from "./chat.svelte.ts";
 import SettingsDialog from "./settings-dialog.svelte";
+import { RuntimeState } from "./runtime.svelte.ts";
+import { indexedDbServerKeyStore } from "./server-key-store.ts";
 import { SettingsState } from "./settings.svelte.ts";
 
 const KEY = "sk-test-9f8e7d6c5b4a-DO-NOT-SHOW";
@@ -24,14 +27,14 @@ afterEach(() => {
   cleanup = [];
 });
 
-async function open(): Promise<{ client: AgentClient; chat: Chat; settings: SettingsState; closed: () => number }> {
+async function open(runtime?: RuntimeState): Promise<{ client: AgentClient; chat: Chat; settings: SettingsState; closed: () => number }> {
   const client = spawn();
   const chat = new Chat(client, `thread-${crypto.randomUUID()}`);
   await chat.connect();
   const settings = new SettingsState(client);
   await settings.load();
   let closes = 0;
-  render(SettingsDialog, { open: true, onClose: () => closes++, settings, chat });
+  render(SettingsDialog, { open: true, onClose: () => closes++, settings, chat, ...(runtime ? { runtime } : {}) });
   cleanup.push(() => {
     settings.dispose();
     chat.dispose();
@@ -198,6 +201,44 @@ describe("settings dialog", () => {
     expect((await client.keyStatus()).every((k) => !k.set)).toBe(true);
     expect((await client.getSettings()).approveExecute).toBe(true);
     await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
+  });
+
+  it("Forget everything also forgets a remembered LangGraph server key, its URL and the runtime choice", async () => {
+    const SERVER_KEY = "lg-forget-me-3e2d1c0b9a";
+    const server = serverScope(inject("providerServer"));
+    // The page chose a server earlier; the key is remembered (the server's answer does not matter for that).
+    localStorage.setItem("deeptab:runtime", JSON.stringify({ kind: "server", url: server.root }));
+    cleanup.push(() => localStorage.removeItem("deeptab:runtime"));
+    const runtime = new RuntimeState(() => undefined);
+    await runtime.connect(server.root, { key: SERVER_KEY, remember: true });
+    await runtime.saved;
+    expect(await indexedDbServerKeyStore().get()).toEqual({ key: SERVER_KEY, origin: new URL(server.root).origin });
+
+    await open(runtime);
+    await expect.element(page.getByRole("radio", { name: /^LangGraph server/ })).toBeChecked();
+    await userEvent.click(page.getByRole("button", { name: "Forget everything" }));
+    await userEvent.click(page.getByRole("dialog", { name: "Forget everything?" }).getByRole("button", { name: "Forget everything" }));
+    await expect.element(page.getByRole("status").filter({ hasText: "Everything was forgotten" })).toBeVisible();
+
+    expect(await indexedDbServerKeyStore().get()).toBeUndefined();
+    expect(localStorage.getItem("deeptab:runtime")).toBeNull();
+    expect(JSON.stringify({ ...localStorage })).not.toContain(SERVER_KEY);
+    expect({ kind: runtime.kind, url: runtime.url, keySet: runtime.keySet, remembered: runtime.remembered }).toEqual({
+      kind: "tab",
+      url: "",
+      keySet: false,
+      remembered: false,
+    });
+    await expect.element(page.getByRole("radio", { name: /^This tab/ })).toBeChecked();
+    // A new page: no key, no server.
+    const fresh = new RuntimeState(() => undefined);
+    await fresh.restore();
+    expect({ kind: fresh.kind, url: fresh.url, keySet: fresh.keySet, remembered: fresh.remembered }).toEqual({
+      kind: "tab",
+      url: "",
+      keySet: false,
+      remembered: false,
+    });
   });
 
   it("opened while the settings load, it fills once they are known and a slower load never undoes a choice", async () => {

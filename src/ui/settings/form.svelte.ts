@@ -21,6 +21,7 @@ import {
   type ToolProfileChoice,
 } from "../../worker/protocol.ts";
 import type { Chat } from "../chat.svelte.ts";
+import type { RuntimeState } from "../runtime.svelte.ts";
 import type { SettingsState } from "../settings.svelte.ts";
 import { checkContextWindow, checkPackageSource } from "../settings-form.ts";
 import {
@@ -51,6 +52,8 @@ export interface SettingsFormProps {
   chat: () => Chat;
   /** The field to focus when it opens: "key" when a run asked for the key; otherwise the provider. */
   focus?: () => "key" | undefined;
+  /** Settings → Runtime, which Forget everything also forgets (the server key, URL and choice); none in the tab only. */
+  runtime?: () => RuntimeState | undefined;
 }
 
 export class SettingsForm {
@@ -274,6 +277,8 @@ export class SettingsForm {
   async forgetEverything(): Promise<void> {
     this.confirmForget = false;
     this.notice = "";
+    // The page's own part first (the LangGraph server key, URL and choice): it goes even if the worker fails.
+    await this.#props.runtime?.()?.forget();
     const done = await this.settings.forgetEverything();
     if (!done) {
       this.failure = this.settings.error ?? "Forgetting failed.";
