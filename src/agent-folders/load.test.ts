@@ -463,10 +463,10 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
       { code: "reserved_path", file: "files/skills/evil/SKILL.md", field: undefined, line: undefined },
     ]);
     expect(error.problems[0]!.message).toBe(
-      "files/memories/AGENTS.md: it would land in /memories/ (/memories/AGENTS.md), the person's memory, shared by every thread: " +
+      "files/memories/AGENTS.md: it would land in /memories/ (/memories/AGENTS.md), your memory, shared by every thread: " +
         "an agent's starter files go in its threads' own workspace",
     );
-    expect(error.problems[1]!.message).toContain("/skills/ (/skills/evil/SKILL.md), the person's skills, shared by every thread");
+    expect(error.problems[1]!.message).toContain("/skills/ (/skills/evil/SKILL.md), your skills, shared by every thread");
   });
 
   it.each([

@@ -20,7 +20,7 @@ export const AGENT_SKILLS_DIR = "/agent-skills/";
 export interface ReservedPlace {
   /** The folder, with its trailing slash (`/memories/`). */
   prefix: string;
-  /** Whose it is, for a person ("the person's memory, shared by every thread"). */
+  /** Whose it is, for a person ("your memory, shared by every thread"). */
   why: string;
   /** True when the folder is shared by every thread (a route of the app's filesystem outside the thread's workspace). */
   shared: boolean;
@@ -32,8 +32,8 @@ export interface ReservedPlace {
  * starter file there is one commands never see.
  */
 export const RESERVED_PLACES: readonly ReservedPlace[] = [
-  { prefix: "/memories/", why: "the person's memory, shared by every thread", shared: true },
-  { prefix: "/skills/", why: "the person's skills, shared by every thread", shared: true },
+  { prefix: "/memories/", why: "your memory, shared by every thread", shared: true },
+  { prefix: "/skills/", why: "your skills, shared by every thread", shared: true },
   {
     prefix: AGENT_SKILLS_DIR,
     why: "the thread's skills folder (an agent's skills go in skills/<name>/SKILL.md, where the review lists them)",
@@ -41,7 +41,7 @@ export const RESERVED_PLACES: readonly ReservedPlace[] = [
   },
   { prefix: `${LARGE_RESULTS_DIR}/`, why: "where the harness keeps long tool results", shared: false },
   { prefix: `${HISTORY_DIR}/`, why: "where the harness keeps the conversation's summarized history", shared: false },
-  { prefix: "/uploads/", why: "where the person's attachments go", shared: false },
+  { prefix: "/uploads/", why: "where your attachments go", shared: false },
   { prefix: "/tmp/", why: "the shell's scratch folder, which commands see apart from the workspace", shared: false },
   { prefix: "/dev/", why: "the shell's devices", shared: false },
 ];

@@ -114,7 +114,7 @@ export function seedSuite(where: string): void {
         ["reserved_path", "files/memories/AGENTS.md"],
         ["reserved_path", "files/skills/evil/SKILL.md"],
       ]);
-      expect(!result.ok && result.error.message).toContain("/memories/ (/memories/AGENTS.md), the person's memory");
+      expect(!result.ok && result.error.message).toContain("/memories/ (/memories/AGENTS.md), your memory");
       const [memory] = await fs.downloadFiles!(["/memories/AGENTS.md"]);
       expect(text(memory!.content)).toBe("My own memory.");
       expect(await ownFiles(layout, "t-shared")).toEqual([]);
