@@ -6,6 +6,7 @@
  * no other threads even for a program that gets past the import guard).
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { CAPS_ERROR, CAPS_KEPT, CAPS_OUTPUT, CAPS_PROGRAM, CAPS_SIZES } from "../../testing/python-caps.ts";
 import { ESCAPE, SEALED_OUTPUT } from "../../testing/python-escape.ts";
 import { FIXED_NOW } from "../../testing/runtime.ts";
 import { createLayout } from "../../worker/layout.ts";
@@ -71,6 +72,16 @@ describe("python3 in the offline shell (Chromium, Pyodide on the shell's Web Wor
     expect(edit.exitCode).toBe(0);
     expect(isBackendError(await fs.read("/data/sales.csv"))).toBe(true);
     expect(ok(await fs.read("/sum.py")).lines.at(-1)).toBe("# done");
+  }, 90_000);
+
+  it("python3's writes stop at the caps in Python over the app's workspace: 10 MiB a file, 64 MiB of /tmp, none kept past", async () => {
+    const fs = appFilesystem();
+    ok(await fs.write("/caps.py", CAPS_PROGRAM));
+    const res = await fs.execute("python3 /caps.py", 60);
+    expect(res.output).toContain(CAPS_OUTPUT);
+    expect(res.output).toMatch(CAPS_ERROR);
+    expect(res.exitCode).toBe(1);
+    expect((await fs.execute(CAPS_SIZES, 60)).output).toMatch(CAPS_KEPT);
   }, 90_000);
 
   it("refuses `import js` and leaves a program that gets past it no network, storage or other threads", async () => {
