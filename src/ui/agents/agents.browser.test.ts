@@ -119,7 +119,8 @@ describe("agents on the page", () => {
     const stored = (await client.listAgents()).length;
     dialog.querySelector<HTMLButtonElement>("button.primary")!.click();
     await expect.poll(() => chat.view?.agent.name, WAIT).toBe("<b>Bold</b> agent");
-    expect(agents.shown).toBeNull();
+    // The thread's view can show its agent (the worker's notice) before the use call returns and closes the review.
+    await expect.poll(() => agents.shown, WAIT).toBeNull();
     expect((await client.listAgents()).length).toBe(stored + 1);
     expect(agents.list.at(-1)?.id).toBe(chat.view?.agent.id);
   });
