@@ -59,7 +59,7 @@ const hostile = {
 };
 
 describe("agents on the page", () => {
-  it("lists the general agent and the site's; a starter prompt gives the shown thread its agent and fills the box", async () => {
+  it("lists the general agent and the site's; a starter prompt gives the thread its agent and fills the box (focused)", async () => {
     const { agents, chat } = await setup();
     expect(agents.list.map((a) => a.id).slice(0, 4)).toEqual(["general", "site:coding", "site:data", "site:research"]);
     expect(agents.settled).toBe(true);
@@ -71,6 +71,8 @@ describe("agents on the page", () => {
     chip.click();
     await expect.poll(() => prompts, WAIT).toEqual([agents.list.find((a) => a.id === "site:research")!.suggestions[0]]);
     expect(chat.view?.agent.id).toBe("site:research");
+    // The prompt goes into the message box, which keeps focus: the landing is announced, not focused.
+    expect(agents.landed).toMatchObject({ text: "Now using Research assistant", focus: false });
     flushSync();
     expect(card.textContent).toContain("This thread's agent");
     // Every control names its agent.
@@ -139,7 +141,7 @@ describe("agents on the page", () => {
     const dialog = root.ownerDocument.querySelector("dialog[open]")!;
     [...dialog.querySelectorAll("button")].find((b) => b.textContent === "Use this agent")!.click();
     await expect.poll(() => agents.current?.name, WAIT).toBe("Tide tables");
-    expect(agents.landed?.text).toBe("Now using Tide tables");
+    expect(agents.landed).toMatchObject({ text: "Now using Tide tables", focus: true });
 
     const prompts: string[] = [];
     const landing = render(AgentLanding, {

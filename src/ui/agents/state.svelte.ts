@@ -61,7 +61,7 @@ export class AgentsState {
   /** The outcome of the last action (a share, a removal), or its error. */
   #notice: { text: string; error: boolean } | null = $state.raw(null);
   /** The thread an agent was just chosen for (Use, **Use this agent**, a starter prompt), and what to announce. */
-  #landed: { threadId: string; text: string; seq: number } | null = $state.raw(null);
+  #landed: { threadId: string; text: string; seq: number; focus: boolean } | null = $state.raw(null);
   /** The agent's MCP servers the person ticked on the review shown (by {@link mcpChoiceKey}): added on Use. */
   readonly #mcpChosen = new SvelteSet<string>();
   /** The agent editor (the side panel shows it while an agent is open in it). */
@@ -114,12 +114,13 @@ export class AgentsState {
   }
   /**
    * While the shown thread is the empty one an agent was just chosen for: "Now using <name>" for the polite live
-   * region, and a number that changes with each choice (the landing takes focus when it does); otherwise null.
+   * region, a number that changes with each choice, and whether the landing takes focus when it does (not when the
+   * person chose one of the agent's prompts: the message box has it); otherwise null.
    */
-  get landed(): { text: string; seq: number } | null {
+  get landed(): { text: string; seq: number; focus: boolean } | null {
     const landed = this.#landed;
     if (!landed || landed.threadId !== this.#chat.threadId || this.#chat.live.messages.length > 0) return null;
-    return { text: landed.text, seq: landed.seq };
+    return { text: landed.text, seq: landed.seq, focus: landed.focus };
   }
   /** The shown thread's agent id (the general agent when it has none yet). */
   get currentId(): string {
@@ -156,7 +157,7 @@ export class AgentsState {
     try {
       const [chosen, threads] = await Promise.all([this.#client.defaultAgent(), this.#client.listThreads()]);
       if (chosen && threads.length === 0 && this.#chatIsEmpty() && this.currentId !== chosen)
-        await this.#setAgent(this.#chat.threadId, chosen, false);
+        await this.#setAgent(this.#chat.threadId, chosen, { land: false });
     } catch (error) {
       this.#notice = { text: toErrorInfo(error).message, error: true };
     }
@@ -272,23 +273,24 @@ export class AgentsState {
 
   /**
    * Shows a thread with the agent: the shown thread when it has no messages yet (its agent is not fixed), else a new
-   * one. Resolves false when the worker refused (the notice says why).
+   * one. Resolves false when the worker refused (the notice says why). `focus: false`: the landing is announced but
+   * leaves focus alone (a starter prompt goes into the message box, which takes it).
    */
-  async startWith(agentId: string): Promise<boolean> {
+  async startWith(agentId: string, { focus = true }: { focus?: boolean } = {}): Promise<boolean> {
     if (this.#chat.running) return false;
     if (this.#chatIsEmpty()) {
-      if (this.currentId !== agentId) return this.#setAgent(this.#chat.threadId, agentId);
-      this.#land(agentId);
+      if (this.currentId !== agentId) return this.#setAgent(this.#chat.threadId, agentId, { focus });
+      this.#land(agentId, focus);
       return true;
     }
     await this.#threads.create();
-    return this.#setAgent(this.#chat.threadId, agentId);
+    return this.#setAgent(this.#chat.threadId, agentId, { focus });
   }
 
   /** The shown thread is the one the person just chose `agentId` for: the page says so (and moves to it). */
-  #land(agentId: string): void {
+  #land(agentId: string, focus: boolean): void {
     const name = this.#chat.view?.agent?.name ?? this.#list.find((a) => a.id === agentId)?.name ?? "the agent";
-    this.#landed = { threadId: this.#chat.threadId, text: `Now using ${name}`, seq: (this.#landed?.seq ?? 0) + 1 };
+    this.#landed = { threadId: this.#chat.threadId, text: `Now using ${name}`, seq: (this.#landed?.seq ?? 0) + 1, focus };
   }
 
   /** Opens an agent's folder in the editor (the notice says why when it cannot). */
@@ -369,8 +371,15 @@ export class AgentsState {
     return this.startWith(used.value.id);
   }
 
-  /** Gives the thread its agent; `land`: the person chose it (not the site's default at the start), so say so. */
-  async #setAgent(threadId: string, agentId: string, land = true): Promise<boolean> {
+  /**
+   * Gives the thread its agent; `land`: the person chose it (not the site's default at the start), so say so, and
+   * (`focus`) move to it.
+   */
+  async #setAgent(
+    threadId: string,
+    agentId: string,
+    { land = true, focus = true }: { land?: boolean; focus?: boolean } = {},
+  ): Promise<boolean> {
     const result = await this.#busy("Opening the agent…", () => this.#client.setThreadAgent(threadId, agentId));
     if (!result) return false;
     if (!result.ok) {
@@ -378,7 +387,7 @@ export class AgentsState {
       return false;
     }
     await this.#chat.reload();
-    if (land) this.#land(agentId);
+    if (land) this.#land(agentId, focus);
     return true;
   }
 
