@@ -28,6 +28,7 @@ import { checkedNewContent, directoryNotFound, editedFileData, fileAncestorError
 import { fileDataFromBytes, fileDataToBytes, globFiles, grepFiles, listChildren, newFileData, readSlice } from "./file-ops.ts";
 import type { FileSnapshot, FileStore, FileTx } from "./file-store.ts";
 import { normalizePath } from "./paths.ts";
+import { sameBytes } from "../core/bytes.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { guardedDelete, guardedWrite, guardReady, noteChange, type StepGuard } from "./step-guard.ts";
 import {
@@ -49,8 +50,6 @@ import {
 export interface AddFilesRefusal extends BackendError {
   readonly path: string;
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The proper ancestors of a normalized path, nearest last ("/a/b/c" → "/a", "/a/b"). */
 function ancestors(path: string): string[] {

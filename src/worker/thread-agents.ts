@@ -18,6 +18,7 @@ import { AGENT_SKILLS_DIR, reservedPathProblem } from "../agent-folders/reserved
 import { FileBackend } from "../backends/file-backend.ts";
 import { normalizePath } from "../backends/paths.ts";
 import type { BackendProtocol } from "../backends/protocol.ts";
+import { sameBytes } from "../core/bytes.ts";
 import { ok } from "../core/result.ts";
 import { skillNameProblem } from "../middleware/skills.ts";
 import { StorageError } from "../storage/errors.ts";
@@ -42,14 +43,12 @@ export interface ThreadAgentDeps {
   notify(threadId: string): void;
 }
 
-const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /** Removes the seed files of `agent` that still hold what the agent put there. */
 async function removeSeed(fs: BackendProtocol, seed: ReadonlyMap<string, Uint8Array>): Promise<void> {
   if (!fs.downloadFiles || !fs.delete) return;
   const found = await fs.downloadFiles([...seed.keys()]);
   for (const d of found) {
-    if (d.content && same(d.content, seed.get(d.path)!)) await fs.delete(d.path);
+    if (d.content && sameBytes(d.content, seed.get(d.path)!)) await fs.delete(d.path);
   }
 }
 
@@ -94,7 +93,10 @@ async function filesInTheWay(
   if (!fs.downloadFiles || seed.size === 0) return [];
   const found = await fs.downloadFiles([...seed.keys()]);
   return found
-    .filter((d) => d.content && !same(d.content, seed.get(d.path)!) && !(previous.has(d.path) && same(d.content, previous.get(d.path)!)))
+    .filter(
+      (d) =>
+        d.content && !sameBytes(d.content, seed.get(d.path)!) && !(previous.has(d.path) && sameBytes(d.content, previous.get(d.path)!)),
+    )
     .map((d) => d.path);
 }
 

@@ -16,6 +16,7 @@
  *   (`node_modules` and other caches a command can rebuild). A reload or a
  *   failed boot therefore loses nothing but those folders.
  */
+import { sameBytes } from "../../core/bytes.ts";
 import { fileDataFromBytes, fileDataToBytes } from "../file-ops.ts";
 import { FileBackend } from "../file-backend.ts";
 import type { FileStore, FileTx } from "../file-store.ts";
@@ -78,12 +79,6 @@ export interface WebContainerBackendOptions {
 
 function isRebuildable(path: string): boolean {
   return path.split("/").some((segment) => (REBUILDABLE_DIRS as readonly string[]).includes(segment));
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A store whose committed changes are also sent to the container. */

@@ -28,6 +28,7 @@
  */
 import type { IFileSystem } from "just-bash/browser";
 import type { PyodideInterface } from "pyodide";
+import { sameBytes } from "../../core/bytes.ts";
 import { MAX_FILE_WRITE_BYTES } from "../file-ops.ts";
 import { capPythonFiles, type PythonFileCaps } from "./python-caps.ts";
 import type { PackageDelivery, PackageRequest } from "./python-packages.ts";
@@ -270,15 +271,13 @@ function pythonFiles(py: PyodideInterface): Snapshot {
   return files;
 }
 
-const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
-
 /** Writes back what the run changed, then empties Pyodide's filesystem of workspace files (the next run starts clean). */
 async function syncOut(py: PyodideInterface, fs: IFileSystem, before: Snapshot): Promise<string[]> {
   const after = pythonFiles(py);
   const problems: string[] = [];
   for (const [path, data] of after) {
     const old = before.get(path);
-    if (old && same(old, data)) continue;
+    if (old && sameBytes(old, data)) continue;
     try {
       const dir = path.slice(0, path.lastIndexOf("/")) || "/";
       if (dir !== "/") await fs.mkdir(dir, { recursive: true });
