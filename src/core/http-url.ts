@@ -10,3 +10,9 @@ export function safeHttpUrl(value: unknown): string | undefined {
     return undefined;
   }
 }
+
+/** The origin (scheme, host and port) of `value` as an http(s) URL, or undefined (see {@link safeHttpUrl}). */
+export function httpOrigin(value: unknown): string | undefined {
+  const href = safeHttpUrl(value);
+  return href === undefined ? undefined : new URL(href).origin;
+}

@@ -5,13 +5,12 @@
  * browser trusts as one party (CORS, storage): another path on the same origin is the same server, while another
  * port or scheme may be another program. Pure: the worker's key store (worker/settings.ts) keeps the binding.
  */
-import { safeHttpUrl } from "../core/http-url.ts";
+import { httpOrigin } from "../core/http-url.ts";
 import { providerInfo, type ProviderId } from "./catalog.ts";
 
 /** The origin `provider`'s requests go to with `baseUrl` (its official URL when unset); undefined when there is none. */
 export function endpointOrigin(provider: ProviderId, baseUrl?: string): string | undefined {
-  const url = safeHttpUrl(baseUrl || providerInfo(provider).officialUrl);
-  return url === undefined ? undefined : new URL(url).origin;
+  return httpOrigin(baseUrl || providerInfo(provider).officialUrl);
 }
 
 /** The entry's key when a request to `baseUrl` goes to the origin it is bound to; otherwise none. */

@@ -8,6 +8,7 @@
  * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
+import { httpOrigin } from "../core/http-url.ts";
 import { redactSecrets } from "../core/redact.ts";
 import {
   connectLangGraph,
@@ -26,14 +27,7 @@ const STORE = "deeptab:runtime";
 const LEGACY_KEY_STORE = "deeptab:runtime-key";
 
 /** The origin of a server URL, or undefined when it is not one. */
-function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const originOf = (url: string) => httpOrigin(url.trim());
 
 interface Stored {
   kind: RuntimeKind;
