@@ -9,7 +9,7 @@
  *   that there was one), so after a reload a run can say that the key was
  *   not kept and ask for it, rather than send a request without it;
  *   keys never enter graph state, checkpoints, thread exports, the request
- *   log or error messages (`redact` scrubs them from any text that leaves).
+ *   log or error messages (the worker's `redact`, app.ts, hides `secrets()` in any text that leaves).
  * - A key is bound to the origin of the endpoint it was entered with (models/key-endpoint.ts): the base URL the
  *   person's Settings give for that provider when the key is set, or the provider's official URL. `key(provider,
  *   baseUrl)` gives it only for a request to that origin: a model an agent names on another host gets none. A key
@@ -18,7 +18,6 @@
  */
 import type { BaseStore } from "@langchain/langgraph/web";
 import { hasHarnessProfile } from "../agent/profiles/registry.ts";
-import { redactSecrets } from "../core/redact.ts";
 import { safeHttpUrl } from "../core/http-url.ts";
 import { isProviderId, KEY_PROVIDERS } from "../models/catalog.ts";
 import { endpointOrigin, keyForEndpoint } from "../models/key-endpoint.ts";
@@ -60,10 +59,8 @@ export interface SettingsService {
   keyOrigin(provider: ProviderId): Promise<string | undefined>;
   /** True when a key for `provider` was set for an earlier session only, and this worker has none. */
   keyNotKept(provider: ProviderId): Promise<boolean>;
-  /** The keys this worker holds, for the worker's one list of secrets to hide (app.ts `secrets`). */
+  /** The keys this worker holds, for the worker's one list of secrets to hide (app.ts `secrets`, `redact`). */
   secrets(): string[];
-  /** `text` with every form of every known key, and anything shaped like a key (sk-…, Bearer …), hidden (core/redact.ts). */
-  redact(text: string): string;
   /** Forgets every key and setting (memory and store). */
   clear(): Promise<void>;
 }
@@ -212,11 +209,6 @@ export function createSettingsService(store: BaseStore | undefined): SettingsSer
       return notKept(provider);
     },
     secrets: () => [...keys.values()].map((k) => k.key),
-    redact: (text) =>
-      redactSecrets(
-        text,
-        [...keys.values()].map((k) => k.key),
-      ),
     async clear() {
       await loaded;
       for (const provider of new Set([...keys.keys(), ...sessionOnly])) await store?.delete(KEYS_NS, provider);
