@@ -5,7 +5,7 @@
  * 4 characters per token.
  */
 import { ToolMessage } from "@langchain/core/messages";
-import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
+import { isBackendError, type BackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { splitLines } from "../backends/file-ops.ts";
 import { messageText } from "../core/messages.ts";
 import { largeResultPath } from "../context/result-files.ts";
@@ -52,6 +52,25 @@ export function evictionPreview(text: string): string | undefined {
 }
 
 /**
+ * Saves `text` whole at `path` (through `backend`) and gives eviction's stub naming it, with a head-and-tail preview
+ * sized so the stub stays within `maxChars`; the backend's error when the write fails (nothing is lost: the caller
+ * keeps what it had). The one offload the eviction middleware, fetch_url and MCP results share.
+ */
+export async function saveWithStub(
+  backend: BackendProtocol,
+  toolCallId: string,
+  path: string,
+  text: string,
+  maxChars: number,
+): Promise<string | BackendError> {
+  // A file left at this path (a re-run step's) is replaced: write_file replaces a whole file.
+  const written = await backend.write(path, text);
+  if (isBackendError(written)) return written;
+  const room = maxChars - evictionStub(toolCallId, path, "").length;
+  return evictionStub(toolCallId, path, headTailPreview(text, room));
+}
+
+/**
  * Evicts the result when it is over the limit. Writes through `backend`
  * (so a StateBackend records it in this call's pending files). If the write
  * fails the original result is kept: nothing is lost.
@@ -65,13 +84,11 @@ export async function evictLargeResult(
   if (text.length <= limitTokens * CHARS_PER_TOKEN) return result;
   const id = result.message.tool_call_id;
   const path = largeResultPath(id);
-  // A file left at this path (a re-run step's) is replaced: write_file replaces a whole file.
-  const written = await backend.write(path, text);
-  if (isBackendError(written)) return result;
   // The stub itself stays within the limit (a small window's budget is smaller than deepagents' preview).
-  const room = limitTokens * CHARS_PER_TOKEN - evictionStub(id, path, "").length;
+  const stub = await saveWithStub(backend, id, path, text, limitTokens * CHARS_PER_TOKEN);
+  if (isBackendError(stub)) return result;
   const message = new ToolMessage({
-    content: evictionStub(id, path, headTailPreview(text, room)),
+    content: stub,
     tool_call_id: id,
     name: result.message.name,
     status: result.message.status,

@@ -12,7 +12,7 @@
 import { isBackendError } from "../backends/protocol.ts";
 import { ok, type Result } from "../core/result.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
-import { CHARS_PER_TOKEN, evictionStub, headTailPreview, largeResultPath, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
+import { CHARS_PER_TOKEN, largeResultPath, saveWithStub, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
 import { fetchPage, MAX_PAGE_BYTES, MAX_REDIRECTS, type FetchedPage } from "./fetch-page.ts";
 import { convertHtml, type ConvertError } from "./html-markdown-thread.ts";
 
@@ -92,10 +92,8 @@ async function pageText(
 async function offloaded(text: string, runtime: ToolRuntime): Promise<string> {
   if (text.length <= RESULT_CHARS - 2_000) return text;
   const path = `${largeResultPath(runtime.toolCall.id)}.md`;
-  const written = await runtime.backend.write(path, text);
-  if (isBackendError(written)) return text;
-  const room = RESULT_CHARS - 4_000 - evictionStub(runtime.toolCall.id, path, "").length;
-  return evictionStub(runtime.toolCall.id, path, headTailPreview(text, room));
+  const stub = await saveWithStub(runtime.backend, runtime.toolCall.id, path, text, RESULT_CHARS - 4_000);
+  return isBackendError(stub) ? text : stub;
 }
 
 /** The `fetch_url` tool. */

@@ -18,11 +18,10 @@ import { MAX_TOOL_IMAGES, type ToolImage } from "../core/tool-images.ts";
 import type { ToolOutput } from "../harness/types.ts";
 import {
   CHARS_PER_TOKEN,
-  evictionStub,
-  headTailPreview,
   LARGE_RESULTS_DIR,
   largeResultPath,
   sanitizeToolCallId,
+  saveWithStub,
   TOOL_RESULT_TOKEN_LIMIT,
 } from "../middleware/eviction.ts";
 
@@ -153,12 +152,9 @@ async function capped(text: string, toolCallId: string, backend: BackendProtocol
   else if (backend) {
     const path = largeResultPath(toolCallId);
     try {
-      const written = await backend.write(path, text);
-      if (!isBackendError(written)) {
-        const room = TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN - evictionStub(toolCallId, path, "").length;
-        return evictionStub(toolCallId, path, headTailPreview(text, room));
-      }
-      why = written.message;
+      const stub = await saveWithStub(backend, toolCallId, path, text, TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN);
+      if (!isBackendError(stub)) return stub;
+      why = stub.message;
     } catch (error) {
       why = error instanceof Error ? error.message : String(error);
     }
