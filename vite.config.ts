@@ -67,7 +67,7 @@ export default defineConfig({
       checks: { bundlerTimings: false },
       // The OAuth callback page of MCP sign-ins (oauth-callback.html) beside the app's page; `boot` (the agent worker's
       // creation) an entry of its own, so index.html can run it before the page's graph has loaded (appShell adds it).
-      input: { index: "index.html", "oauth-callback": "oauth-callback.html", [BOOT_ENTRY]: "src/worker/boot.ts" },
+      input: { index: "index.html", "oauth-callback": "oauth-callback.html", [BOOT_ENTRY]: "src/page/boot.ts" },
     },
   },
   test: {

@@ -11,7 +11,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { startPackageSource } from "../src/testing/python-package-source.ts";
-import { PYTHON_PACKAGES_CDN } from "../src/worker/protocol.ts";
+import { PYTHON_PACKAGES_CDN } from "../src/protocol/settings.ts";
 import { providerScope } from "./control.ts";
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;

@@ -39,7 +39,7 @@ import { preview } from "vite";
 import { startScriptedServer, type ScriptedServer } from "../src/testing/provider-servers.ts";
 import { IndexedDBSaver } from "../src/storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../src/worker/app.ts";
-import { readerAgent } from "../src/worker/agents.ts";
+import { readerAgent } from "../src/worker/runs/agents.ts";
 import { createLayout } from "../src/worker/layout.ts";
 import { appBuild, floorBuild } from "./app-build.ts";
 import { FIRST_LOAD_TARGET, WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, firstLoad, workerStartup } from "./bundle-size.mjs";

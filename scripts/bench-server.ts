@@ -13,8 +13,8 @@ import { createServerModel } from "../src/server/model.ts";
 import { freePort, startLangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ServerReply } from "../src/testing/provider-servers.ts";
 import { openWorkerApi } from "../src/testing/worker-api.ts";
-import { connectLangGraph } from "../src/worker/langgraph-client.ts";
-import type { MessageDict } from "../src/worker/protocol.ts";
+import { connectLangGraph } from "../src/page/langgraph-client.ts";
+import type { MessageDict } from "../src/protocol/messages.ts";
 
 const STEPS = 50;
 

@@ -13,10 +13,19 @@
 //
 // 1. Rooms point one way. Top to bottom; rooms on one line sit beside each other and do not import each other:
 //
-//      ui/                the Svelte app; reaches the agent only through worker/ (it imports ui/, worker/, core/)
-//      worker/ | server/  the two composition roots: the browser's (the page–worker protocol, the worker's
-//                         services, the page-side client and hosts) and Node's (the LangGraph server's graph,
-//                         Postgres wiring); server/ never reaches anything browser-only (rule 4)
+//      ui/                the Svelte app; reaches the agent only through page/ and protocol/ (it imports ui/,
+//                         page/, protocol/, core/), never worker/
+//      page/ | worker/ | server/
+//                         where code runs: page/ the page-side clients (the agent worker's client, the LangGraph
+//                         client and runtime) and the hosts the page provides the worker (WebContainer, Chrome's
+//                         Prompt API); worker/ the agent worker (its entry, the API it exposes, its services in
+//                         folders: agents/, threads/, runs/, models/, mcp/, settings/); server/ Node's composition
+//                         root (the LangGraph server's graph, Postgres wiring), which never reaches anything
+//                         browser-only (rule 4). The three never import each other: page/ reaches the worker only
+//                         through protocol/ and a message channel. One load is allowed across (SPAWN): page/spawn.ts
+//                         names worker/agent.worker.ts in `new Worker(new URL(…))`, the one place the page starts it.
+//      protocol/          what the page and the worker say to each other: the worker's API, messages, events,
+//                         threads, agents, settings, the one error shape; plain types and data both sides import
 //      agent-folders/     agents defined in files (AGENTS.md, agent.yaml, subagents, skills, starter files):
 //                         loading, validating, hashing; the composition roots turn them into createDeepAgent options
 //      models/            chat models: providers, the demo's scripted model, llama.cpp in the tab, Chrome's model
@@ -31,7 +40,9 @@
 //      storage/           IndexedDB: checkpointer, store, one connection/transaction runner
 //
 //    A module may import its own room and any room on a line below it; a room inside another (backends/sandbox/
-//    in backends/) is a room of its own. `core/` is a leaf every module may import; it imports only itself.
+//    in backends/) is a room of its own. Every other folder inside a room is a folder of that room, not a room
+//    (worker/threads/, worker/runs/, ui/settings/: they import each other freely). `core/` is a leaf every module
+//    may import; it imports only itself.
 //    `testing/` holds test helpers: it may import anything, and only tests and testing/ import it.
 //    Tests (*.test.ts) may import anything. Every other folder of src/ is a violation until it has a line here.
 // 2. Files at the src/ root are entries, each with the rooms it may import (ROOT_FILES); nothing but tests
@@ -54,7 +65,8 @@ export { VITE_RESOLVE } from "./imports/resolve.mjs";
 /** The rooms, top to bottom; the rooms of one line sit beside each other (see the header). */
 export const LAYERS = [
   ["ui"],
-  ["worker", "server"],
+  ["page", "worker", "server"],
+  ["protocol"],
   ["agent-folders"],
   ["models"],
   ["agent"],
@@ -70,7 +82,13 @@ const LEAF = "core";
 const TESTING = "testing";
 const SERVER = "server";
 /** Rooms that import only the rooms listed (besides themselves and core/). */
-const ONLY = { ui: ["worker"] };
+const ONLY = { ui: ["page", "protocol"] };
+
+/**
+ * The one load across a line of rooms: the page starts the agent worker here, and nowhere else, by its entry's URL
+ * (a `new URL` reference, which Vite bundles as the worker's own chunk; it evaluates nothing of the worker's room).
+ */
+export const SPAWN = { file: "page/spawn.ts", kind: "url", target: "worker/agent.worker.ts" };
 
 /** The files at the src/ root: what each is, and the rooms it may import (core/ always). */
 export const ROOT_FILES = {
@@ -78,7 +96,7 @@ export const ROOT_FILES = {
     what: "the library entry (browser-safe)",
     imports: ["agent-folders", "models", "agent", "tools", "middleware", "context", "harness", "backends/sandbox", "backends", "storage"],
   },
-  "main.ts": { what: "the page entry", imports: ["ui", "worker"] },
+  "main.ts": { what: "the page entry", imports: ["ui", "page", "protocol"] },
   "oauth-callback.ts": { what: "the OAuth callback page's entry (oauth-callback.html)", imports: ["ui"] },
 };
 
@@ -101,7 +119,7 @@ export const NODE_ONLY = [
 
 /** What runs only in a browser: server/ reaches none of it through value imports. */
 export const BROWSER_ONLY = {
-  rooms: ["ui", "worker", "storage"],
+  rooms: ["ui", "page", "worker", "storage"],
   // Not just-bash/browser: it is just-bash without its Node file systems and runs in Node too (the unit project runs
   // backends/sandbox/shell.test.ts on it); the server's `execute` runs on it, inline.
   packages: ["svelte/*", "idb/*", "comlink/*", "@webcontainer/api/*", "@wllama/wllama/*"],
@@ -169,7 +187,7 @@ export function roomViolation(a, b) {
     return entry.imports.includes(b) ? undefined : `${a.slice(5)} (${entry.what}) may import ${entry.imports.join("/, ")}/ and core/ only`;
   }
   if (b === SERVER) return "nothing but tests imports server/ (the Node composition root)";
-  if (ONLY[a] && !ONLY[a].includes(b)) return `${a}/ reaches the agent only through ${ONLY[a].join("/, ")}/`;
+  if (ONLY[a] && !ONLY[a].includes(b)) return `${a}/ reaches the agent only through ${ONLY[a].join("/ and ")}/`;
   const ra = rankOf(a);
   const rb = rankOf(b);
   if (rb === ra) return `${a}/ and ${b}/ sit beside each other: neither imports the other`;
@@ -272,7 +290,8 @@ export function checkImports(root) {
           if (external && !isPath(spec) && !typeOnly) value.packages.push(spec);
           continue;
         }
-        const why = test ? undefined : isTest(target) ? "only tests import tests" : roomViolation(area, areaOf(root, target));
+        const spawn = kind === SPAWN.kind && rel === SPAWN.file && name(target) === SPAWN.target;
+        const why = test || spawn ? undefined : isTest(target) ? "only tests import tests" : roomViolation(area, areaOf(root, target));
         if (why) report(line, `imports ${name(target)}`, why);
         if (!typeOnly) value.targets.push(target);
         // A component that renders itself (a nested tree) is recursion, not a cycle between modules.

@@ -39,6 +39,10 @@ const LOW = {
   "middleware/index.ts": `export const i = 1;`,
   "agent/create.ts": `export const c = 1;`,
   "worker/agent.worker.ts": `export {};`,
+  "worker/app.ts": `export const app = 1;`,
+  "worker/threads/threads.ts": `export const threads = 1;`,
+  "page/client.ts": `export const client = 1;`,
+  "protocol/events.ts": `export const events = 1;`,
   "ui/a.ts": `export const a = 1;`,
   "ui/view.svelte": `<p>view</p>`,
   "index.ts": `export {};`,
@@ -134,6 +138,66 @@ const BYPASSES: Bypass[] = [
     ],
   },
   {
+    name: "the page reaching the worker's room: extensionless, .js, import(), a re-export, a glob, a type import",
+    files: {
+      "ui/a1.ts": `import { app } from "../worker/app";\nexport const b = app;`,
+      "ui/a2.ts": `import { threads } from "../worker/threads/threads.js";\nexport const b = threads;`,
+      "ui/a3.ts": `export const load = () => import("../worker/app.ts");`,
+      "page/b1.ts": `export * from "../worker/app";`,
+      "page/b2.ts": `export const all = import.meta.glob("../worker/threads/*.ts");`,
+      "page/b3.ts": `import type { T } from "../worker/threads/threads.ts";\nexport type U = T;`,
+    },
+    caught: [
+      ["ui/a1.ts", "ui/ reaches the agent only through page/ and protocol/"],
+      ["ui/a2.ts", "ui/ reaches the agent only through page/ and protocol/"],
+      ["ui/a3.ts", "ui/ reaches the agent only through page/ and protocol/"],
+      ["page/b1.ts", "page/ and worker/ sit beside each other"],
+      ["page/b2.ts", "page/ and worker/ sit beside each other"],
+      ["page/b3.ts", "page/ and worker/ sit beside each other"],
+    ],
+  },
+  {
+    name: "the page starting the worker anywhere but page/spawn.ts, or spawn.ts loading it any other way",
+    files: {
+      "ui/w.ts": `export const w = new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module" });`,
+      "page/other.ts": `export const w = new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module" });`,
+      "page/vite.ts": `import W from "../worker/agent.worker.ts?worker";\nexport const w = new W();`,
+      "page/spawn.ts": [
+        `import "../worker/agent.worker.ts";`,
+        `export const app = new URL("../worker/app.ts", import.meta.url);`,
+        `export const w = new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module" });`,
+      ].join("\n"),
+    },
+    caught: [
+      ["ui/w.ts", "ui/ reaches the agent only through page/ and protocol/"],
+      ["page/other.ts", "page/ and worker/ sit beside each other"],
+      ["page/vite.ts", "page/ and worker/ sit beside each other"],
+      ["page/spawn.ts:1", "page/ and worker/ sit beside each other"],
+      ["page/spawn.ts:2", "page/ and worker/ sit beside each other"],
+    ],
+  },
+  {
+    name: "the worker reaching the page-side clients, and the protocol reaching either side",
+    files: {
+      "worker/runs/runs.ts": `import { client } from "../../page/client";\nexport const r = client;`,
+      "worker/agent.worker.ts": `export * from "../page/client.js";`,
+      "worker/lazy.ts": `export const load = () => import("../ui/a.ts");`,
+      "protocol/api.ts": [
+        `import type { T } from "../worker/app.ts";`,
+        `import { client } from "../page/client.ts";`,
+        `export type U = T;`,
+        `export const c = client;`,
+      ].join("\n"),
+    },
+    caught: [
+      ["worker/runs/runs.ts", "worker/ and page/ sit beside each other"],
+      ["worker/agent.worker.ts", "worker/ and page/ sit beside each other"],
+      ["worker/lazy.ts", "worker/ may not import ui/"],
+      ["protocol/api.ts", "protocol/ may not import worker/"],
+      ["protocol/api.ts", "protocol/ may not import page/"],
+    ],
+  },
+  {
     name: "an import that does not resolve",
     files: { "ui/b.ts": `import { nope } from "../worker/nope.ts";\nexport const b = nope;` },
     caught: [["ui/b.ts", "does not resolve"]],
@@ -144,14 +208,16 @@ const BYPASSES: Bypass[] = [
     caught: [["ui/host.ts", "does not resolve"]],
   },
   {
-    name: "a .svelte component importing past worker/, in its script and in its template",
+    name: "a .svelte component importing past page/ and protocol/, in its script and in its template",
     files: {
       "ui/panel.svelte": `<script lang="ts">\n  import { c } from "../agent/create";\n</script>\n\n<p>{c}</p>`,
       "ui/lazy.svelte": `{#await import("../agent/create.ts") then m}<p>{m.c}</p>{/await}`,
+      "ui/app.svelte": `<script lang="ts">\n  import { app } from "../worker/app";\n</script>\n\n<p>{app}</p>`,
     },
     caught: [
-      ["ui/panel.svelte", "ui/ reaches the agent only through worker/"],
-      ["ui/lazy.svelte", "ui/ reaches the agent only through worker/"],
+      ["ui/panel.svelte", "ui/ reaches the agent only through page/ and protocol/"],
+      ["ui/lazy.svelte", "ui/ reaches the agent only through page/ and protocol/"],
+      ["ui/app.svelte", "ui/ reaches the agent only through page/ and protocol/"],
     ],
   },
   {
@@ -226,16 +292,50 @@ describe("the import check", () => {
     ]);
   });
 
-  it("counts type-only imports for the rooms, and follows every load in ui/ to worker/ only", () => {
+  it("counts type-only imports for the rooms, and follows every load in ui/ to page/ and protocol/ only", () => {
     const root = tree({
       ...LOW,
       "ui/chat.svelte.ts": `import type { HarnessError } from "../harness/errors";\ntype T = typeof import("../agent/create.ts");`,
-      "ui/ok.ts": `import { a } from "../worker/agent.worker.ts";\nexport const b = a;`,
+      "ui/ok.ts": [
+        `import { client } from "../page/client.ts";`,
+        `import type { E } from "../protocol/events.ts";`,
+        `export const b: E = client;`,
+      ].join("\n"),
       "harness/errors.ts": `export class HarnessError {}`,
     });
     const { violations } = checkImports(root);
-    expect(hits(violations, "ui/chat.svelte.ts", "ui/ reaches the agent only through worker/")).toHaveLength(2);
+    expect(hits(violations, "ui/chat.svelte.ts", "ui/ reaches the agent only through page/ and protocol/")).toHaveLength(2);
     expect(hits(violations, "ui/ok.ts", "")).toEqual([]);
+  });
+
+  it("lets page/spawn.ts alone name the worker's entry, by URL; worker/'s folders are one room; both sides use protocol/", () => {
+    const lines = (...l: string[]) => l.join("\n");
+    const root = tree({
+      ...LOW,
+      "page/spawn.ts": `export const w = new Worker(new URL("../worker/agent.worker.ts", import.meta.url), { type: "module" });`,
+      "page/runtime.ts": lines(
+        `import { client } from "./client.ts";`,
+        `import { events } from "../protocol/events.ts";`,
+        `export const r = [client, events];`,
+      ),
+      "worker/runs/runs.ts": lines(
+        `import { threads } from "../threads/threads.ts";`,
+        `import { events } from "../../protocol/events.ts";`,
+        `export const r = [threads, events];`,
+      ),
+      "protocol/agents.ts": lines(
+        `import { c } from "../agent/create.ts";`,
+        `import { events } from "./events.ts";`,
+        `export const a = [c, events];`,
+      ),
+      "main.ts": lines(
+        `import { w } from "./page/spawn.ts";`,
+        `import { a } from "./ui/a.ts";`,
+        `import { events } from "./protocol/events.ts";`,
+        `export const m = [w, a, events];`,
+      ),
+    });
+    expect(checkImports(root).violations).toEqual([]);
   });
 
   it("keeps core/ a leaf and testing/ for tests; tests may import anything", () => {

@@ -2,10 +2,10 @@
  * The page entry: one agent worker, the app's state objects, the page-side
  * services the worker cannot host (WebContainer boots only on the main
  * thread; the Prompt API is Window-only), one Svelte app. The worker is
- * created first (worker/boot.ts is the first import), so it boots while the
+ * created first (page/boot.ts is the first import), so it boots while the
  * rest of the page evaluates and mounts.
  */
-import { agentWorker } from "./worker/boot.ts";
+import { agentWorker } from "./page/boot.ts";
 import { mount } from "svelte";
 import { AgentsState } from "./ui/agents/state.svelte.ts";
 import App from "./ui/app.svelte";
@@ -18,8 +18,8 @@ import { Servers } from "./ui/servers.svelte.ts";
 import { SettingsState } from "./ui/settings.svelte.ts";
 import { RuntimeState } from "./ui/runtime.svelte.ts";
 import { Threads } from "./ui/threads.svelte.ts";
-import { connectAgent } from "./worker/client.ts";
-import { routeClient } from "./worker/langgraph-runtime.ts";
+import { connectAgent } from "./page/client.ts";
+import { routeClient } from "./page/langgraph-runtime.ts";
 
 const target = document.getElementById("app");
 if (!target) throw new Error("index.html has no #app element.");

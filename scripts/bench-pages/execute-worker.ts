@@ -19,7 +19,8 @@ import { MemoryFileStore } from "../../src/backends/memory-store.ts";
 import { ShellBackend } from "../../src/backends/sandbox/shell.ts";
 import { newShellSession } from "../../src/backends/sandbox/shell-session.ts";
 import { DEMO_CHUNK_DELAY_MS } from "../../src/models/demo.ts";
-import { connectAgent, type AgentClient } from "../../src/worker/client.ts";
+import { connectAgent, type AgentClient } from "../../src/page/client.ts";
+import { spawnAgentWorker } from "../../src/page/spawn.ts";
 import type { ExecuteBenchResult, TurnRun } from "./results.ts";
 
 const ROUNDS = 10;
@@ -63,7 +64,7 @@ async function timeExecute(next: () => ShellBackend): Promise<number[]> {
 }
 
 async function bench(): Promise<ExecuteBenchResult> {
-  const client = connectAgent();
+  const client = connectAgent(spawnAgentWorker());
   const execute: TurnRun[] = [];
   const plain: TurnRun[] = [];
   try {

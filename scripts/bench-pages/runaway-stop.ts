@@ -10,8 +10,9 @@
  * Open /scripts/bench-pages/runaway-stop.html on the Vite dev server and call
  * `window.benchRunawayStop()`; `npm run bench` does that in headless Chromium.
  */
-import { connectAgent, type AgentClient } from "../../src/worker/client.ts";
-import type { AgentEvent } from "../../src/worker/protocol.ts";
+import { connectAgent, type AgentClient } from "../../src/page/client.ts";
+import { spawnAgentWorker } from "../../src/page/spawn.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { RunawayStopResult } from "./results.ts";
 
 const ROUNDS = 5;
@@ -30,7 +31,7 @@ async function turn(client: AgentClient, threadId: string, text: string, onEvent
 }
 
 async function bench(): Promise<RunawayStopResult> {
-  const client = connectAgent();
+  const client = connectAgent(spawnAgentWorker());
   const out: RunawayStopResult = { idleCallMs: [], spinningCallMs: [], stopToAnswerMs: [], stopToDoneMs: [], nextCommandMs: [] };
   try {
     await client.updateSettings({ sandbox: "shell", approveExecute: false });

@@ -12,8 +12,9 @@
  * `npm run bench` does that in headless Chromium.
  */
 import { serverScope } from "../../src/testing/server-scope.ts";
-import { connectAgent, type AgentClient, type RunHandle } from "../../src/worker/client.ts";
-import type { AgentEvent } from "../../src/worker/protocol.ts";
+import { connectAgent, type AgentClient, type RunHandle } from "../../src/page/client.ts";
+import { spawnAgentWorker } from "../../src/page/spawn.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { StopLatencyResult } from "./results.ts";
 
 const ROUNDS = 3;
@@ -71,7 +72,7 @@ async function bench(servers: { provider: string; web: string }): Promise<StopLa
       { when: { lastUserIncludes: "LOOP", toolResults: 0 }, toolCalls: [{ name: "js_eval", args: { code: "while (true) {}" } }] },
     ]).flat(),
   );
-  const client = connectAgent();
+  const client = connectAgent(spawnAgentWorker());
   const out: StopLatencyResult = { fetchUrlMs: [], jsEvalMs: [], python3Ms: [] };
   try {
     await client.updateSettings({ sandbox: "shell", approveExecute: false });

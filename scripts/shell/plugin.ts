@@ -19,7 +19,7 @@ import { stampShell } from "./stamp.ts";
 /** The registration script's file name in dist/. */
 export const REGISTER_FILE = "register-sw.js";
 
-/** The build input that creates the agent worker (src/worker/boot.ts, imported by nothing but main.ts). */
+/** The build input that creates the agent worker (src/page/boot.ts, imported by nothing but main.ts). */
 export const BOOT_ENTRY = "boot";
 
 /**

@@ -4,7 +4,7 @@
  * `/memories/` and `/skills/`), nor where the harness, the person or the shell keep their own things.
  *
  * One table: the loader refuses a folder with a starter file here (load.ts), and seeding a thread refuses such a
- * path again (worker/thread-agents.ts). The worker's layout test checks every shared route of the app's filesystem
+ * path again (worker/threads/thread-agents.ts). The worker's layout test checks every shared route of the app's filesystem
  * is in it, so a new shared route cannot be forgotten.
  */
 import { HISTORY_DIR } from "../context/history-file.ts";

@@ -1,6 +1,6 @@
 /**
  * deeptab's own system prompt: what the agent is, where its files live, and what it can run. One text for both
- * places deeptab's agent runs: the tab (worker/agents.ts, and the start of every agent folder's prompt) and a
+ * places deeptab's agent runs: the tab (worker/runs/agents.ts, and the start of every agent folder's prompt) and a
  * LangGraph server (server/agent.ts).
  */
 

@@ -4,7 +4,7 @@
  * agent, is hidden from the tool result, the stored checkpoints (a failed
  * step's error is stored) and the error the caller gets. Runs in Node and,
  * through hostile-guarantees.browser.test.ts, in Chromium on real IndexedDB.
- * (The worker's events, export and request log: worker/key-redaction.test.ts.)
+ * (The worker's events, export and request log: worker/settings/key-redaction.test.ts.)
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";

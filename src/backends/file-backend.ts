@@ -15,7 +15,7 @@
  *   `file_too_large`, nothing written); `uploadFiles` (the user's uploads,
  *   imports) is not held to it;
  * - `addFiles` writes a batch all or none, never over a file with other
- *   content (an agent's seed files: worker/thread-agents.ts);
+ *   content (an agent's seed files: worker/threads/thread-agents.ts);
  * - given the step's {@link StepGuard} (stores shared beyond graph state), a
  *   write or delete of a file a sibling call changed after the version this
  *   call knew is merged or refused with `conflict`, never a silent lost

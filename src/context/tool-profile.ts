@@ -2,7 +2,7 @@
  * Which tool texts a model gets: deepagents' (`default`) or the short ones
  * (`compact`: one-line descriptions, no `compact_conversation`), chosen by
  * the context window unless overridden. No imports: the page shows the
- * threshold in Settings (through worker/catalog.ts) without agent code.
+ * threshold in Settings (through protocol/catalog.ts) without agent code.
  */
 
 /** Windows below this many tokens get the compact profile by default. */

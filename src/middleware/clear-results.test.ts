@@ -72,7 +72,7 @@ describe("clearing old tool results", () => {
     // The record of how far results are cleared is kept in state (so a request does not clear them again).
     const record = (out as Record<string, unknown>)._clearedResults as ClearedResults | undefined;
     expect(record?.before).toBeGreaterThan(20);
-    // What the page marks on the cards (worker/thread-view.ts): exactly the results the last request showed as notes,
+    // What the page marks on the cards (worker/threads/thread-view.ts): exactly the results the last request showed as notes,
     // each with the file its note names.
     const marked = clearedResultFiles(out.messages, record);
     const lastNotes = requests.at(-1)!.filter((m) => ToolMessage.isInstance(m) && String(m.content).startsWith("[Tool result cleared"));

@@ -1,7 +1,7 @@
 /**
  * The providers the app offers, as plain data: no imports, so the page can
  * show the list without loading any model code (models/providers.ts builds
- * the models; worker/catalog.ts hands this table to the page).
+ * the models; protocol/catalog.ts hands this table to the page).
  *
  * {@link PROVIDER_TABLE} is the one source: `ProviderId` is its keys, and
  * every list of providers (the settings' Provider select, the providers that

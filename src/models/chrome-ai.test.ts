@@ -6,7 +6,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
-import { createPromptApiPort, languageModelApi, type LanguageModelApi } from "../worker/prompt-api-host.ts";
+import { createPromptApiPort, languageModelApi, type LanguageModelApi } from "../page/prompt-api-host.ts";
 import { ChatChromeAI, parseReply, promptApiAvailability, toPromptRequest, type PromptRequest } from "./chrome-ai.ts";
 
 /** A stand-in for `window.LanguageModel` that replies with scripted text in two pieces. */

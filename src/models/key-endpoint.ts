@@ -3,7 +3,7 @@
  * entered it with: the provider's official URL (OpenAI, Anthropic) or the base URL the person set (an
  * OpenAI-compatible server, a proxy in front of the official API). The origin is the unit because it is what a
  * browser trusts as one party (CORS, storage): another path on the same origin is the same server, while another
- * port or scheme may be another program. Pure: the worker's key store (worker/settings.ts) keeps the binding.
+ * port or scheme may be another program. Pure: the worker's key store (worker/settings/settings.ts) keeps the binding.
  */
 import { httpOrigin } from "../core/http-url.ts";
 import { providerInfo, type ProviderId } from "./catalog.ts";

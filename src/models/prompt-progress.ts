@@ -3,7 +3,7 @@
  * LangChain custom event (`runManager.handleCustomEvent`) with how many of
  * the prompt's tokens it has processed. ChatWllama sends it (llama.cpp's
  * `prompt_progress`); the worker shows it while the user waits
- * (worker/run-status.ts). Plain data, no imports: the worker reads it
+ * (worker/runs/run-status.ts). Plain data, no imports: the worker reads it
  * without loading any model's code.
  */
 

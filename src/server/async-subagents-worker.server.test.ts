@@ -16,7 +16,7 @@ import {
 } from "../testing/langgraph-server.ts";
 import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 import { collectRun, openWorkerApi, storeFolderAgent } from "../testing/worker-api.ts";
-import type { AgentWorkerApi } from "../worker/protocol.ts";
+import type { AgentWorkerApi } from "../protocol/worker-api.ts";
 
 type Message = { role?: string; content?: unknown; tool_call_id?: string };
 

@@ -7,7 +7,7 @@
  * the import must report. Shared by the Node and Chromium import tests.
  */
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
-import type { ThreadExport } from "../worker/protocol.ts";
+import type { ThreadExport } from "../protocol/threads.ts";
 
 export interface CraftedExport {
   name: string;

@@ -9,7 +9,7 @@
  */
 import type { FileSystemTree, WebContainerProcess } from "@webcontainer/api";
 import { Bash, InMemoryFs } from "just-bash/browser";
-import type { WebContainerLike } from "../worker/webcontainer-host.ts";
+import type { WebContainerLike } from "../page/webcontainer-host.ts";
 
 const WORKDIR = "/home/workspace";
 

@@ -2,8 +2,8 @@
  * An agent client whose answers can be held back, for tests of the page's state while a thread loads slowly or a run
  * goes on: the first `getThread` (the view read right after a reload), a run's end, and a run's last event.
  */
-import type { AgentClient } from "../worker/client.ts";
-import type { AgentEvent } from "../worker/protocol.ts";
+import type { AgentClient } from "../page/client.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 
 /** A promise that resolves when `open` is called. */
 function gate() {

@@ -6,7 +6,7 @@
  * exports (checkpoint data decoded). Node (fake-indexeddb) and Chromium.
  */
 import { base64ToBytes } from "../backends/file-ops.ts";
-import type { ThreadExport } from "../worker/protocol.ts";
+import type { ThreadExport } from "../protocol/threads.ts";
 import type { ServerReply } from "./provider-servers.ts";
 
 /** A key shaped like OpenAI's, and one shaped like nothing (only its being configured says it is a key). */

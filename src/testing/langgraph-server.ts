@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import type { AgentEvent } from "../worker/protocol.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 import type { RecordedRequest, ScriptFn, ScriptedServer, ServerReply } from "./provider-servers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");

@@ -10,10 +10,10 @@ import { loadAgent } from "../agent-folders/load.ts";
 import { IndexedDBBackend } from "../backends/indexeddb.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
 import { isBackendError } from "../backends/protocol.ts";
-import type { AgentLibrary } from "../worker/agent-library.ts";
+import type { AgentLibrary } from "../worker/agents/agent-library.ts";
 import { createLayout, SHARED_ROUTES, type Layout } from "../worker/layout.ts";
-import type { ThreadInfo } from "../worker/protocol.ts";
-import { threadAgentSetter } from "../worker/thread-agents.ts";
+import type { ThreadInfo } from "../protocol/threads.ts";
+import { threadAgentSetter } from "../worker/threads/thread-agents.ts";
 
 const encoder = new TextEncoder();
 /** The paths of a thread's own files (the workspace, without the shared routes every thread sees). */

@@ -8,7 +8,8 @@
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../worker/app.ts";
 import { createLayout } from "../worker/layout.ts";
-import type { AgentEvent, AgentWorkerApi, TerminalEvent } from "../worker/protocol.ts";
+import type { AgentEvent, TerminalEvent } from "../protocol/events.ts";
+import type { AgentWorkerApi } from "../protocol/worker-api.ts";
 
 export function openWorkerApi(
   db = `t-${crypto.randomUUID()}`,

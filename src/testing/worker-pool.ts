@@ -7,7 +7,8 @@
  * import.meta.url))` itself where it starts one: that is the form Vite bundles as a worker.
  */
 import { afterEach } from "vitest";
-import { connectAgent, type AgentClient } from "../worker/client.ts";
+import { connectAgent, type AgentClient } from "../page/client.ts";
+import { spawnAgentWorker } from "../page/spawn.ts";
 
 export interface WorkerPool {
   /** The app's agent worker and its client. */
@@ -31,13 +32,7 @@ export function workerPool(db?: string): WorkerPool {
     return client;
   };
   return {
-    spawn: () =>
-      connect(
-        new Worker(new URL("../worker/agent.worker.ts", import.meta.url), {
-          type: "module",
-          name: `db:${db ?? `test-${crypto.randomUUID()}`}`,
-        }),
-      ),
+    spawn: () => connect(spawnAgentWorker(`db:${db ?? `test-${crypto.randomUUID()}`}`)),
     connect,
     track(worker) {
       ends.push(() => worker.terminate());

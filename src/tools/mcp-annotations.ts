@@ -1,6 +1,6 @@
 /**
  * What an MCP server's tool annotations decide: whether the tool runs without asking by default. One rule for the
- * library's `mcpInterruptOn` (mcp-tools.ts) and the app's tool list (worker/mcp-servers.ts); a small module so the
+ * library's `mcpInterruptOn` (mcp-tools.ts) and the app's tool list (worker/mcp/mcp-servers.ts); a small module so the
  * worker reads it without loading the MCP client.
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";

@@ -16,7 +16,7 @@ import { toolImageProblem } from "../core/tool-image-check.ts";
 import { TOOL_IMAGES_KEY } from "../core/tool-images.ts";
 import { HOSTILE_IMAGES, RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../testing/mcp-servers.ts";
 import { startScriptedServer, type ScriptedServer } from "../testing/provider-servers.ts";
-import { toMessageInfo } from "../worker/messages.ts";
+import { toMessageInfo } from "../worker/runs/messages.ts";
 import { connectMcpServer, type McpConnection } from "./mcp-tools.ts";
 
 const closers: Array<{ close(): Promise<void> }> = [];

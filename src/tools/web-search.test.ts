@@ -13,7 +13,7 @@ import { createDeepAgent, type DeepAgent } from "../agent/create-deep-agent.ts";
 import { createRemoteModel, type ModelChoice } from "../models/providers.ts";
 import { startScriptedServer, type ScriptedServer, type WebSearchReply } from "../testing/provider-servers.ts";
 import { choiceFor } from "../testing/remote-model.ts";
-import { toMessageInfo } from "../worker/messages.ts";
+import { toMessageInfo } from "../worker/runs/messages.ts";
 import { webSearchBlocks } from "../core/web-search-blocks.ts";
 
 const servers: ScriptedServer[] = [];

@@ -13,7 +13,7 @@ import ApprovalDialog from "./approval-dialog.svelte";
 import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
 import { buildTimeline } from "./lib/timeline.ts";
 import Timeline from "./timeline.svelte";
-import type { ApprovalAction, ApprovalDecision } from "../worker/protocol.ts";
+import type { ApprovalAction, ApprovalDecision } from "../protocol/approvals.ts";
 import type { ApprovalContent } from "./lib/approval.ts";
 
 afterEach(cleanupRendered);

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
+import type { AgentClient } from "../page/client.ts";
 import { Chat } from "./chat.svelte.ts";
 
 const { spawn } = workerPool();

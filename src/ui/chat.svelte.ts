@@ -10,8 +10,13 @@
  * branch switch is on its way waits for it, so it runs on the branch shown.
  */
 import { toErrorInfo } from "../core/errors.ts";
-import type { AgentClient, RunHandle, RunStart } from "../worker/client.ts";
-import type { AgentEvent, ApprovalDecision, ErrorInfo, ModelChoice, ThreadView, UserInput, WorkerInfo } from "../worker/protocol.ts";
+import type { AgentClient, RunHandle, RunStart } from "../page/client.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { ApprovalDecision } from "../protocol/approvals.ts";
+import type { ErrorInfo } from "../protocol/errors.ts";
+import type { ModelChoice } from "../protocol/settings.ts";
+import type { ThreadView } from "../protocol/threads.ts";
+import type { UserInput, WorkerInfo } from "../protocol/worker-api.ts";
 import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, withEarlier, type LiveThread } from "./lib/live.ts";
 
 export class Chat {

@@ -8,7 +8,7 @@ import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupRendered, reactiveProps, render } from "../testing/render.svelte.ts";
 import ContextMeter from "./context-meter.svelte";
-import type { ThreadView } from "../worker/protocol.ts";
+import type { ThreadView } from "../protocol/threads.ts";
 
 afterEach(cleanupRendered);
 

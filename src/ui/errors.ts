@@ -1,5 +1,5 @@
 /** What the UI says about an error; quota errors get advice instead of the raw message. */
-import type { ErrorInfo } from "../worker/protocol.ts";
+import type { ErrorInfo } from "../protocol/errors.ts";
 
 export function describeError(error: ErrorInfo): string {
   if (error.code === "quota_exceeded")

@@ -11,7 +11,7 @@ import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
+import type { AgentClient } from "../page/client.ts";
 import { Chat } from "./chat.svelte.ts";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
 import FileViewer from "./file-viewer.svelte";

@@ -9,8 +9,8 @@
 import { SvelteSet } from "svelte/reactivity";
 import { toErrorInfo } from "../core/errors.ts";
 import { err, fail, ok, type Result } from "../core/result.ts";
-import type { AgentClient } from "../worker/client.ts";
-import type { FileEntry, FilePage } from "../worker/protocol.ts";
+import type { AgentClient } from "../page/client.ts";
+import type { FileEntry, FilePage } from "../protocol/files.ts";
 import type { Chat } from "./chat.svelte.ts";
 import { ancestorsOf, baseName, buildGroups, expandedByDefault, pathProblem, type FileGroup } from "./lib/file-tree.ts";
 

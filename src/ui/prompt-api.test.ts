@@ -1,6 +1,6 @@
 /** The page hands the worker Chrome's Prompt API only when the window has one; stopping is cancelling the stream. */
 import { describe, expect, it } from "vitest";
-import type { PromptApiRemote } from "../worker/protocol.ts";
+import type { PromptApiRemote } from "../protocol/worker-api.ts";
 import { attachPromptApi } from "./prompt-api.ts";
 
 function fakeLanguageModel() {

@@ -4,9 +4,9 @@
  * remote over it. Each prompt streams its reply; the worker cancels the
  * stream to stop the model (no AbortSignal crosses the boundary).
  */
-import type { AgentClient } from "../worker/client.ts";
-import { createPromptApiPort, languageModelApi } from "../worker/prompt-api-host.ts";
-import type { PromptApiRemote } from "../worker/protocol.ts";
+import type { AgentClient } from "../page/client.ts";
+import { createPromptApiPort, languageModelApi } from "../page/prompt-api-host.ts";
+import type { PromptApiRemote } from "../protocol/worker-api.ts";
 
 /** Attaches the Prompt API when `scope` (the window) has one; true when it did. */
 export async function attachPromptApi(client: Pick<AgentClient, "attachPromptApi">, scope: unknown = globalThis): Promise<boolean> {

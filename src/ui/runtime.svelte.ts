@@ -5,19 +5,14 @@
  * URL it was entered with (a server on another origin gets no key until one is entered for it), in this tab's memory
  * only, unless "Remember" is on (then in this site's IndexedDB, server-key-store.ts, not encrypted; never
  * `localStorage`: a key an earlier version left there is moved and removed at start). The page's client follows
- * {@link RuntimeState.route} (worker/langgraph-runtime.ts); every change is announced so the page reloads.
+ * {@link RuntimeState.route} (page/langgraph-runtime.ts); every change is announced so the page reloads.
  */
 import type { ErrorInfo } from "../core/errors.ts";
 import { httpOrigin } from "../core/http-url.ts";
 import { redactSecrets } from "../core/redact.ts";
-import {
-  connectLangGraph,
-  type AssistantInfo,
-  type LangGraphConnection,
-  type LangGraphError,
-  type LangGraphResult,
-} from "../worker/langgraph-client.ts";
-import type { ServerRoute } from "../worker/langgraph-runtime.ts";
+import { connectLangGraph, type AssistantInfo, type LangGraphConnection, type LangGraphResult } from "../page/langgraph-client.ts";
+import type { LangGraphError } from "../protocol/errors.ts";
+import type { ServerRoute } from "../page/langgraph-runtime.ts";
 import { indexedDbServerKeyStore, type ServerKeyStore } from "./server-key-store.ts";
 
 export type RuntimeKind = "tab" | "server";

@@ -9,9 +9,11 @@ import { describe, expect, it, vi } from "vitest";
 import { fakeWebContainer } from "../testing/fake-webcontainer.ts";
 import { WAIT } from "../testing/wait.ts";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
-import type { AgentEvent, ContainerPort, SandboxChoice, SandboxStatus } from "../worker/protocol.ts";
-import type { ServerInfo } from "../worker/webcontainer-host.ts";
+import type { AgentClient } from "../page/client.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { ContainerPort } from "../protocol/worker-api.ts";
+import type { SandboxChoice, SandboxStatus } from "../protocol/settings.ts";
+import type { ServerInfo } from "../page/webcontainer-host.ts";
 import { startSandboxHost } from "./sandbox-host.ts";
 
 type Attached = [ContainerPort | null, SandboxStatus["webcontainer"], string];

@@ -9,15 +9,16 @@
  * is not cross-origin isolated, a failed boot). Commands run in the offline
  * shell until then, and after a failure.
  */
-import type { AgentClient } from "../worker/client.ts";
-import type { ContainerPort, SandboxChoice, SandboxStatus } from "../worker/protocol.ts";
+import type { AgentClient } from "../page/client.ts";
+import type { ContainerPort } from "../protocol/worker-api.ts";
+import type { SandboxChoice, SandboxStatus } from "../protocol/settings.ts";
 import {
   BOOT_TIMEOUT_MS,
   bootWebContainer,
   createContainerHost,
   type ServerInfo,
   type WebContainerLike,
-} from "../worker/webcontainer-host.ts";
+} from "../page/webcontainer-host.ts";
 
 export interface SandboxHost {
   /** Boots WebContainer when the current choice wants it (once per page; later calls wait for the same boot). */

@@ -1,7 +1,7 @@
 /**
  * Where a remembered LangGraph server key is kept: this site's IndexedDB (as the worker keeps a remembered provider
  * key), never `localStorage` and never the DOM, with the origin it was entered for. The page keeps it itself because
- * the page's LangGraph client (worker/langgraph-client.ts) sends it; the worker never hands a key back out.
+ * the page's LangGraph client (page/langgraph-client.ts) sends it; the worker never hands a key back out.
  */
 import { openDB } from "idb";
 

@@ -3,7 +3,8 @@
  * for the person, or null), and download figures as short text.
  */
 import { formatBytes } from "./errors.ts";
-import type { DownloadError, DownloadProgress } from "../worker/protocol.ts";
+import type { DownloadError } from "../protocol/errors.ts";
+import type { DownloadProgress } from "../protocol/settings.ts";
 
 /**
  * The approval settings' labels. Commands (`execute`) can change files too

@@ -10,7 +10,7 @@ import { page, userEvent } from "vitest/browser";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
 import { serverScope } from "../testing/server-scope.ts";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
+import type { AgentClient } from "../page/client.ts";
 import { Chat } from "./chat.svelte.ts";
 import SettingsDialog from "./settings-dialog.svelte";
 import { RuntimeState } from "./runtime.svelte.ts";

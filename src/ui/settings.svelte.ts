@@ -8,12 +8,11 @@
 import { toErrorInfo } from "../core/errors.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import { err, fail, type Result } from "../core/result.ts";
-import { KEY_PROVIDERS } from "../worker/catalog.ts";
-import type { AgentClient } from "../worker/client.ts";
+import { KEY_PROVIDERS } from "../protocol/catalog.ts";
+import type { AgentClient } from "../page/client.ts";
 import { guarded } from "./lib/guard.ts";
 import type {
   CachedModel,
-  DownloadError,
   DownloadProgress,
   KeyStatus,
   ModelChoice,
@@ -22,7 +21,8 @@ import type {
   RequestLogEntry,
   SandboxStatus,
   Settings,
-} from "../worker/protocol.ts";
+} from "../protocol/settings.ts";
+import type { DownloadError } from "../protocol/errors.ts";
 
 /** A download of this page: its latest progress, and how it ended when it failed. */
 export interface DownloadEntry {

@@ -5,7 +5,7 @@
  * `notice` or the `error`, in plain words.
  */
 import type { ErrorInfo } from "../core/errors.ts";
-import type { AgentClient } from "../worker/client.ts";
+import type { AgentClient } from "../page/client.ts";
 import type { RuntimeState } from "./runtime.svelte.ts";
 
 export type CopyTarget = "server" | "tab";

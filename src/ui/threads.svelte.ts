@@ -5,8 +5,9 @@
  * usage. Components read it through context (context.ts).
  */
 import { toErrorInfo } from "../core/errors.ts";
-import type { AgentClient } from "../worker/client.ts";
-import type { ErrorInfo, ThreadInfo, ThreadResult } from "../worker/protocol.ts";
+import type { AgentClient } from "../page/client.ts";
+import type { ErrorInfo, ThreadResult } from "../protocol/errors.ts";
+import type { ThreadInfo } from "../protocol/threads.ts";
 import type { Chat } from "./chat.svelte.ts";
 
 /** Bytes used and available to the origin (`navigator.storage.estimate()`). */

@@ -11,7 +11,7 @@ import type { WebSearchReply } from "../testing/provider-servers.ts";
 import { cleanupRendered, render } from "../testing/render.svelte.ts";
 import { serverScope } from "../testing/server-scope.ts";
 import { workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "../worker/client.ts";
+import type { AgentClient } from "../page/client.ts";
 import { Chat } from "./chat.svelte.ts";
 import { buildTimeline } from "./lib/timeline.ts";
 import SettingsDialog from "./settings-dialog.svelte";

@@ -3,15 +3,16 @@
  * survive reloads; the same stores in memory for the session when the browser
  * denies the site IndexedDB, memory-storage.ts), assembles the
  * worker API (app.ts) and exposes it over Comlink. The page reaches it only
- * through protocol.ts (see client.ts). The API is exposed at once; calls
+ * through protocol/ (see page/client.ts). The API is exposed at once; calls
  * wait until storage is open.
  */
 import { expose } from "comlink";
 import { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
-import { preloadRunCode } from "./agents.ts";
+import { preloadRunCode } from "./runs/agents.ts";
 import { createWorkerApi } from "./app.ts";
 import { createLayout } from "./layout.ts";
-import { THREADS_CHANNEL, type AgentWorkerApi, type ThreadEvent } from "./protocol.ts";
+import { THREADS_CHANNEL, type ThreadEvent } from "../protocol/threads.ts";
+import type { AgentWorkerApi } from "../protocol/worker-api.ts";
 
 /** The IndexedDB database prefix; a worker named "db:<name>" uses another one (tests). */
 const dbName = self.name.startsWith("db:") ? self.name.slice(3) : "deeptab";

@@ -11,7 +11,8 @@ import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { collectRun, openWorkerApi } from "../testing/worker-api.ts";
 import { createLayout } from "./layout.ts";
-import type { AgentWorkerApi, MessageInfo, UserInput } from "./protocol.ts";
+import type { AgentWorkerApi, UserInput } from "../protocol/worker-api.ts";
+import type { MessageInfo } from "../protocol/messages.ts";
 
 const openApi = openWorkerApi;
 

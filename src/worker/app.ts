@@ -17,30 +17,32 @@ import type { PromptApiPort } from "../models/chrome-ai.ts";
 import { endpointOf, listModels, preloadClient, type ModelChoice } from "../models/providers.ts";
 import { endpointOrigin } from "../models/key-endpoint.ts";
 import type { IndexedDBSaver } from "../storage/indexeddb-saver.ts";
-import { GENERAL_AGENT } from "./general-agent.ts";
-import { AGENT_CALLS } from "./agent-calls.ts";
-import type { AgentService } from "./agent-service.ts";
-import { AGENT_LINKS_NS, AGENTS_NS } from "./agent-namespaces.ts";
-import { buildAgent, preloadRunCode, readerAgent } from "./agents.ts";
+import { GENERAL_AGENT } from "./agents/general-agent.ts";
+import { AGENT_CALLS } from "../protocol/agent-calls.ts";
+import type { AgentService } from "./agents/agent-service.ts";
+import { AGENT_LINKS_NS, AGENTS_NS } from "./agents/agent-namespaces.ts";
+import { buildAgent, preloadRunCode, readerAgent } from "./runs/agents.ts";
 import { basePrompt } from "../agent/deeptab-prompt.ts";
-import { KEY_PROVIDERS, providerInfo } from "./catalog.ts";
-import { enrichApproval } from "./approvals.ts";
-import { createFilesService } from "./files.ts";
-import type { CheckpointReader } from "./history.ts";
+import { KEY_PROVIDERS, providerInfo } from "../protocol/catalog.ts";
+import { enrichApproval } from "./runs/approvals.ts";
+import { createFilesService } from "./threads/files.ts";
+import type { CheckpointReader } from "./threads/history.ts";
 import type { Layout } from "./layout.ts";
-import type { LocalModels } from "./local-models.ts";
-import { lazyLocalModels } from "./local-models-lazy.ts";
-import type { McpServersService } from "./mcp-servers.ts";
-import type { AgentLibraryApi, AgentWorkerApi, PromptApiRemote, ThreadApi, ThreadEvent, WorkerInfo } from "./protocol.ts";
+import type { LocalModels } from "./models/local-models.ts";
+import { lazyLocalModels } from "./models/local-models-lazy.ts";
+import type { McpServersService } from "./mcp/mcp-servers.ts";
+import type { AgentLibraryApi } from "../protocol/agents.ts";
+import type { AgentWorkerApi, PromptApiRemote, WorkerInfo } from "../protocol/worker-api.ts";
+import type { ThreadApi, ThreadEvent } from "../protocol/threads.ts";
 import { createRequestLog } from "./request-log.ts";
-import { createRunService, type RunRegistry } from "./runs.ts";
+import { createRunService, type RunRegistry } from "./runs/runs.ts";
 import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
-import type { ServerProbes } from "./server-probes.ts";
-import { createSettingsService } from "./settings.ts";
-import { threadView } from "./thread-view.ts";
-import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads.ts";
-import { modelWindow } from "./windows.ts";
+import type { ServerProbes } from "./models/server-probes.ts";
+import { createSettingsService } from "./settings/settings.ts";
+import { threadView } from "./threads/thread-view.ts";
+import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads/threads.ts";
+import { modelWindow } from "./models/windows.ts";
 
 export interface WorkerAppOptions {
   /**
@@ -133,7 +135,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   let mcpLoaded: McpServersService | undefined;
   let mcpLoading: Promise<McpServersService> | undefined;
   const mcp = () =>
-    (mcpLoading ??= import("./mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage.layout.store, log.fetch))));
+    (mcpLoading ??= import("./mcp/mcp-servers.ts").then((m) => (mcpLoaded = m.createMcpServers(storage.layout.store, log.fetch))));
   /**
    * The worker's one list of secrets: provider keys and MCP header values and sign-in tokens. Every text that leaves
    * (run errors, the request log, a run's tool errors and node failures through the agent's `secrets`) is redacted
@@ -170,7 +172,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   // models/server-probe.ts); a first turn with another provider never needs them.
   const probe = (choice: ModelChoice) => import("../models/server-probe.ts").then((m) => m.probeServer(choice, log.fetch));
   let probesMade: Promise<ServerProbes> | undefined;
-  const probes = () => (probesMade ??= import("./server-probes.ts").then((m) => m.createServerProbes(probe, storage.layout.store)));
+  const probes = () => (probesMade ??= import("./models/server-probes.ts").then((m) => m.createServerProbes(probe, storage.layout.store)));
   const serverWindow = async (choice: ModelChoice) => (await probes()).window(choice);
   /** The window a choice works in: the same decision the agent's summarization is sized by (windows.ts). */
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
@@ -225,7 +227,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   // The agents' code (the folder loader: YAML, zip, schemas) loads with the first agent call or agent thread.
   let service: Promise<AgentService> | undefined;
   const agents = () =>
-    (service ??= import("./agent-service.ts").then(({ createAgentService }) =>
+    (service ??= import("./agents/agent-service.ts").then(({ createAgentService }) =>
       createAgentService({
         store: storage.layout.store,
         siteBase: options.siteBase,

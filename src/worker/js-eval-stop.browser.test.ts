@@ -8,7 +8,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { serverScope } from "../testing/server-scope.ts";
 import { messagesOf, workerPool } from "../testing/worker-pool.ts";
-import type { AgentEvent } from "./protocol.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 
 const { spawn } = workerPool();
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { RESERVED_PLACES, reservedPlace } from "../agent-folders/reserved.ts";
 import { CompositeBackend } from "../backends/composite.ts";
 import { createBackendRuntime, resolveBackend } from "../backends/runtime.ts";
-import { UPLOADS_DIR } from "./files.ts";
+import { UPLOADS_DIR } from "./threads/files.ts";
 import { createLayout, SHARED_ROUTES } from "./layout.ts";
 
 describe("the layout's routes and the reserved places", () => {

@@ -25,7 +25,7 @@ import {
 } from "../backends/runtime.ts";
 import { deleteStoreEffects, StoreBackend, storeStepGuard } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
-import { readAllFiles } from "./files.ts";
+import { readAllFiles } from "./threads/files.ts";
 
 /**
  * Paths under these prefixes are shared by every thread (not part of a thread's workspace or export): the routes of

@@ -5,7 +5,7 @@
  * a path is hidden). The page shows it, so a person can check that nothing goes anywhere they did not choose.
  */
 import { redactSecrets } from "../core/redact.ts";
-import type { RequestLogEntry } from "./protocol.ts";
+import type { RequestLogEntry } from "../protocol/settings.ts";
 
 export interface RequestLog {
   /** A `fetch` that records each request it makes. */

@@ -20,7 +20,8 @@ import type { ContainerHost, WebContainerBackend } from "../backends/sandbox/con
 import { newShellSession, type ShellSession } from "../backends/sandbox/shell-session.ts";
 import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { ShellBackend } from "../backends/sandbox/shell.ts";
-import type { ContainerPort, SandboxChoice, SandboxKind, SandboxStatus } from "./protocol.ts";
+import type { ContainerPort } from "../protocol/worker-api.ts";
+import type { SandboxChoice, SandboxKind, SandboxStatus } from "../protocol/settings.ts";
 
 export interface SandboxService {
   /** What commands run in for `choice`, said for people; `from` is the host python3's packages come from (none: no packages). */

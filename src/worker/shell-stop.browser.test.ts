@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { messagesOf, workerPool } from "../testing/worker-pool.ts";
-import type { AgentEvent } from "./protocol.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 
 const { spawn } = workerPool();
 

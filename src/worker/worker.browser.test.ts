@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { filesOf, messagesOf, workerPool } from "../testing/worker-pool.ts";
-import type { AgentClient } from "./client.ts";
+import type { AgentClient } from "../page/client.ts";
 import { demoAnswer, demoNotePath } from "../models/demo.ts";
-import type { AgentEvent, TokenEvent } from "./protocol.ts";
+import type { AgentEvent, TokenEvent } from "../protocol/events.ts";
 
 const { spawn, connect } = workerPool();
 

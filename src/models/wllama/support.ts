@@ -12,7 +12,7 @@
  * (wllama's advice) at the time of writing. wllama's "compat" build for such
  * browsers is fetched from a CDN, which deeptab never does (no request to a
  * third party), so there the provider is offered disabled with the reason.
- * No imports: the page asks too (worker/catalog.ts).
+ * No imports: the page asks too (protocol/catalog.ts).
  */
 
 export type WllamaSupport = { ok: true } | { ok: false; reason: string };

@@ -10,7 +10,7 @@ import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 import { workerPool } from "../../testing/worker-pool.ts";
-import type { AgentClient } from "../../worker/client.ts";
+import type { AgentClient } from "../../page/client.ts";
 import { Chat } from "../chat.svelte.ts";
 import { Threads } from "../threads.svelte.ts";
 import AgentEditor from "./agent-editor.svelte";

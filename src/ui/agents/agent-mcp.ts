@@ -4,8 +4,8 @@
  * asking for the header the agent names (its value is given in Settings → MCP servers, never by the agent); a URL
  * already among the person's servers is left as it is. Gives the line the page shows afterwards.
  */
-import type { McpServersApi } from "../../worker/mcp-protocol.ts";
-import type { AgentReview } from "../../worker/protocol.ts";
+import type { McpServersApi } from "../../protocol/mcp.ts";
+import type { AgentReview } from "../../protocol/agents.ts";
 
 /** One of agent.yaml's `mcp_servers`, as the review carries it. */
 export type AgentMcpServer = AgentReview["mcpServers"][number];

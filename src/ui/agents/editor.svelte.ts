@@ -8,8 +8,9 @@
  */
 import { toErrorInfo } from "../../core/errors.ts";
 import { err, fail, ok, type Result } from "../../core/result.ts";
-import type { AgentClient } from "../../worker/client.ts";
-import type { AgentError, AgentFileChange, AgentFolderView, AgentResult, AgentSummary, ErrorInfo } from "../../worker/protocol.ts";
+import type { AgentClient } from "../../page/client.ts";
+import type { AgentError, AgentResult, ErrorInfo } from "../../protocol/errors.ts";
+import type { AgentFileChange, AgentFolderView, AgentSummary } from "../../protocol/agents.ts";
 import type { OpenFile, ViewerFiles } from "../files.svelte.ts";
 import { saveBlob } from "../files.svelte.ts";
 import { baseName } from "../lib/file-tree.ts";

@@ -3,7 +3,8 @@
  * permissions, a suggested model, the problems of a refused agent. Pure; every value comes from the agent's files,
  * so everything here is shown as text, never as HTML.
  */
-import type { AgentError, AgentReview, AgentSummary, ErrorInfo } from "../../worker/protocol.ts";
+import type { AgentError, ErrorInfo } from "../../protocol/errors.ts";
+import type { AgentReview, AgentSummary } from "../../protocol/agents.ts";
 
 type ModelRef = NonNullable<AgentSummary["model"]>;
 type Rule = AgentReview["interruptOn"][string];

@@ -2,22 +2,16 @@
  * The agents' reactive state: the gallery's list (the general agent, the site's, the stored ones), the review of an
  * agent from a link (`?agent=<url>`), a drop or a picker before it is used, and what a person does with an agent:
  * use it (a thread with it), remove it, share it (its zip and JSON bundle, its link). Components read it through
- * context (context.ts) and call its methods; the worker validates and stores (worker/protocol.ts AgentLibraryApi).
+ * context (context.ts) and call its methods; the worker validates and stores (protocol/agents.ts AgentLibraryApi).
  *
  * A link's agent already stored with the same content opens without a second review; a changed one (same URL, new
  * hash) is reviewed again. Leaving a review stores nothing and takes `?agent=` out of the address.
  */
 import { SvelteSet } from "svelte/reactivity";
 import { toErrorInfo } from "../../core/errors.ts";
-import type { AgentClient } from "../../worker/client.ts";
-import {
-  GENERAL_AGENT_ID,
-  type AgentError,
-  type AgentResult,
-  type AgentReview,
-  type AgentSummary,
-  type ErrorInfo,
-} from "../../worker/protocol.ts";
+import type { AgentClient } from "../../page/client.ts";
+import { GENERAL_AGENT_ID, type AgentReview, type AgentSummary } from "../../protocol/agents.ts";
+import type { AgentError, AgentResult, ErrorInfo } from "../../protocol/errors.ts";
 import type { Chat } from "../chat.svelte.ts";
 import { saveBlob } from "../files.svelte.ts";
 import { copyText } from "../lib/clipboard.ts";

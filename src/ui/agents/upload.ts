@@ -5,7 +5,8 @@
  * once and transferred to the worker.
  */
 import { err, fail, ok, type Result } from "../../core/result.ts";
-import { AGENT_UPLOAD_LIMITS, type AgentError, type AgentUpload } from "../../worker/protocol.ts";
+import { AGENT_UPLOAD_LIMITS, type AgentUpload } from "../../protocol/agents.ts";
+import type { AgentError } from "../../protocol/errors.ts";
 import { formatBytes } from "../errors.ts";
 
 /** What was chosen, before it is read: a folder's files (folder paths) or one archive. */

@@ -11,7 +11,7 @@
  * pause arrives as a new object.
  */
 import { tick, untrack } from "svelte";
-import type { ApprovalDecision } from "../../worker/protocol.ts";
+import type { ApprovalDecision } from "../../protocol/approvals.ts";
 import {
   callLabel,
   enterApproves,

@@ -7,7 +7,8 @@
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
-import type { ModelChoice, StatusEvent } from "../../worker/protocol.ts";
+import type { ModelChoice } from "../../protocol/settings.ts";
+import type { StatusEvent } from "../../protocol/events.ts";
 import RunStatus from "./run-status.svelte";
 
 afterEach(cleanupRendered);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalAction } from "../../worker/protocol.ts";
+import type { ApprovalAction } from "../../protocol/approvals.ts";
 import {
   allApprovable,
   allowedOf,

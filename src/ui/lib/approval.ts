@@ -5,7 +5,7 @@
  * edited-arguments parser, and the small labels the dialog shows.
  */
 import { err, ok, type Result } from "../../core/result.ts";
-import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../../worker/protocol.ts";
+import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../../protocol/approvals.ts";
 
 export type DecisionType = ApprovalDecision["type"];
 

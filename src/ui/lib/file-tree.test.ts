@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileEntry } from "../../worker/protocol.ts";
+import type { FileEntry } from "../../protocol/files.ts";
 import { ancestorsOf, buildGroups, formatKB, formatSize, pathProblem, skillNameProblem, skillTemplate } from "./file-tree.ts";
 
 const file = (path: string, size = 10): FileEntry => ({ path, isDir: false, size });

@@ -4,7 +4,7 @@
  * results, history, uploads), path checks for the "New file" form, the
  * memory and skill templates, and size formatting. No DOM.
  */
-import type { FileEntry } from "../../worker/protocol.ts";
+import type { FileEntry } from "../../protocol/files.ts";
 
 export interface TreeFile {
   kind: "file";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MessageInfo, ThreadView } from "../../worker/protocol.ts";
+import type { MessageInfo } from "../../protocol/messages.ts";
+import type { ThreadView } from "../../protocol/threads.ts";
 import { beginTurn, emptyLive, withEarlier } from "./live.ts";
 
 const user = (content: string, id?: string): MessageInfo => ({ role: "user", content, ...(id ? { id } : {}) });

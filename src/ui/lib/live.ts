@@ -4,16 +4,11 @@
  * holds one LiveThread and swaps it; the worker's ThreadView replaces it
  * whenever a run ends (the checkpoint is the truth).
  */
-import type {
-  AgentEvent,
-  ErrorInfo,
-  MessageInfo,
-  PendingApproval,
-  RetryEvent,
-  StatusEvent,
-  ThreadView,
-  Todo,
-} from "../../worker/protocol.ts";
+import type { AgentEvent, RetryEvent, StatusEvent } from "../../protocol/events.ts";
+import type { ErrorInfo } from "../../protocol/errors.ts";
+import type { MessageInfo, Todo } from "../../protocol/messages.ts";
+import type { PendingApproval } from "../../protocol/approvals.ts";
+import type { ThreadView } from "../../protocol/threads.ts";
 
 export interface ChildActivity {
   messages: MessageInfo[];

@@ -1,6 +1,6 @@
 /** Which async subagent task a tool card is about (the card then opens the task's thread on its server). */
 import { ASYNC_TASK_TOOL_NAMES } from "../../core/async-task-names.ts";
-import type { RemoteTask } from "../../worker/protocol.ts";
+import type { RemoteTask } from "../../protocol/threads.ts";
 
 const TOOLS: ReadonlySet<string> = new Set(ASYNC_TASK_TOOL_NAMES);
 

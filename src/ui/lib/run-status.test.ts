@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StatusEvent } from "../../worker/protocol.ts";
+import type { StatusEvent } from "../../protocol/events.ts";
 import { runStatusText } from "./run-status.ts";
 
 const status = (s: Omit<StatusEvent, "type" | "runId">): StatusEvent => ({ type: "status", runId: "r", ...s });

@@ -4,7 +4,8 @@
  * words for every event of a phase, so a polite live region speaks once
  * per phase, not at every percent), and the figures shown beside it. Pure.
  */
-import type { ModelChoice, StatusEvent } from "../../worker/protocol.ts";
+import type { ModelChoice } from "../../protocol/settings.ts";
+import type { StatusEvent } from "../../protocol/events.ts";
 
 export interface RunStatusText {
   /** Spoken and shown: "Loading the model", "Reading the prompt", "Waiting for OpenAI". */

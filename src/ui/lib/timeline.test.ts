@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent, MessageInfo } from "../../worker/protocol.ts";
+import type { AgentEvent } from "../../protocol/events.ts";
+import type { MessageInfo } from "../../protocol/messages.ts";
 import { applyEvent, beginTurn, emptyLive, failTurn } from "./live.ts";
 import { buildTimeline, callKey, pairResults } from "./timeline.ts";
 import { turnUsage, turnUsageText } from "./turn-usage.ts";

@@ -8,7 +8,7 @@
  * (providers repeat ids across turns, and a subagent's raw ids can differ
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
-import type { CitationInfo, GradeInfo, MessageInfo, ToolCallInfo, WebSearchInfo } from "../../worker/protocol.ts";
+import type { CitationInfo, GradeInfo, MessageInfo, ToolCallInfo, WebSearchInfo } from "../../protocol/messages.ts";
 import type { ToolStatus } from "./tool-summary.ts";
 import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 

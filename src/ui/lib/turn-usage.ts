@@ -5,7 +5,7 @@
  * count in the turn's totals and are also named on their own. Pure.
  */
 import { addUsage } from "../../core/usage.ts";
-import type { MessageInfo, UsageInfo } from "../../worker/protocol.ts";
+import type { MessageInfo, UsageInfo } from "../../protocol/messages.ts";
 
 export interface TurnUsage extends UsageInfo {
   /** Model calls that reported usage. */

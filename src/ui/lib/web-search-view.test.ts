@@ -1,6 +1,6 @@
 /** The page's side of web search, pure: the timeline's search cards and citations, the links' checks, the switch. */
 import { describe, expect, it } from "vitest";
-import type { MessageInfo } from "../../worker/protocol.ts";
+import type { MessageInfo } from "../../protocol/messages.ts";
 import { withWebSearch } from "../settings/model-form.ts";
 import { shownLinks } from "./links.ts";
 import { buildTimeline } from "./timeline.ts";

@@ -12,14 +12,14 @@
  * emptied; nothing here keeps it.
  */
 import { tick, untrack } from "svelte";
-import { providerInfo, wllamaSupport } from "../../worker/catalog.ts";
+import { providerInfo, wllamaSupport } from "../../protocol/catalog.ts";
 import {
   PYTHON_PACKAGES_CDN,
   type ModelChoice,
   type ProviderId,
   type SandboxChoice,
   type ToolProfileChoice,
-} from "../../worker/protocol.ts";
+} from "../../protocol/settings.ts";
 import type { Chat } from "../chat.svelte.ts";
 import type { RuntimeState } from "../runtime.svelte.ts";
 import type { SettingsState } from "../settings.svelte.ts";

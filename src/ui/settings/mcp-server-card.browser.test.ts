@@ -1,7 +1,7 @@
 /** mcp-server-card.svelte at a phone's width (its width in Settings at 390 px): every tool row lays out the same way. */
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
-import type { McpServersApi, McpServerView, McpToolView } from "../../worker/mcp-protocol.ts";
+import type { McpServersApi, McpServerView, McpToolView } from "../../protocol/mcp.ts";
 import McpServerCard from "./mcp-server-card.svelte";
 import { McpServersState } from "./mcp-servers-state.svelte.ts";
 

@@ -2,7 +2,7 @@
  * Settings › MCP servers: the servers the worker keeps, their state and tools, and the Add MCP server form. A
  * header value (token) typed here goes to the worker and is forgotten: the field empties once it is sent.
  */
-import type { McpServersApi, McpServerView, McpToolChoice } from "../../worker/mcp-protocol.ts";
+import type { McpServersApi, McpServerView, McpToolChoice } from "../../protocol/mcp.ts";
 import { localNetworkNote } from "./model-form.ts";
 import { guarded } from "../lib/guard.ts";
 import { callbackUrl, openSignInWindow, waitForCallback } from "./mcp-sign-in.ts";

@@ -8,7 +8,7 @@
  * window visits the authorization server) and to `window.opener` where it still exists; only answers from this
  * origin that carry this sign-in's `state` count (the worker checks `state` again).
  */
-import type { McpOAuthCallback } from "../../worker/mcp-protocol.ts";
+import type { McpOAuthCallback } from "../../protocol/mcp.ts";
 
 /** The channel and message type the callback page answers with. */
 export const SIGN_IN_CHANNEL = "deeptab-mcp-oauth";

@@ -1,6 +1,6 @@
 /** The settings' model fields as pure functions over the provider table. */
 import { describe, expect, it } from "vitest";
-import { PROVIDERS, providerInfo } from "../../worker/catalog.ts";
+import { PROVIDERS, providerInfo } from "../../protocol/catalog.ts";
 import {
   baseUrlError,
   baseUrlHint,

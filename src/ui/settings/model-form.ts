@@ -1,6 +1,6 @@
 /**
  * The settings' model fields as pure functions over the provider table
- * (models/catalog.ts, through worker/catalog.ts): what the fields hold for a
+ * (models/catalog.ts, through protocol/catalog.ts): what the fields hold for a
  * choice, what a provider switch changes, the choice the fields describe,
  * their problems, and the placeholders and hints they show. The form's state
  * class (form.svelte.ts) calls these; nothing here is reactive.
@@ -14,8 +14,8 @@ import {
   type BuiltinProfileKey,
   type ProviderInfo,
   type WllamaSupport,
-} from "../../worker/catalog.ts";
-import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, ToolProfileChoice } from "../../worker/protocol.ts";
+} from "../../protocol/catalog.ts";
+import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, ToolProfileChoice } from "../../protocol/settings.ts";
 import { checkBaseUrl, parseContextWindow } from "../settings-form.ts";
 
 const en = (n: number) => n.toLocaleString("en-US");

@@ -1,6 +1,6 @@
 /**
  * What Settings shows for each built-in harness profile: a label and a one-line hint per registry key. Pure data
- * (the page reaches it through worker/catalog.ts, without the profiles' prompt texts); a test checks it names every
+ * (the page reaches it through protocol/catalog.ts, without the profiles' prompt texts); a test checks it names every
  * built-in key, so a new built-in profile cannot go unlisted.
  */
 export const BUILTIN_PROFILE_LABELS = {
