@@ -2,11 +2,11 @@ import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
-import { siteAgentsPlugin } from "./scripts/agents/plugin.ts";
-import { langchainLean } from "./scripts/langchain-lean/plugin.ts";
-import { langsmithOff } from "./scripts/langsmith-off/plugin.ts";
-import { appShell, BOOT_ENTRY } from "./scripts/shell/plugin.ts";
-import { pyodideAssets } from "./scripts/pyodide/plugin.ts";
+import { siteAgentsPlugin } from "./scripts/vite/agents/plugin.ts";
+import { langchainLean } from "./scripts/vite/langchain-lean/plugin.ts";
+import { langsmithOff } from "./scripts/vite/langsmith-off/plugin.ts";
+import { appShell, BOOT_ENTRY } from "./scripts/vite/shell/plugin.ts";
+import { pyodideAssets } from "./scripts/vite/pyodide/plugin.ts";
 
 /** Cross-origin isolation: WebContainer and SharedArrayBuffer need it. */
 const isolation = {

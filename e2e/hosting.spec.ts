@@ -15,9 +15,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { cspContent } from "../scripts/shell/csp.ts";
-import { ISOLATION_HEADERS } from "../scripts/shell/isolation.ts";
-import { manifestOf, type ShellManifest } from "../scripts/shell/precache.ts";
+import { cspContent } from "../scripts/vite/shell/csp.ts";
+import { ISOLATION_HEADERS } from "../scripts/vite/shell/isolation.ts";
+import { manifestOf, type ShellManifest } from "../scripts/vite/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
 import { demoAnswer } from "../src/models/demo.ts";
 import { AFTER_LOAD, connect, idle, send } from "./app.ts";

@@ -2,7 +2,7 @@
 // JS (the scripts index.html names, and everything they import statically) and the agent worker's startup JS (its
 // entry chunk and everything it imports statically). A dynamic `import()` is not followed: that code loads on
 // demand. Used by the bundle check (scripts/check-bundle.mjs, which holds the worker to its budget) and the app
-// bench (scripts/bench-app.ts, which reports both).
+// bench (scripts/bench/app.ts, which reports both).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -11,7 +11,7 @@ import { parseAst } from "rolldown/parseAst";
 /**
  * The goal for the agent worker's startup JS (gzip): 250 KiB (issue 20). Met (≈ 248.6 KiB): what LangChain's core,
  * LangGraph, its checkpoint package, LangSmith's run trees, zod (v3 and v4: core uses both) and core's JSON-schema
- * validator keep after scripts/langchain-lean is ≈ 170 KiB gzip (each compressed alone), all reached from code a first
+ * validator keep after scripts/vite/langchain-lean is ≈ 170 KiB gzip (each compressed alone), all reached from code a first
  * turn runs (runnables, tools, chat models, the graph's loop); deeptab's own startup code is ≈ 80 KiB.
  */
 export const WORKER_STARTUP_GOAL = 250 * 1024;
@@ -27,8 +27,8 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * request log's line for redirects a browser follows, 0.2 KiB, fetch_url's code and its HTML-to-Markdown libraries
  * loading with the first run; harness profiles 3 KiB: resolution runs when the first agent is built and the built-ins'
  * prompt texts reach the first request of a Claude or Codex model). LangSmith's clients, replaced by a no-op at build
- * (scripts/langsmith-off), took 47 KiB off (355 → 307.5 KiB); LangChain's import map on demand and its packages'
- * unused modules left out (scripts/langchain-lean) 40 KiB more (307.8 → 267.6 KiB); the in-tab models' store
+ * (scripts/vite/langsmith-off), took 47 KiB off (355 → 307.5 KiB); LangChain's import map on demand and its packages'
+ * unused modules left out (scripts/vite/langchain-lean) 40 KiB more (307.8 → 267.6 KiB); the in-tab models' store
  * loading with the first listing or download 1.7 KiB (265.9 KiB); async subagents' descriptors and web search's
  * wiring added 1.1 KiB, the WebContainer backend, a thread export's validation and the async tools' code loading on
  * demand took 0.6, and the shell interpreter's source no longer inlined as a data URL 2.6 (264.0 KiB); picomatch left

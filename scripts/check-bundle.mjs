@@ -11,12 +11,12 @@
 // src), no inline event handler attribute, no script or link to another
 // origin, and the CSP meta tag before every script and stylesheet; and
 // dist/sw.js precaches every file of the build but source maps (its first
-// line is the manifest the app-shell plugin writes, scripts/shell/plugin.ts).
+// line is the manifest the app-shell plugin writes, scripts/vite/shell/plugin.ts).
 //
 // And holds the agent worker to its startup budget: its entry chunk and everything that chunk imports statically
 // must be at most WORKER_STARTUP_BUDGET gzip bytes (scripts/bundle-size.mjs, which says why that is above the
 // 250 KiB goal); what a first turn does not need (provider clients, the shell, llama.cpp's glue, zip, YAML, …) is
-// loaded with a dynamic import() when first used. And LangSmith's client is in no bundle (scripts/langsmith-off).
+// loaded with a dynamic import() when first used. And LangSmith's client is in no bundle (scripts/vite/langsmith-off).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
@@ -110,7 +110,7 @@ function location(src, index) {
   return `${line}:${column}`;
 }
 
-// Pyodide's own runtime (scripts/pyodide/plugin.ts), copied as published: its Node branches (behind ENVIRONMENT_IS_NODE)
+// Pyodide's own runtime (scripts/vite/pyodide/plugin.ts), copied as published: its Node branches (behind ENVIRONMENT_IS_NODE)
 // never run in a browser, and it is not our bundle to fix.
 const VENDORED = join(dist, "assets", "pyodide");
 
@@ -194,7 +194,7 @@ function checkServiceWorker(allFiles) {
   const manifest = JSON.parse(match[1]);
   const listed = new Set([...manifest.files, ...(manifest.onDemand ?? [])]);
   const out = [];
-  // Pyodide (~13 MB) is cached at first use, never on install (scripts/shell/precache.ts ON_DEMAND).
+  // Pyodide (~13 MB) is cached at first use, never on install (scripts/vite/shell/precache.ts ON_DEMAND).
   for (const rel of manifest.files) if (rel.startsWith("assets/pyodide/")) out.push(`sw.js precaches ${rel} on install (it is on-demand)`);
   for (const file of allFiles) {
     const rel = relative(dist, file).split(sep).join("/");
@@ -231,12 +231,12 @@ const budgetProblems =
       ]
     : [];
 
-// LangSmith's real client (its run-ingest endpoint) must not be in any bundle: scripts/langsmith-off replaces it.
+// LangSmith's real client (its run-ingest endpoint) must not be in any bundle: scripts/vite/langsmith-off replaces it.
 const LANGSMITH_CLIENT = "/runs/multipart";
 for (const file of files) {
   if (readFileSync(file, "utf8").includes(LANGSMITH_CLIENT)) {
     budgetProblems.push(
-      `${relative(process.cwd(), file)} holds LangSmith's client ("${LANGSMITH_CLIENT}"): scripts/langsmith-off no longer replaces it`,
+      `${relative(process.cwd(), file)} holds LangSmith's client ("${LANGSMITH_CLIENT}"): scripts/vite/langsmith-off no longer replaces it`,
     );
   }
 }

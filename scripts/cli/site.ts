@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { SITE_FOLDER } from "../../src/agent-folders/site.ts";
-import { AGENTS_DIR, siteAgentFiles } from "../agents/plugin.ts";
-import { restampShell } from "../shell/stamp.ts";
+import { AGENTS_DIR, siteAgentFiles } from "../vite/agents/plugin.ts";
+import { restampShell } from "../vite/shell/stamp.ts";
 import { deeptabPackage } from "./package-root.ts";
 import { siteFiles } from "./templates.ts";
 

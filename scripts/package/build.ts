@@ -16,7 +16,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, readdir, rm, writeFile, chmod } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { build } from "vite";
-import { restampShell } from "../shell/stamp.ts";
+import { restampShell } from "../vite/shell/stamp.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const lib = join(root, "dist-lib");

@@ -27,7 +27,7 @@ import { parseSiteAgentIndex } from "../../src/agent-folders/site.ts";
 import { PROVIDER_TABLE } from "../../src/models/catalog.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../../src/testing/provider-servers.ts";
 import { chromiumArgs, chromiumPath } from "../chromium.ts";
-import { manifestOf, precacheFiles } from "../shell/precache.ts";
+import { manifestOf, precacheFiles } from "../vite/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../static-server.ts";
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readAgentFolders } from "../../scripts/agents/read-folders.ts";
+import { readAgentFolders } from "../../scripts/vite/agents/read-folders.ts";
 import { parseAgentBundle } from "./bundle.ts";
 import { hashAgentFiles } from "./hash.ts";
 import { buildSiteAgents, parseSiteAgentIndex, SITE_AGENTS_INDEX } from "./site.ts";

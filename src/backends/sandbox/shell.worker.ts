@@ -9,7 +9,7 @@ import type { FromShellThread, ToShellThread } from "./shell-thread.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-/** Pyodide's files, the site's own (scripts/pyodide-assets.ts): beside this worker's chunk when built, served by Vite in dev. */
+/** Pyodide's files, the site's own (scripts/vite/pyodide/plugin.ts): beside this worker's chunk when built, served by Vite in dev. */
 const PYODIDE_DIR = "pyodide/";
 const indexURL = import.meta.env.DEV ? new URL("/__pyodide/", scope.location.origin).href : new URL(PYODIDE_DIR, scope.location.href).href;
 

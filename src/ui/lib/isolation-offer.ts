@@ -1,6 +1,6 @@
 /**
  * The contract between the service worker's registration (register-sw.js,
- * built from scripts/shell/register.ts) and the app, on a host that sends no
+ * built from scripts/vite/shell/register.ts) and the app, on a host that sends no
  * COOP/COEP headers: the page becomes cross-origin isolated only by
  * reloading once the service worker is active. The registration reloads at
  * once only while nobody has used the page (nothing can be lost); after
