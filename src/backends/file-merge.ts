@@ -14,7 +14,7 @@ import type { FileData } from "./protocol.ts";
 export type MergeFailure = "conflict" | "deleted_there" | "deleted_here";
 
 /** Longest excerpt of a lost change quoted back to the model. */
-export const LOST_CHANGE_QUOTE_CHARS = 2_000;
+const LOST_CHANGE_QUOTE_CHARS = 2_000;
 
 const WORDS = /[\p{L}\p{N}_]+|\s+|[^\p{L}\p{N}_\s]/gu;
 
@@ -34,15 +34,10 @@ export function loadMerge(): Promise<typeof Diff3Module> {
 }
 
 /**
- * `theirs` and `ours` merged against `base`: a string, or the conflicting
+ * `theirs` and `ours` merged against `base` with the algorithm loaded (no wait): a string, or the conflicting
  * parts as `ours` has them when both changed the same words.
  */
-export async function mergeText(base: string, theirs: string, ours: string): Promise<{ text: string } | { conflict: string }> {
-  return mergeTextWith(await loadMerge(), base, theirs, ours);
-}
-
-/** {@link mergeText} with the algorithm loaded (no wait). */
-export function mergeTextWith(
+function mergeTextWith(
   { diff3Merge }: typeof Diff3Module,
   base: string,
   theirs: string,

@@ -8,7 +8,7 @@ import { compileGlob, isGlobError, matchCompiled, type CompiledGlob } from "./gl
 import { dirPrefix, isWithin } from "./paths.ts";
 import { backendError, type BackendError, type FileData, type FileInfo, type GrepMatch, type ReadSlice } from "./protocol.ts";
 
-export const textEncoder = new TextEncoder();
+const textEncoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -112,7 +112,7 @@ export function readSlice(path: string, data: FileData, offset = 0, limit = 100)
   return { lines: all.slice(offset, offset + limit), offset, totalLines: all.length };
 }
 
-export function countOccurrences(haystack: string, needle: string): number {
+function countOccurrences(haystack: string, needle: string): number {
   if (needle.length === 0) return 0;
   let count = 0;
   let at = haystack.indexOf(needle);

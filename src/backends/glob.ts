@@ -23,9 +23,9 @@
 import { GlobAutomaton, type GlobItem } from "./glob-automaton.ts";
 
 /** Alternatives a pattern may expand to through `{…}` before it is refused. */
-export const MAX_GLOB_ALTERNATIVES = 256;
+const MAX_GLOB_ALTERNATIVES = 256;
 /** Longest pattern accepted, in characters. */
-export const MAX_GLOB_LENGTH = 1_000;
+const MAX_GLOB_LENGTH = 1_000;
 
 export interface GlobError {
   readonly error: "invalid_argument";

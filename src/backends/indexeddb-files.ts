@@ -34,7 +34,7 @@ import type { FileTx, StoredFile } from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 import type { CallIdentity } from "./runtime.ts";
 
-export const DEFAULT_FILES_DB = "deeptab-files";
+const DEFAULT_FILES_DB = "deeptab-files";
 const VERSION = 2;
 
 interface FileRecord {

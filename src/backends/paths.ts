@@ -1,7 +1,7 @@
 import { backendError, type BackendError } from "./protocol.ts";
 
 /** Longest path accepted, in characters (POSIX PATH_MAX). */
-export const MAX_PATH_LENGTH = 4_096;
+const MAX_PATH_LENGTH = 4_096;
 
 /**
  * Normalizes an absolute virtual path: collapses repeated slashes, drops a

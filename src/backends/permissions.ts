@@ -103,7 +103,7 @@ export function permissionFor(rules: readonly FilesystemPermission[], op: Permis
 }
 
 /** The literal directory a glob starts with ("/secrets/**\/*.md" → "/secrets"). */
-export function staticPrefix(glob: string): string {
+function staticPrefix(glob: string): string {
   const parts: string[] = [];
   for (const segment of glob.split("/").filter(Boolean)) {
     if (/[*?[{]/.test(segment)) break;

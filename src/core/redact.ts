@@ -14,13 +14,13 @@
 export const KEY_HIDDEN = "[key hidden]";
 
 /** Configured keys shorter than this are not hidden (they would hide ordinary words). */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /** An encoded form shorter than this is not hidden on its own (4 base64 characters occur anywhere in base64 data). */
-export const MIN_FORM_LENGTH = 8;
+const MIN_FORM_LENGTH = 8;
 
 /** Keys shorter than this are hidden whole (in every form), never by pieces: a piece would be most of a short key. */
-export const MIN_PARTIAL_SECRET_LENGTH = 12;
+const MIN_PARTIAL_SECRET_LENGTH = 12;
 
 const KEY_SHAPES: readonly RegExp[] = [
   // sk-…, sk-ant-api03-…, sk-proj-…, sk-or-v1-…; OpenAI's masked echo (sk-proj-****abcd) too.

@@ -9,8 +9,6 @@
  */
 import { safeHttpUrl } from "./http-url.ts";
 
-export { safeHttpUrl };
-
 /** A link an answer cites. */
 export interface CitationInfo {
   /** An http(s) URL. */
@@ -27,8 +25,8 @@ export interface WebSearchInfo {
   error?: string;
 }
 
-export const MAX_CITATIONS = 50;
-export const MAX_SEARCH_RESULTS = 20;
+const MAX_CITATIONS = 50;
+const MAX_SEARCH_RESULTS = 20;
 const MAX_TITLE = 300;
 const MAX_QUERY = 500;
 
@@ -67,7 +65,7 @@ function queryOf(input: unknown): string {
 }
 
 /** The links an answer's text blocks cite (Anthropic `citations`, OpenAI `annotations`), in order, each once. */
-export function citationsOf(content: unknown): CitationInfo[] {
+function citationsOf(content: unknown): CitationInfo[] {
   const found: Array<CitationInfo | undefined> = [];
   for (const block of blocksOf(content)) {
     if (block.type !== "text") continue;

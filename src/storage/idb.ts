@@ -27,7 +27,7 @@ function errorName(err: unknown): string {
 }
 
 /** True when `err` (or the transaction's own error) is a quota failure. */
-export function isQuotaError(...errs: unknown[]): boolean {
+function isQuotaError(...errs: unknown[]): boolean {
   return errs.some((e) => errorName(e) === "QuotaExceededError");
 }
 
@@ -45,7 +45,7 @@ const IDB_ERROR_NAMES = new Set([
 ]);
 
 /** Is this something IndexedDB threw (a DOMException of its kinds)? */
-export function isIdbError(err: unknown): boolean {
+function isIdbError(err: unknown): boolean {
   return (typeof DOMException !== "undefined" && err instanceof DOMException) || IDB_ERROR_NAMES.has(errorName(err));
 }
 
@@ -76,7 +76,7 @@ export function toStorageError(operation: string, err: unknown, txError?: unknow
  *   open, the stored schema is newer than `version`, the upgrade fails, or
  *   another tab's connection blocks the upgrade.
  */
-export function openDatabase<S extends DBSchema>(
+function openDatabase<S extends DBSchema>(
   name: string,
   version: number,
   upgrade: Upgrade<S>,

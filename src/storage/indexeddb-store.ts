@@ -32,7 +32,7 @@ import type { DBSchema, IDBPTransaction } from "idb";
 import { StorageError } from "./errors.ts";
 import { LazyConnection, runTransaction, uniqueIndexKeys } from "./idb.ts";
 
-export const DEFAULT_STORE_DB = "deeptab-store";
+const DEFAULT_STORE_DB = "deeptab-store";
 const VERSION = 1;
 const SEP = ":";
 /** The character after {@link SEP}: `[ns + ":", ns + ";")` spans every descendant namespace. */
@@ -67,7 +67,7 @@ function isFilterOperators(v: unknown): v is Partial<Record<FilterOperator, unkn
 }
 
 /** The same comparison as LangGraph's `compareValues` (used by InMemoryStore's filter). */
-export function compareValues(itemValue: unknown, filterValue: unknown): boolean {
+function compareValues(itemValue: unknown, filterValue: unknown): boolean {
   if (!isFilterOperators(filterValue)) return itemValue === filterValue;
   return (Object.keys(filterValue) as FilterOperator[]).every((op) => {
     const value = filterValue[op];

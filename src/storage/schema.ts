@@ -101,7 +101,7 @@ type UpgradeTx = IDBPTransaction<CheckpointDB, StoreName[], "versionchange">;
 type Migration = (db: Db, tx: UpgradeTx) => void;
 
 /** `MIGRATIONS[n]` upgrades a database from version `n` to `n + 1`. */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   (db) => {
     const checkpoints = db.createObjectStore("checkpoints", {
       keyPath: ["thread_id", "checkpoint_ns", "checkpoint_id"],
@@ -113,10 +113,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const DB_VERSION = MIGRATIONS.length;
+const DB_VERSION = MIGRATIONS.length;
 
 /** Runs the migrations between `oldVersion` and `newVersion` inside the upgrade transaction. */
-export function upgrade(db: Db, oldVersion: number, newVersion: number, tx: UpgradeTx): void {
+function upgrade(db: Db, oldVersion: number, newVersion: number, tx: UpgradeTx): void {
   for (let v = oldVersion; v < newVersion; v += 1) {
     const migration = MIGRATIONS[v];
     if (!migration) throw new StorageError("unavailable", `no migration from checkpoint schema v${v}`);

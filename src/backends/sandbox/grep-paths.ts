@@ -17,7 +17,7 @@ import { defineCommand, type Bash, type Command, type IFileSystem } from "just-b
 const GREPS = ["grep", "egrep", "fgrep"] as const;
 
 /** Indexes of the file operands in grep's arguments, parsed as just-bash's grep parses them, and whether -r is on. */
-export function grepOperands(args: readonly string[]): { operands: number[]; recursive: boolean } {
+function grepOperands(args: readonly string[]): { operands: number[]; recursive: boolean } {
   let options = true;
   let patternGiven = false;
   let recursive = false;

@@ -80,7 +80,7 @@ async function fetchLock(indexURL: string): Promise<string> {
 }
 
 /** What the first load downloads (the core wasm and the standard library), for the status line and the README. */
-export const PYTHON_DOWNLOAD = "about 13 MB";
+const PYTHON_DOWNLOAD = "about 13 MB";
 
 /** Loads Pyodide once per thread (later calls share the first load). */
 export function loadPython(host: PythonHost): Promise<PyodideInterface> {

@@ -9,12 +9,12 @@ import { isWithin } from "../paths.ts";
 import type { ShellSession } from "./shell-session.ts";
 
 /** A normalized path in the session's /tmp. */
-export function isTmpPath(path: string): boolean {
+function isTmpPath(path: string): boolean {
   return path === "/tmp" || path.startsWith("/tmp/");
 }
 
 /** Is `dir` one of the session's empty directories, or above one? */
-export function sessionHoldsDir(session: ShellSession, dir: string): boolean {
+function sessionHoldsDir(session: ShellSession, dir: string): boolean {
   if (dir === "/tmp") return true;
   for (const d of session.dirs.keys()) if (isWithin(d, dir)) return true;
   return false;
