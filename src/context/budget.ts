@@ -16,11 +16,11 @@ import { CHARS_PER_TOKEN } from "./tokens.ts";
 export { COMPACT_PROFILE_BELOW, toolProfileFor, type ToolProfile } from "./tool-profile.ts";
 
 /** deepagents' limit for one tool result. */
-export const TOOL_RESULT_TOKEN_LIMIT = 20_000;
+const TOOL_RESULT_TOKEN_LIMIT = 20_000;
 /** The share of the window one tool result may take. */
-export const RESULT_WINDOW_SHARE = 0.2;
+const RESULT_WINDOW_SHARE = 0.2;
 /** Never below this, so a small window still gets a useful page of a file. */
-export const MIN_RESULT_TOKENS = 400;
+const MIN_RESULT_TOKENS = 400;
 
 /** Tokens one tool result may take in a window (20,000 when the window is unknown). */
 export function resultTokenBudget(window: number | undefined): number {

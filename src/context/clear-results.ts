@@ -18,7 +18,7 @@ import { copyToolMessage } from "../core/messages.ts";
 import { largeResultPath } from "./result-files.ts";
 
 /** Results this long or shorter are never cleared (a note would save little). */
-export const CLEAR_MIN_CHARS = 2_000;
+const CLEAR_MIN_CHARS = 2_000;
 /** LangChain's ClearToolUsesEdit trigger, used when the model's window is unknown. */
 export const CLEAR_TRIGGER_TOKENS = 100_000;
 /** The share of a known window at which results are cleared (LangChain's 100,000 tokens of a 200,000 window). */

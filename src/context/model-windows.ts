@@ -5,7 +5,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 
-export const MODEL_WINDOWS: Readonly<Record<string, number>> = {
+const MODEL_WINDOWS: Readonly<Record<string, number>> = {
   "gpt-4.1": 1_047_576,
   "gpt-4o": 128_000,
   "gpt-5": 272_000,

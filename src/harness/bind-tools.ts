@@ -8,7 +8,7 @@ export interface Invokable {
 }
 
 /** An OpenAI-style tool definition, accepted by every LangChain chat model's `bindTools`. */
-export function toToolDefinition(tool: AgentTool) {
+function toToolDefinition(tool: AgentTool) {
   return {
     type: "function" as const,
     function: { name: tool.name, description: tool.description, parameters: tool.schema },

@@ -22,7 +22,7 @@ export function errorToolMessage(toolCallId: string, name: string, content: stri
  * a pause for approval (GraphInterrupt and other bubble-ups), and storage that
  * stopped working (the model cannot fix a full disk).
  */
-export function endsRun(err: unknown, signal: AbortSignal | undefined): boolean {
+function endsRun(err: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted) return true;
   try {
     if (isGraphBubbleUp(err)) return true;
@@ -112,7 +112,7 @@ async function checkedImages(output: unknown): Promise<ToolImage[]> {
  * A tool's return value as a result: a ToolOutput as it says, any other value as its JSON text; `kept`: its images
  * that passed the check, kept in the message's `response_metadata`.
  */
-export function normalizeOutput(output: unknown, toolCallId: string, name: string, kept: readonly ToolImage[] = []): ToolCallResult {
+function normalizeOutput(output: unknown, toolCallId: string, name: string, kept: readonly ToolImage[] = []): ToolCallResult {
   const asToolOutput = toolOutputFields(output);
   if (asToolOutput) {
     const { content, status, update } = asToolOutput;

@@ -30,7 +30,7 @@ export {
   type AsyncTaskStatus,
 } from "./async-tasks.ts";
 
-export const ASYNC_SUBAGENTS = "AsyncSubAgentMiddleware";
+const ASYNC_SUBAGENTS = "AsyncSubAgentMiddleware";
 
 const TASK_ID_DESCRIPTION = "The exact taskId string returned by start_async_task. Pass it verbatim.";
 

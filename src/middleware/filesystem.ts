@@ -34,7 +34,7 @@ export interface FilesystemMiddlewareOptions {
 }
 
 /** Tools this backend can serve. */
-export function visibleFileTools(backend: BackendProtocol, tools: readonly AgentTool[]): AgentTool[] {
+function visibleFileTools(backend: BackendProtocol, tools: readonly AgentTool[]): AgentTool[] {
   return tools.filter((t) => {
     if (t.name === "execute") return canExecute(backend);
     if (t.name === "delete") return typeof backend.delete === "function";
@@ -73,7 +73,7 @@ function indexMutations(siblings: ToolCallRequest["siblings"]) {
  * message's calls are indexed once, so a message with thousands of calls
  * stays linear.
  */
-export function parallelMutationError(request: ToolCallRequest): string | undefined {
+function parallelMutationError(request: ToolCallRequest): string | undefined {
   const path = mutatedPath(request.toolCall);
   if (!path) return undefined;
   const { at, first } = indexMutations(request.siblings);

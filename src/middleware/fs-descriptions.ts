@@ -1,10 +1,10 @@
 /** Tool descriptions shown to the model (deepagents' wording). */
-export const LS = `Lists all files in a directory.
+const LS = `Lists all files in a directory.
 
 This is useful for exploring the filesystem and finding the right file to read or edit.
 You should almost ALWAYS use this tool before using the read_file or edit_file tools.`;
 
-export const READ_FILE =
+const READ_FILE =
   `Reads a file from the filesystem.
 
 Assume this tool is able to read all files. If the User provides a path to a file assume that path is valid. ` +
@@ -17,13 +17,13 @@ Usage:
 - Lines longer than 5,000 characters will be split into multiple lines with continuation markers (e.g., 5.1, 5.2, etc.)
 - You should ALWAYS make sure a file has been read before editing it.`;
 
-export const WRITE_FILE = `Writes content to a file. Creates the file if it does not exist; replaces it entirely if it does.
+const WRITE_FILE = `Writes content to a file. Creates the file if it does not exist; replaces it entirely if it does.
 
 Usage:
 - Use this tool when you intend to create a new file or replace the whole file. You do not need to read the file first.
 - Prefer to edit existing files (with the edit_file tool) over creating new ones when possible.`;
 
-export const EDIT_FILE =
+const EDIT_FILE =
   `Performs exact string replacements in files.
 
 Usage:
@@ -33,7 +33,7 @@ Usage:
 - ALWAYS prefer editing existing files over creating new ones.
 - Only use emojis if the user explicitly requests it.`;
 
-export const DELETE = `Deletes a file or directory from the filesystem.
+const DELETE = `Deletes a file or directory from the filesystem.
 
 Usage:
 - Permanently removes the file or directory at the given absolute path.
@@ -41,7 +41,7 @@ Usage:
   deleting a directory in one call over deleting each file individually.
 - This cannot be undone, so only delete paths you are sure are no longer needed.`;
 
-export const GLOB = `Find files matching a glob pattern.
+const GLOB = `Find files matching a glob pattern.
 
 Supports standard glob patterns: \`*\` (any characters), \`**\` (any directories), \`?\` (single character).
 Returns a list of absolute file paths that match the pattern.
@@ -51,7 +51,7 @@ Examples:
 - \`*.txt\` - Find all text files in root
 - \`/subdir/**/*.md\` - Find all markdown files under /subdir`;
 
-export const GREP = `Search for a text pattern across files.
+const GREP = `Search for a text pattern across files.
 
 Searches for literal text (not regex) and returns matching files or content based on output_mode.
 Special characters like parentheses, brackets, pipes, etc. are treated as literal characters, not regex operators.
@@ -62,7 +62,7 @@ Examples:
 - Show matching lines: \`grep(pattern="error", output_mode="content")\`
 - Search for code with special chars: \`grep(pattern="def __init__(self):")\``;
 
-export const EXECUTE =
+const EXECUTE =
   `Executes a shell command in an isolated sandbox environment.
 
 Usage:

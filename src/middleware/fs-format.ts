@@ -4,15 +4,15 @@
  */
 import type { FileInfo, GrepMatch, ReadSlice } from "../backends/protocol.ts";
 
-export const LINE_NUMBER_WIDTH = 6;
+const LINE_NUMBER_WIDTH = 6;
 /** Lines longer than this are split into continuation lines (N.1, N.2, ...). */
 export const MAX_LINE_LENGTH = 5_000;
 export const DEFAULT_READ_LIMIT = 100;
-export const GREP_MAX_RESULTS = 1_000;
+const GREP_MAX_RESULTS = 1_000;
 export const EMPTY_CONTENT_WARNING = "System reminder: File exists but has empty contents";
 /** ls, glob and grep cap their own output at this many characters (20,000 tokens). */
 export const LIST_OUTPUT_CHAR_LIMIT = 80_000;
-export const TRUNCATION_GUIDANCE = "... [results truncated, try being more specific with your parameters]";
+const TRUNCATION_GUIDANCE = "... [results truncated, try being more specific with your parameters]";
 /** read_file output is cut here, with advice on reformatting the file. */
 export const READ_OUTPUT_CHAR_LIMIT = 80_000;
 
@@ -34,7 +34,7 @@ export function formatNumberedLines(lines: readonly string[], startLine: number)
   return out.join("\n");
 }
 
-export function readTruncationNote(path: string): string {
+function readTruncationNote(path: string): string {
   return (
     "\n\n[Output was truncated due to size limits. The file content is very large. " +
     "Consider reformatting the file to make it easier to navigate. " +
@@ -44,7 +44,7 @@ export function readTruncationNote(path: string): string {
 }
 
 /** The note after a read cut to the window's budget: where to go on from. */
-export function readBudgetNote(path: string, nextOffset: number, totalLines: number, shown: number): string {
+function readBudgetNote(path: string, nextOffset: number, totalLines: number, shown: number): string {
   return (
     `\n\n[Output cut at line ${nextOffset} of ${totalLines} to fit the model's context window. ` +
     `Read on with read_file(file_path='${path}', offset=${nextOffset}, limit=${Math.max(1, shown)}).]`
@@ -81,12 +81,12 @@ export function formatRead(path: string, slice: ReadSlice, charLimit = READ_OUTP
 }
 
 /** A Python-style list literal, as deepagents prints listings: ['/a.md', '/dir/']. */
-export function pythonList(items: readonly string[]): string {
+function pythonList(items: readonly string[]): string {
   return "[" + items.map((i) => "'" + i.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'").join(", ") + "]";
 }
 
 /** Keeps whole items while the total stays under the limit, then adds the guidance line. */
-export function capItems(items: readonly string[], limit = LIST_OUTPUT_CHAR_LIMIT): string[] {
+function capItems(items: readonly string[], limit = LIST_OUTPUT_CHAR_LIMIT): string[] {
   let total = 0;
   for (let i = 0; i < items.length; i++) {
     total += items[i]!.length;

@@ -72,7 +72,7 @@ function describe(call: ToolCall, rule: InterruptRule): string {
 }
 
 /** Rules from `interruptOn`, with `true` meaning every decision is allowed. */
-export function normalizeInterruptOn(config: InterruptOnConfig): Map<string, InterruptRule> {
+function normalizeInterruptOn(config: InterruptOnConfig): Map<string, InterruptRule> {
   const rules = new Map<string, InterruptRule>();
   for (const [name, value] of Object.entries(config)) {
     if (value === false) continue;

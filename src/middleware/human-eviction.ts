@@ -9,10 +9,10 @@ import { historyIndex } from "../core/history-index.ts";
 import { messageText } from "../core/messages.ts";
 import { headTailPreview } from "./eviction.ts";
 
-export const HUMAN_MESSAGE_TOKEN_LIMIT = 50_000;
+const HUMAN_MESSAGE_TOKEN_LIMIT = 50_000;
 const CHARS_PER_TOKEN = 4;
 
-export function humanEvictionStub(filePath: string, preview: string): string {
+function humanEvictionStub(filePath: string, preview: string): string {
   return `Message content too large and was saved to the filesystem at: ${filePath}
 
 You can read the full content using the read_file tool with pagination (offset and limit parameters).

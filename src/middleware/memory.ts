@@ -48,7 +48,7 @@ export const MEMORY_FRAMING = [
 ].join("\n");
 
 /** Removes `<!-- … -->` comments (notes for humans) from memory text. */
-export function stripHtmlComments(text: string): string {
+function stripHtmlComments(text: string): string {
   return text.replace(/<!--[\s\S]*?-->/g, "");
 }
 
@@ -64,7 +64,7 @@ function escapeBlock(text: string): string {
 }
 
 /** The volatile prompt text for the loaded memory, in source order. */
-export function formatMemory(contents: Readonly<Record<string, string>>, sources: readonly string[]): string {
+function formatMemory(contents: Readonly<Record<string, string>>, sources: readonly string[]): string {
   const blocks = sources
     .filter((path) => contents[path] !== undefined)
     .map((path) => `<agent_memory source="${path}">\n${escapeBlock(contents[path]!)}\n</agent_memory>`);
@@ -90,7 +90,7 @@ function contentsOf(state: Readonly<AgentState>): Record<string, string> {
 }
 
 /** Merge by path; `null` removes. */
-export function memoryReducer(current: Record<string, string> | undefined, update: MemoryUpdate | undefined): Record<string, string> {
+function memoryReducer(current: Record<string, string> | undefined, update: MemoryUpdate | undefined): Record<string, string> {
   const next = { ...(current ?? {}) };
   for (const [path, text] of Object.entries(update ?? {})) {
     if (text === null) delete next[path];
@@ -100,7 +100,7 @@ export function memoryReducer(current: Record<string, string> | undefined, updat
 }
 
 /** The loaded memory text by path (private); updates merge by path, `null` removing. */
-export const MEMORY_CONTENTS = defineStateField<Record<string, string>, MemoryUpdate>("memoryContents", {
+const MEMORY_CONTENTS = defineStateField<Record<string, string>, MemoryUpdate>("memoryContents", {
   default: () => ({}),
   reducer: memoryReducer,
   private: true,

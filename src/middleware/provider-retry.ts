@@ -42,7 +42,7 @@ function header(err: unknown, name: string): string | undefined {
 }
 
 /** Milliseconds a Retry-After header (seconds or an HTTP date) asks for. */
-export function retryAfterMs(err: unknown, now = Date.now()): number | undefined {
+function retryAfterMs(err: unknown, now = Date.now()): number | undefined {
   const direct = (err as { retryAfterMs?: unknown } | null)?.retryAfterMs;
   if (typeof direct === "number" && direct >= 0) return direct;
   const raw = header(err, "retry-after");

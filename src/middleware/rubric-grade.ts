@@ -27,7 +27,7 @@ export interface GraderResponse {
 export const GRADER_RESPONSE = "GraderResponse";
 /** How much of the transcript the grader sees (upstream's bounds). */
 export const MAX_TRANSCRIPT_MESSAGES = 30;
-export const MAX_TRANSCRIPT_CHARS_PER_MESSAGE = 4_000;
+const MAX_TRANSCRIPT_CHARS_PER_MESSAGE = 4_000;
 
 export const GRADER_SYSTEM_PROMPT = [
   "You are a grader. You evaluate whether the work in `<transcript>` satisfies every criterion in `<rubric>`.",

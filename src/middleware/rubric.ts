@@ -39,7 +39,7 @@ import {
 } from "./rubric-events.ts";
 
 export const RUBRIC = "RubricMiddleware";
-export { RUBRIC_END_EVENT, RUBRIC_EVALUATIONS, RUBRIC_START_EVENT, type RubricEvaluation };
+export { RUBRIC_END_EVENT, RUBRIC_START_EVENT, type RubricEvaluation };
 
 export interface RubricOptions {
   /** The grader's model (the agent's own, or another). */
@@ -60,7 +60,7 @@ export interface RubricOptions {
 const TERMINAL: ReadonlySet<RubricResult> = new Set(["satisfied", "failed", "max_iterations_reached", "grader_error"]);
 
 /** The rubric (public: the caller writes it on the input). */
-export const RUBRIC_TEXT = defineStateField<string>("rubric", { default: () => "" });
+const RUBRIC_TEXT = defineStateField<string>("rubric", { default: () => "" });
 const STATUS = defineStateField<RubricResult | null>("_rubric_status", { default: () => null, private: true });
 const ITERATIONS = defineStateField<number>("_rubric_iterations", { default: () => 0, private: true });
 const RUN_ID = defineStateField<string>("_current_grading_run_id", { default: () => "", private: true });

@@ -32,9 +32,9 @@ export const SKILLS = "SkillsMiddleware";
 export const MAX_SKILL_NAME_LENGTH = 64;
 export const MAX_SKILL_DESCRIPTION_LENGTH = 1_024;
 /** SKILL.md files longer than this (characters) are rejected. */
-export const MAX_SKILL_FILE_CHARS = 10 * 1024 * 1024;
+const MAX_SKILL_FILE_CHARS = 10 * 1024 * 1024;
 /** The read limit the prompt suggests: the read_file default (100 lines) is short for most skills. */
-export const SKILL_READ_LIMIT = 1_000;
+const SKILL_READ_LIMIT = 1_000;
 
 /** What the agent knows of a skill before reading it. Plain data (checkpointed). */
 export interface SkillMetadata {
@@ -114,7 +114,7 @@ function isSkillError(value: SkillMetadata | SkillError): value is SkillError {
 }
 
 /** Loads every `<dir>/SKILL.md` of the sources, in order; a later skill replaces an earlier one of the same name. */
-export async function loadSkills(
+async function loadSkills(
   backend: BackendProtocol,
   sources: readonly string[],
 ): Promise<{ skills: SkillMetadata[]; errors: SkillError[] }> {
@@ -138,7 +138,7 @@ export async function loadSkills(
 }
 
 /** The "## Skills" prompt section: one line per skill, nothing of the bodies. */
-export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boolean): string {
+function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boolean): string {
   const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")} (${s.path})`);
   return [
     "## Skills",
@@ -153,18 +153,18 @@ export function formatSkillsSection(skills: readonly SkillMetadata[], unlocksToo
 }
 
 /** The skills loaded for this thread; undefined until the first model call loaded them. */
-export const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
+const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
 /** Skills (or sources) that could not be loaded. */
-export const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
+const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
 /** SKILL.md paths read successfully in this thread (a set, merged by union). */
-export const SKILLS_READ = defineStateField<string[]>("skillsRead", {
+const SKILLS_READ = defineStateField<string[]>("skillsRead", {
   default: () => [],
   reducer: (current, update) => [...new Set([...(current ?? []), ...(update ?? [])])],
   private: true,
 });
 
 /** The SKILL.md listing the index was read at (see skillsStamp). */
-export const SKILLS_STAMP = defineStateField<string | undefined>("skillsStamp", { default: () => undefined, private: true });
+const SKILLS_STAMP = defineStateField<string | undefined>("skillsStamp", { default: () => undefined, private: true });
 
 /**
  * A cheap stamp of the sources' SKILL.md files: their paths, sizes and
@@ -172,7 +172,7 @@ export const SKILLS_STAMP = defineStateField<string | undefined>("skillsStamp", 
  * backend gives no modification time makes the stamp unique, so it is read
  * every time rather than missed.
  */
-export async function skillsStamp(backend: BackendProtocol, sources: readonly string[]): Promise<string> {
+async function skillsStamp(backend: BackendProtocol, sources: readonly string[]): Promise<string> {
   const parts: string[] = [];
   for (const source of sources) {
     const found = await backend.glob("*/SKILL.md", source);
@@ -197,7 +197,7 @@ function readPaths(state: Readonly<AgentState>): ReadonlySet<string> {
 }
 
 /** Tool names unlocked by the skills read so far. */
-export function unlockedTools(state: Readonly<AgentState>): Set<string> {
+function unlockedTools(state: Readonly<AgentState>): Set<string> {
   const read = readPaths(state);
   return new Set(
     skillsOf(state)

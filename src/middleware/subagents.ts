@@ -47,7 +47,7 @@ export const GENERAL_PURPOSE_PROMPT =
   "In order to complete the objective that the user asks of you, you have access to a number of standard tools.";
 
 /** State keys that never cross into or out of a child, besides private fields. */
-export const EXCLUDED_STATE_KEYS = new Set(["messages", "todos", "structuredResponse", "skillsMetadata", "memoryContents"]);
+const EXCLUDED_STATE_KEYS = new Set(["messages", "todos", "structuredResponse", "skillsMetadata", "memoryContents"]);
 
 /** What the task tool needs of a compiled child agent (a DeepAgent satisfies it). */
 export interface ChildAgent {
@@ -105,7 +105,7 @@ When using the Task tool, you must specify a subagent_type parameter to select w
 }
 
 /** The child's file changes relative to what it started with; deletes as null. */
-export function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<Record<string, FileData>>): FilesUpdate {
+function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<Record<string, FileData>>): FilesUpdate {
   const diff: FilesUpdate = {};
   for (const [path, data] of Object.entries(after))
     if (before[path] !== data && JSON.stringify(before[path]) !== JSON.stringify(data)) diff[path] = data;

@@ -32,13 +32,13 @@ import type { AgentMiddleware, AgentState, AgentTool, ModelHandler, ModelRequest
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 /** The on-demand compaction tool's name (offered with the full tool profile). */
-export const COMPACT_TOOL = "compact_conversation";
+const COMPACT_TOOL = "compact_conversation";
 export const EVENT_KEY = "_summarizationEvent";
 /** The latest summarization event (private: never crosses into subagents). */
-export const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });
+const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });
 /** Up to where old tool results are cleared (private, as the event). */
 export const CLEARED_KEY = "_clearedResults";
-export const CLEARED_RESULTS = defineStateField<ClearedResults | undefined>(CLEARED_KEY, { default: () => undefined, private: true });
+const CLEARED_RESULTS = defineStateField<ClearedResults | undefined>(CLEARED_KEY, { default: () => undefined, private: true });
 
 export type ContextSize = { tokens: number } | { fraction: number } | { messages: number };
 

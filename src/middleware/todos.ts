@@ -25,9 +25,9 @@ export interface Todo {
 const STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
 
 /** The current todo list (public: the UI reads it from the thread's state). */
-export const TODOS = defineStateField<Todo[]>("todos", { default: () => [] });
+const TODOS = defineStateField<Todo[]>("todos", { default: () => [] });
 
-export const WRITE_TODOS_DESCRIPTION =
+const WRITE_TODOS_DESCRIPTION =
   "Create and manage a structured task list for your current work session. " +
   "Pass the full list every time: it replaces the previous one.\n\n" +
   "Use it for complex, multi-step tasks (three or more distinct steps), when the user gives several tasks, " +
@@ -47,7 +47,7 @@ export const PARALLEL_WRITE_TODOS_ERROR =
   "Please call it only once per model invocation to update the todo list.";
 
 /** The todos, or a message saying what is wrong with them. */
-export function parseTodos(raw: unknown): Todo[] | string {
+function parseTodos(raw: unknown): Todo[] | string {
   if (!Array.isArray(raw)) return "Error: 'todos' must be a list of { content, status } objects.";
   const todos: Todo[] = [];
   for (const [i, item] of raw.entries()) {
