@@ -44,7 +44,7 @@ export function compareCodePoints(a: string, b: string): number {
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a raw path is unsafe or unusable, or undefined. */
-export function pathProblem(path: string): AgentProblem | undefined {
+function pathProblem(path: string): AgentProblem | undefined {
   // Escaped: a control character as JSON writes it, an invisible one as <U+202E> (a message never carries it raw).
   const at = { file: showInvisible(JSON.stringify(path).slice(1, -1)) };
   const unsafe = (why: string) => problem("unsafe_path", why, at);

@@ -12,7 +12,7 @@ const INVISIBLE = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
 
 /** A code point as `U+202E`. */
-export function codePointName(char: string): string {
+function codePointName(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
@@ -22,7 +22,7 @@ export function hasInvisible(text: string): boolean {
 }
 
 /** The distinct invisible characters of `text`, in order, as `U+202E`. */
-export function invisibleCharacters(text: string): string[] {
+function invisibleCharacters(text: string): string[] {
   return [...new Set([...text.matchAll(INVISIBLE_ALL)].map(([char]) => codePointName(char)))];
 }
 

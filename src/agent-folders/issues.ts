@@ -9,7 +9,7 @@ import type { LocatedYaml } from "./yaml.ts";
 type Issue = z.core.$ZodIssue;
 
 /** The dotted field of a path (`interrupt_on.execute.allowed_decisions.0`). */
-export function fieldOf(path: ReadonlyArray<PropertyKey>): string {
+function fieldOf(path: ReadonlyArray<PropertyKey>): string {
   return path.map(String).join(".");
 }
 

@@ -42,9 +42,9 @@ import { unzipAgent } from "./zip.ts";
 export type AgentSource = { files: AgentFileInput } | { zip: Uint8Array } | { bundle: string | Uint8Array };
 
 /** Subagent files, skill folders and starter files live under these top-level folders. */
-export const SUBAGENTS_DIR = "agents/";
+const SUBAGENTS_DIR = "agents/";
 export const SKILLS_FOLDER = "skills/";
-export const STARTER_DIR = "files/";
+const STARTER_DIR = "files/";
 /** Where a thread gets the folder's skills (reserved.ts). */
 export { AGENT_SKILLS_DIR } from "./reserved.ts";
 

@@ -75,7 +75,7 @@ export interface AgentFolderError {
 }
 
 /** Where a problem is, as text: "agents/critic.md line 3: description: ". */
-export function where(file?: string, field?: string, line?: number): string {
+function where(file?: string, field?: string, line?: number): string {
   const place = file ? `${file}${line ? ` line ${line}` : ""}` : "";
   return [place, field].filter(Boolean).join(": ") + (place || field ? ": " : "");
 }

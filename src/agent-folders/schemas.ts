@@ -10,9 +10,9 @@ import { MAX_SKILL_DESCRIPTION_LENGTH, MAX_SKILL_NAME_LENGTH } from "../middlewa
 import { PROVIDERS } from "../models/catalog.ts";
 
 /** Most starter prompts an agent may suggest. */
-export const MAX_SUGGESTIONS = 12;
+const MAX_SUGGESTIONS = 12;
 /** A subagent's or MCP server's name: letters, digits, `-` and `_` (it is what the model writes in `task`). */
-export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 const text = (what: string, max: number) =>
   z
@@ -32,7 +32,7 @@ const httpUrl = z
   );
 
 /** A suggested model: `model: gpt-4o-mini` or a mapping with provider, base_url and context_window. */
-export const modelSchema = z.union([
+const modelSchema = z.union([
   text("a model name, or a mapping with provider and model", 200),
   z.strictObject({
     provider: z.enum(providerIds as [string, ...string[]], { error: `must be one of ${providerIds.join(", ")}` }).optional(),
@@ -43,7 +43,7 @@ export const modelSchema = z.union([
 ]);
 
 /** A tool list: YAML list of names or one string of names separated by commas or spaces (Claude Code writes `Read, Grep`). */
-export const toolListSchema = z.union([
+const toolListSchema = z.union([
   z.array(z.string({ error: "must be a tool name" }).trim().min(1, "must not be empty")),
   z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean)),
 ]);

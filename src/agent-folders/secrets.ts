@@ -36,7 +36,7 @@ const KEY_SHAPES: ReadonlyArray<[RegExp, string]> = [
 export const NO_KEYS = "an agent never carries a key (each person enters their own in Settings)";
 
 /** Is a field of this name meant for a secret? */
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   const folded = name.toLowerCase().replace(/[^a-z0-9]/g, "");
   return SECRET_NAMES.has(folded) || SECRET_ENDINGS.some((end) => folded.endsWith(end));
 }

@@ -21,8 +21,8 @@ import { hashAgentFiles } from "./hash.ts";
 import { loadAgent } from "./load.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
 
-export const SITE_AGENTS_FORMAT = "deeptab-site-agents";
-export const SITE_AGENTS_VERSION = 1;
+const SITE_AGENTS_FORMAT = "deeptab-site-agents";
+const SITE_AGENTS_VERSION = 1;
 /** Where the index is, relative to the site's base URL. */
 export const SITE_AGENTS_INDEX = "agents/index.json";
 
@@ -67,7 +67,7 @@ export interface SiteFolder {
 }
 
 /** The name and description an agent is listed with. */
-export function agentTitle(agent: AgentDefinition, folder: string): { name: string; description: string } {
+function agentTitle(agent: AgentDefinition, folder: string): { name: string; description: string } {
   return { name: agent.manifest.name ?? folder, description: agent.manifest.description ?? "" };
 }
 

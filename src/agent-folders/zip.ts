@@ -224,7 +224,7 @@ function contentOf(r: Reader, entry: Entry): Uint8Array {
  * compression methods, names that are not UTF-8; then each entry is inflated in steps and refused as soon as it
  * passes its declared size, or when its size or CRC-32 do not match. Paths are left to {@link readAgentFiles}.
  */
-export function zipEntries(zip: Uint8Array): Result<Array<[string, Uint8Array]>, AgentFolderError> {
+function zipEntries(zip: Uint8Array): Result<Array<[string, Uint8Array]>, AgentFolderError> {
   if (zip.length > MAX_AGENT_ARCHIVE_BYTES) {
     return refuse([problem("too_large", `the zip is ${mib(zip.length)}; an agent's zip may be at most ${mib(MAX_AGENT_ARCHIVE_BYTES)}`)]);
   }

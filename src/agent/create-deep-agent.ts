@@ -406,10 +406,7 @@ function refuseBuiltinNames(tools: ReadonlyArray<AgentTool | StructuredToolInter
 }
 
 /** Middleware tools first, then user tools; any duplicate name is an error. */
-export function collectTools(
-  stack: readonly AgentMiddleware[],
-  userTools: ReadonlyArray<AgentTool | StructuredToolInterface>,
-): AgentTool[] {
+function collectTools(stack: readonly AgentMiddleware[], userTools: ReadonlyArray<AgentTool | StructuredToolInterface>): AgentTool[] {
   const owners = new Map<string, string>();
   const tools: AgentTool[] = [];
   for (const mw of stack) {

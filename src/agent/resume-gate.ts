@@ -42,7 +42,7 @@ function refuse(message: string): HarnessError {
 }
 
 /** The pending approval a resume value answers; throws `invalid_decision` when it names none, or several could be meant. */
-export function targetOf(resume: unknown, pending: readonly PendingRequest[]): PendingRequest {
+function targetOf(resume: unknown, pending: readonly PendingRequest[]): PendingRequest {
   const names = pending.map((p) => p.taskId ?? "main agent").join(", ");
   const taskId = isRecord(resume) ? resume.taskId : undefined;
   if (taskId !== undefined) {

@@ -36,7 +36,7 @@ const lastHumanText = (messages: readonly BaseMessage[]) => [...messages].revers
  * writes /research.md and reports back; "$ <command>" runs the command with
  * `execute` and reads the file it redirected to (`> /path`), if any.
  */
-export function demoTurn(ctx: ScriptContext): ScriptedTurn {
+function demoTurn(ctx: ScriptContext): ScriptedTurn {
   const shell = shellTurn(ctx);
   if (shell) return shell;
   const turn = userTurns(ctx.messages);

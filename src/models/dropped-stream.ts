@@ -10,7 +10,7 @@
  */
 
 /** A response body that failed after the server had answered (its HTTP status is kept). */
-export class ConnectionDroppedError extends Error {
+class ConnectionDroppedError extends Error {
   override readonly name = "ConnectionDroppedError";
   readonly httpStatus: number;
   constructor(host: string, httpStatus: number, cause: unknown) {

@@ -29,11 +29,11 @@ import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import { attachLateStorage, LateSaver, LateStore } from "./late-storage.ts";
 
 /** The tab's memory file and skills folder (agent/deeptab-prompt.ts), at the same paths on the server. */
-export const SERVER_MEMORY_FILE = MEMORY_FILE;
-export const SERVER_SKILLS_DIR = SKILLS_DIR;
+const SERVER_MEMORY_FILE = MEMORY_FILE;
+const SERVER_SKILLS_DIR = SKILLS_DIR;
 
 /** deeptab's prompt as the server's agent has it: files with the thread, the offline shell inline (no python3 there). */
-export const SERVER_PROMPT = basePrompt("shell", { shellPython: false }, "server");
+const SERVER_PROMPT = basePrompt("shell", { shellPython: false }, "server");
 
 export interface ServerAgentOptions {
   model: BaseChatModel;
@@ -51,7 +51,7 @@ function threadOf(rt: BackendRuntime): string {
 }
 
 /** The server's filesystem over `store`: the workspace (with the shell) per thread, memories and skills shared. */
-export function serverBackend(store: LateStore): BackendFactory {
+function serverBackend(store: LateStore): BackendFactory {
   const sessions = new Map<string, ShellSession>();
   const sessionFor = (thread: string) => {
     let session = sessions.get(thread);

@@ -13,7 +13,7 @@ import { modelFromEnv } from "./model.ts";
 import { openPostgres, postgresUrlFromEnv } from "./postgres.ts";
 
 /** Builds the graph from `env` (the startup errors of model.ts and postgres.ts stop the server with their text). */
-export async function graphFromEnv(env: Env) {
+async function graphFromEnv(env: Env) {
   const model = await modelFromEnv(env);
   const url = postgresUrlFromEnv(env);
   const pg = url ? await openPostgres(url) : undefined;

@@ -90,7 +90,7 @@ const TEXT_TYPES = [
 ];
 
 /** Whether a media type is read as text; an empty one is decided by the bytes. */
-export function isTextType(mediaType: string): boolean {
+function isTextType(mediaType: string): boolean {
   return mediaType === "" || mediaType.startsWith("text/") || TEXT_TYPES.some((r) => r.test(mediaType));
 }
 

@@ -15,7 +15,7 @@ import type { PageMarkdown } from "./html-markdown.ts";
  * Chromium on a loaded 2-core machine, so a device three times slower still fits; a page that takes longer is
  * pathological, and the person waits no more than half of fetch_url's own 30 s default for the request.
  */
-export const CONVERT_TIME_LIMIT_MS = 15_000;
+const CONVERT_TIME_LIMIT_MS = 15_000;
 
 /**
  * What went wrong:

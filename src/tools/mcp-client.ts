@@ -18,7 +18,7 @@ import { mcpError, mcpMessage, type McpError, type McpErrorCode } from "./mcp-er
 /** How long a tool call may take before it is cancelled, unless the server's options say otherwise: 60 s. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** How long connecting (initialize and the tool list) may take: 20 s. */
-export const MCP_CONNECT_TIMEOUT_MS = 20_000;
+const MCP_CONNECT_TIMEOUT_MS = 20_000;
 
 /** Where an MCP server is and how to reach it. */
 export interface McpServerOptions {

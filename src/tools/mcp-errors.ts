@@ -28,7 +28,7 @@ export type McpError = ErrorInfo & { code: McpErrorCode };
 export const MCP_REQUEST_HEADERS = "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
 
 /** The origin of the page or worker running the client ("this page" where there is none, as in Node). */
-export function pageOrigin(): string {
+function pageOrigin(): string {
   const location = (globalThis as { location?: { origin?: string } }).location;
   return location?.origin && location.origin !== "null" ? location.origin : "this page's origin";
 }
@@ -83,7 +83,7 @@ export function mcpMessage(code: McpErrorCode, url: string, detail = ""): string
 }
 
 /** `scheme://host:port` of a URL, or the first characters of what was given. */
-export function safeOrigin(url: string): string {
+function safeOrigin(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

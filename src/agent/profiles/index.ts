@@ -12,13 +12,7 @@ export {
   resolveHarnessProfile,
   type ResolveHarnessProfileOpts,
 } from "./registry.ts";
-export {
-  generalPurposeSubagentConfigSchema,
-  harnessProfileConfigSchema,
-  parseHarnessProfileConfig,
-  serializeProfile,
-  type HarnessProfileConfigData,
-} from "./serialization.ts";
+export { harnessProfileConfigSchema, parseHarnessProfileConfig, serializeProfile, type HarnessProfileConfigData } from "./serialization.ts";
 export { COMPACT_PROFILE } from "./builtins/compact.ts";
 export {
   isHarnessProfile,

@@ -10,7 +10,7 @@ import { resolveMiddleware, type HarnessProfile } from "./types.ts";
 const POISONED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** The JSON shape of a profile's `generalPurposeSubagent`. */
-export const generalPurposeSubagentConfigSchema = z
+const generalPurposeSubagentConfigSchema = z
   .object({ enabled: z.boolean().optional(), description: z.string().optional(), systemPrompt: z.string().optional() })
   .strict();
 
