@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** A message's text: a string, or the text parts of a content list (other parts are not shown). */
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((p) => (typeof p === "string" ? p : isObject(p) && p.type === "text" ? (str(p.text) ?? "") : "")).join("");
@@ -42,7 +42,7 @@ function toolCalls(raw: unknown): ToolCallInfo[] {
 }
 
 /** One serialized LangChain message (`{ type, content, id, tool_calls, … }`, as the API sends it) as the page's, if it is one. */
-export function messageFromServer(raw: unknown): MessageInfo | undefined {
+function messageFromServer(raw: unknown): MessageInfo | undefined {
   if (!isObject(raw)) return undefined;
   const role = ROLES[str(raw.type) ?? str(raw.role) ?? ""];
   if (!role) return undefined;
@@ -87,7 +87,7 @@ export function todosFromState(raw: unknown): Todo[] {
  * A file's text from its `FileData`: `content` as a string (deepagents ≥ 1.x, deeptab) or as lines (earlier
  * deepagents); undefined for anything else, and for deeptab's binary uploads (`encoding: "base64"`).
  */
-export function fileText(data: unknown): string | undefined {
+function fileText(data: unknown): string | undefined {
   if (!isObject(data) || data.encoding === "base64") return undefined;
   if (typeof data.content === "string") return data.content;
   if (Array.isArray(data.content) && data.content.every((l) => typeof l === "string")) return data.content.join("\n");

@@ -35,7 +35,7 @@ export interface SandboxService {
 }
 
 /** The page's container port as the ContainerHost the backend expects (callbacks cross Comlink as top-level arguments only). */
-export function containerHostFromPort(port: ContainerPort): ContainerHost {
+function containerHostFromPort(port: ContainerPort): ContainerHost {
   return {
     workspace: () => port.workspace(),
     mount: (workspace, files) => port.mount(workspace, files),

@@ -69,7 +69,7 @@ interface Pending {
 }
 
 /** The general agent as a folder: its AGENTS.md is deeptab's own prompt. */
-export function generalAgentFolder(instructions: string): Map<string, string> {
+function generalAgentFolder(instructions: string): Map<string, string> {
   return new Map([
     ["agent.yaml", `name: ${GENERAL_AGENT.name}\ndescription: ${JSON.stringify(GENERAL_AGENT.description)}\n`],
     ["AGENTS.md", `${instructions}\n`],
@@ -77,7 +77,7 @@ export function generalAgentFolder(instructions: string): Map<string, string> {
 }
 
 /** A file-name-safe slug of an agent's name. */
-export function agentSlug(name: string): string {
+function agentSlug(name: string): string {
   return (
     name
       .normalize("NFKD")

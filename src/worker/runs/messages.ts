@@ -22,7 +22,7 @@ export function plain<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-export function toToolCallInfo(call: { id?: string | undefined; name: string; args: Record<string, unknown> }): ToolCallInfo {
+function toToolCallInfo(call: { id?: string | undefined; name: string; args: Record<string, unknown> }): ToolCallInfo {
   return { id: call.id ?? "", name: call.name, args: (plain(call.args) as Record<string, unknown> | null) ?? {} };
 }
 
@@ -76,7 +76,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * of a subagent) and a hash of what it asks (each action's tool and
  * arguments). A decision names it, so it applies only to the request shown.
  */
-export function approvalId(approval: Pick<PendingApproval, "actions" | "subagent">): string {
+function approvalId(approval: Pick<PendingApproval, "actions" | "subagent">): string {
   const asked = JSON.stringify(approval.actions.map((a) => [a.name, a.args]));
   const origin = approval.subagent ? `task:${approval.subagent.taskId}` : "main";
   return `${origin}:${hash53(new TextEncoder().encode(asked)).toString(36)}`;

@@ -30,7 +30,7 @@ export async function readAllFiles(backend: BackendProtocol): Promise<Record<str
 }
 
 /** True when bytes look binary (a NUL in the first 8 KB, or not UTF-8). */
-export function looksBinary(bytes: Uint8Array): boolean {
+function looksBinary(bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, 8192);
   if (head.includes(0)) return true;
   try {
@@ -55,7 +55,7 @@ function trimPartial(bytes: Uint8Array): Uint8Array {
 }
 
 /** A file name safe for the uploads folder: no slashes or control characters, at most 120 characters. */
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   const cleaned = name
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f/\\]/g, "_")

@@ -16,7 +16,7 @@ export interface CheckpointReader {
 }
 
 /** The checkpoints from the root to `head` (or the newest), in order. */
-export function pathTo(tree: readonly TreeNode[], head?: string): string[] {
+function pathTo(tree: readonly TreeNode[], head?: string): string[] {
   if (!tree.length) return [];
   const byId = new Map(tree.map((n) => [n.id, n]));
   const start = head && byId.has(head) ? newestLeaf(tree, head) : [...byId.keys()].sort().at(-1)!;

@@ -48,7 +48,7 @@ function toolCallsProblem(calls: unknown, what: string): string | undefined {
 }
 
 /** Why `value` is not a message deeptab can read, if it is not. */
-export function messageProblem(value: unknown): string | undefined {
+function messageProblem(value: unknown): string | undefined {
   if (!BaseMessage.isInstance(value)) return "it is not a message";
   const kind = value.getType();
   if (!KINDS.has(kind)) return `it is a ${kind} message`;

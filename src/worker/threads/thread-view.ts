@@ -145,7 +145,7 @@ export function withGrades(messages: MessageInfo[], evaluations: unknown): void 
 }
 
 /** The `asyncTasks` channel's tasks that name their server, as the page opens them; undefined when there are none. */
-export function remoteTasks(raw: unknown): Record<string, RemoteTask> | undefined {
+function remoteTasks(raw: unknown): Record<string, RemoteTask> | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const out: Record<string, RemoteTask> = {};
   for (const task of Object.values(raw as Record<string, Partial<AsyncTask>>)) {

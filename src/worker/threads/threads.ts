@@ -108,7 +108,7 @@ async function whenFree(threadId: string, body: () => Promise<void>): Promise<bo
 }
 
 /** True when some context (this worker or another tab's) holds the thread's lock. */
-export async function lockHeld(threadId: string): Promise<boolean> {
+async function lockHeld(threadId: string): Promise<boolean> {
   if (typeof navigator === "undefined" || !navigator.locks) return false;
   const { held = [] } = await navigator.locks.query();
   return held.some((l) => l.name === threadLockName(threadId));
