@@ -19,7 +19,7 @@ export const PAGE_LINES = 500;
 /** Files up to this size can be edited in the viewer. */
 export const EDIT_LIMIT = 2 * 1024 * 1024;
 /** How long `watch()` waits for changes to settle before it lists the files. */
-export const REFRESH_DEBOUNCE_MS = 300;
+const REFRESH_DEBOUNCE_MS = 300;
 export const ZIP_NAME = "deeptab-workspace.zip";
 
 /** The file shown in the viewer. */

@@ -27,7 +27,7 @@ export const NEW_FILE_KINDS = {
 export type NewFileKind = keyof typeof NEW_FILE_KINDS;
 
 /** The text a new file of this kind starts with (a subagent and a skill need a name and a description). */
-export function newFileText(kind: NewFileKind, name: string): string {
+function newFileText(kind: NewFileKind, name: string): string {
   const stem = name.replace(/\.md$/, "");
   if (kind === "subagent")
     return `---\nname: ${stem}\ndescription: What ${stem} does, for the main agent to decide when to call it.\n---\nYou are ${stem}.\n`;
@@ -36,7 +36,7 @@ export function newFileText(kind: NewFileKind, name: string): string {
 }
 
 /** A refused save as text: every problem on its own line, each starting with its file (and field and line). */
-export function saveProblemText(error: AgentError | ErrorInfo): string {
+function saveProblemText(error: AgentError | ErrorInfo): string {
   const problems = "problems" in error ? (error.problems ?? []) : [];
   if (problems.length === 0) return error.message;
   const n = problems.length;

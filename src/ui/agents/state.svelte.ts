@@ -21,7 +21,7 @@ import { AgentEditor } from "./editor.svelte.ts";
 import { checkSize, pickFrom, readPick } from "./upload.ts";
 
 /** The address's parameter that names an agent's link. */
-export const AGENT_PARAM = "agent";
+const AGENT_PARAM = "agent";
 
 /** Where a reviewed agent comes from. */
 export type ReviewSource = { kind: "link"; url: string } | { kind: "upload"; name: string } | { kind: "listed" } | { kind: "imported" };

@@ -51,7 +51,7 @@ interface GroupSpec {
 }
 
 /** The groups in the order the panel shows them. The workspace takes every path the others do not. */
-export const GROUPS: readonly GroupSpec[] = [
+const GROUPS: readonly GroupSpec[] = [
   { prefix: "/", label: "Workspace", hint: "This thread's files", always: true, open: true },
   { prefix: "/uploads/", label: "Uploads", hint: "Files you attached", always: false, open: true },
   {
@@ -73,7 +73,7 @@ export const GROUPS: readonly GroupSpec[] = [
 ];
 
 /** The group prefix a path belongs to. */
-export function groupOf(path: string): string {
+function groupOf(path: string): string {
   return GROUPS.find((g) => g.prefix !== "/" && path.startsWith(g.prefix))?.prefix ?? "/";
 }
 

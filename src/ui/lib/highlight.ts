@@ -74,7 +74,7 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Above this many characters code is shown plain: highlighting it would stall the page. */
-export const MAX_HIGHLIGHT_CHARS = 200_000;
+const MAX_HIGHLIGHT_CHARS = 200_000;
 
 /** The grammar for a fence name or file extension ("TS", "tsx", "c++" …), or undefined. */
 export function resolveLanguage(lang: string | undefined): string | undefined {
