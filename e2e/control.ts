@@ -34,32 +34,32 @@ async function call<T>(dialect: Dialect, route: string, scope: string | undefine
 }
 
 /** Replaces the queue of scripted replies (answered first-match in order; then the default reply). */
-export function script(dialect: Dialect, replies: ServerReply[], scope?: string): Promise<ScopeState> {
+function script(dialect: Dialect, replies: ServerReply[], scope?: string): Promise<ScopeState> {
   return call(dialect, "script", scope, { replies });
 }
 
 /** Back to how the server started: empty queue, start config, no recorded requests (a named scope is dropped). */
-export function reset(dialect: Dialect, scope?: string): Promise<ScopeState> {
+function reset(dialect: Dialect, scope?: string): Promise<ScopeState> {
   return call(dialect, "reset", scope, {});
 }
 
 /** Every request recorded so far (not preflights or control calls), oldest first. */
-export function requests(dialect: Dialect, scope?: string): Promise<RecordedRequest[]> {
+function requests(dialect: Dialect, scope?: string): Promise<RecordedRequest[]> {
   return call(dialect, "requests", scope);
 }
 
 /** Changes the model list, the required key (null: none) or the default reply. */
-export function configure(dialect: Dialect, config: Partial<ServerConfig>, scope?: string): Promise<ScopeState> {
+function configure(dialect: Dialect, config: Partial<ServerConfig>, scope?: string): Promise<ScopeState> {
   return call(dialect, "config", scope, config);
 }
 
 /** Queue length, chat requests served, requests recorded, config. */
-export function state(dialect: Dialect, scope?: string): Promise<ScopeState> {
+function state(dialect: Dialect, scope?: string): Promise<ScopeState> {
   return call(dialect, "state", scope);
 }
 
 /** Only the chat requests (`/chat/completions`, `/v1/messages`), without model listings or the app's server probes. */
-export function chatRequests(list: RecordedRequest[]): RecordedRequest[] {
+function chatRequests(list: RecordedRequest[]): RecordedRequest[] {
   return list.filter((r) => r.method === "POST" && /\/(?:chat\/completions|v1\/messages)(?:\?|$)/.test(r.path));
 }
 

@@ -27,9 +27,6 @@ export const PROVIDER_URLS: Readonly<Record<Dialect, string>> = {
   anthropic: `http://127.0.0.1:${PROVIDER_PORTS.anthropic}`,
 };
 
-export const OPENAI_URL = PROVIDER_URLS.openai;
-export const ANTHROPIC_URL = PROVIDER_URLS.anthropic;
-
 /** The prefix of a scope's routes on a server (`/s/<scope>`; "" for the default scope). */
 export function scopePrefix(scope?: string): string {
   if (scope && !/^[A-Za-z0-9_-]+$/.test(scope)) throw new Error(`scope ${JSON.stringify(scope)}: use letters, digits, _ and - only`);

@@ -40,7 +40,7 @@ async function timed(run: () => Promise<void>): Promise<Timing> {
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
-export function runHarness(): Promise<Timing> {
+function runHarness(): Promise<Timing> {
   const model = new ScriptedChatModel({ script: script() });
   const agent = createDeepAgent({ model, tools: [lookup] });
   return timed(async () => {
@@ -49,7 +49,7 @@ export function runHarness(): Promise<Timing> {
   });
 }
 
-export function runBare(): Promise<Timing> {
+function runBare(): Promise<Timing> {
   const graph = buildBareLoop(new ScriptedChatModel({ script: script() }), [lookup]);
   return timed(async () => {
     const out = await graph.invoke({ messages: [new HumanMessage("go")] });
@@ -64,7 +64,7 @@ function exposedGc(): () => void {
 }
 
 /** The q-quantile (0..1) of xs, linearly interpolated. */
-export function quantile(xs: readonly number[], q: number): number {
+function quantile(xs: readonly number[], q: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const at = (sorted.length - 1) * q;
   const lo = Math.floor(at);

@@ -26,7 +26,7 @@ export interface PackageSourceServer {
 }
 
 /** A pure-Python wheel, as a build tool writes one (the package, its dist-info). */
-export function makeWheel(name: string, version: string, module: string): Uint8Array {
+function makeWheel(name: string, version: string, module: string): Uint8Array {
   const info = `${name}-${version}.dist-info`;
   return zipSync({
     [`${name}/__init__.py`]: strToU8(module),

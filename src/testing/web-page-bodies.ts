@@ -11,7 +11,7 @@ export function deepPage(depth: number): string {
 }
 
 /** Size of {@link flatPage}'s page, about: under fetch_url's 2 MiB cap, so it is read whole. */
-export const FLAT_PAGE_BYTES = 1_950_000;
+const FLAT_PAGE_BYTES = 1_950_000;
 
 /** A flat page of about {@link FLAT_PAGE_BYTES}: paragraphs of text with a link each (seconds of Markdown conversion). */
 export function flatPage(bytes = FLAT_PAGE_BYTES): string {

@@ -31,7 +31,7 @@ export interface WebPagesServer {
 /** Size of /big.html. */
 export const BIG_PAGE_BYTES = 50 * 1024 * 1024;
 
-export const ARTICLE_HTML = `<!doctype html>
+const ARTICLE_HTML = `<!doctype html>
 <html><head><title>Tide tables | Harbour notes</title><style>body { color: red }</style>
 <script>document.write("tracking")</script></head>
 <body>

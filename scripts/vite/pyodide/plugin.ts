@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import type { Plugin } from "vite";
 
 /** The files loadPyodide reads from its indexURL, and their types. */
-export const PYODIDE_FILES: Record<string, string> = {
+const PYODIDE_FILES: Record<string, string> = {
   "pyodide.asm.mjs": "text/javascript",
   "pyodide.asm.wasm": "application/wasm",
   "python_stdlib.zip": "application/zip",

@@ -25,7 +25,7 @@ const EXCLUDED = [/\.map$/, /(^|\/)\.[^/]*$/, new RegExp(`^${SW_FILE.replace("."
  * Files cached at first use instead of on install: Pyodide (about 13 MB: the core wasm and the standard library,
  * scripts/vite/pyodide/plugin.ts), which only the first `python3` needs, so a visit that never runs Python never downloads it.
  */
-export const ON_DEMAND = [/^assets\/pyodide\//];
+const ON_DEMAND = [/^assets\/pyodide\//];
 
 const cacheable = (paths: readonly string[]) =>
   paths.map((path) => path.replaceAll("\\", "/")).filter((path) => !EXCLUDED.some((re) => re.test(path)));

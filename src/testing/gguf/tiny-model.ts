@@ -146,7 +146,7 @@ const TRANSITION_WEIGHT = 10;
 const TOOL_CLOSE_BIAS = 2;
 
 /** The tiny model's metadata and tensors, before serialization. */
-export function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tensors: GgufTensor[] } {
+function tinyModel(options: TinyGgufOptions = {}): { kvs: GgufKV[]; tensors: GgufTensor[] } {
   const nEmbd = options.embeddingLength ?? 64;
   const nLayer = options.blockCount ?? 2;
   const nHead = options.headCount ?? 4;

@@ -6,7 +6,7 @@
 import { TokenType } from "./format.ts";
 
 /** Special tokens appended after the byte and merge tokens, with their token type. */
-export const TINY_SPECIAL_TOKENS = [
+const TINY_SPECIAL_TOKENS = [
   { text: "<|endoftext|>", type: TokenType.CONTROL },
   { text: "<|im_start|>", type: TokenType.CONTROL },
   { text: "<|im_end|>", type: TokenType.CONTROL },
@@ -62,7 +62,7 @@ export interface TinyVocab {
 }
 
 /** GPT-2 `bytes_to_unicode`: each byte maps to a printable unicode character. */
-export function bytesToUnicode(): string[] {
+function bytesToUnicode(): string[] {
   const printable: number[] = [];
   for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
   for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
