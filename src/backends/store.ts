@@ -161,7 +161,7 @@ export function storeStepGuard(rt: BackendRuntime, store: BaseStore, namespace: 
 export class StoreBackend extends FileBackend {
   /**
    * `call`: the tool call it serves (backends/runtime.ts callIdentity), so its write, edit and delete are done once;
-   * `guard`: its step's ledger ({@link storeStepGuard}), so a sibling's change is never silently overwritten.
+   * `guard`: its step's ledger (`storeStepGuard`), so a sibling's change is never silently overwritten.
    */
   constructor(
     store: BaseStore,

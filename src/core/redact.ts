@@ -114,8 +114,8 @@ function hidePieces(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * `text` with every form of every secret of `secrets` ({@link secretForms}), every piece of one at least
- * {@link partialLength} long, and every key-shaped token replaced by {@link KEY_HIDDEN}.
+ * `text` with every form of every secret of `secrets` (`secretForms`), every piece of one at least
+ * `partialLength` long, and every key-shaped token replaced by {@link KEY_HIDDEN}.
  */
 export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
   let out = text;

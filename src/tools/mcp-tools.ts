@@ -123,7 +123,7 @@ export async function connectMcpServer(options: ConnectMcpOptions): Promise<Resu
   return ok({ server, transport: session.transport, tools, skipped, close: () => session.close() });
 }
 
-/** Approvals for MCP tools: every tool asks before running unless {@link mcpRunsWithoutAsking} says otherwise. */
+/** Approvals for MCP tools: every tool asks before running unless `mcpRunsWithoutAsking` says otherwise. */
 export function mcpInterruptOn(tools: readonly McpAgentTool[]): InterruptOnConfig {
   return Object.fromEntries(tools.map((t) => [t.name, !mcpRunsWithoutAsking(t.mcp.annotations)]));
 }
