@@ -1,5 +1,5 @@
 /**
- * The public MCP servers the README lists as allowing a page (Exa, Context7), added through Settings › MCP servers
+ * The public MCP servers docs/mcp-and-web.md lists as allowing a page (Exa, Context7), added through Settings › MCP servers
  * of the built app. They need the internet, which the machines deeptab is built and tested on do not have: each test
  * first checks that its server answers and is skipped, saying why, when it does not. Everything around them (the
  * client, CORS, sessions, OAuth, errors) is tested against loopback servers in mcp.spec.ts.

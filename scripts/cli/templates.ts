@@ -35,7 +35,7 @@ read before you write, and keep your answers short. Say when you are unsure, and
 }
 
 function agentYaml(name: string): string {
-  return `# Every field is optional; see deeptab's README ("The agent folder").
+  return `# Every field is optional; see deeptab's docs/agent-folders.md.
 name: ${name}
 description: A deeptab agent. Edit agents/${name}/AGENTS.md to give it a job.
 suggestions:

@@ -6,7 +6,7 @@
 //
 // The graph module (src/server/graph.ts) opens PostgreSQL itself and keeps its state there whatever the API holds in
 // memory; the API's own records of threads and runs are kept in .langgraph_api/ in this folder. Scale-out over
-// machines is LangGraph's platform with the same langgraph.json (README "When you outgrow the tab").
+// machines is LangGraph's platform with the same langgraph.json (docs/server.md).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -81,9 +81,9 @@ describe("agent folders: the example agents in agents/", () => {
 });
 
 describe("agent folders: what a folder holds", () => {
-  it("reads the agent.yaml README shows", () => {
-    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Agent folders"));
+  it("reads the agent.yaml the manual shows", () => {
+    const page = readFileSync(join(import.meta.dirname, "../../docs/agent-folders.md"), "utf8");
+    const section = page.slice(page.indexOf("## Agent folders"));
     const yaml = /```yaml\n([^]*?)```/.exec(section)![1]!;
     expect(loaded({ "agent.yaml": yaml }).manifest).toMatchObject({
       name: "Data cleaner",

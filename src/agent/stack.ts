@@ -1,7 +1,7 @@
 /**
  * Assembly of the middleware stack from built-in slots and user middleware.
  * The built-ins and their order are chosen in create-deep-agent.ts
- * (`builtinSlots`) and listed in the README: "head" slots come before the
+ * (`builtinSlots`) and listed in docs/middleware-and-context.md: "head" slots come before the
  * user's middleware, "tail" slots after.
  *
  * A user middleware whose `name` equals a built-in's replaces it in place (it

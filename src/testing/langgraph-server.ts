@@ -59,7 +59,7 @@ export function testDatabaseUrl(): string {
   if (!url)
     throw new Error(
       "The server tests need PostgreSQL: set DEEPTAB_TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:<port>/<db> " +
-        "(.ci/run installs and starts one from Debian's packages; README 'Run the tests').",
+        "(.ci/run installs and starts one from Debian's packages; docs/testing.md).",
     );
   return url;
 }

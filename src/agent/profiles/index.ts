@@ -1,4 +1,4 @@
-/** Harness profiles: the public surface (see README "Harness profiles"). */
+/** Harness profiles: the public surface (see docs/middleware-and-context.md, "Harness profiles"). */
 export { createHarnessProfile, EMPTY_HARNESS_PROFILE } from "./create.ts";
 export { mergeProfiles } from "./merge.ts";
 export { validateProfileKey } from "./keys.ts";

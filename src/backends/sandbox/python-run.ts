@@ -79,7 +79,7 @@ async function fetchLock(indexURL: string): Promise<string> {
   return response.text();
 }
 
-/** What the first load downloads (the core wasm and the standard library), for the status line and the README. */
+/** What the first load downloads (the core wasm and the standard library), for the status line and docs/code-tools.md. */
 const PYTHON_DOWNLOAD = "about 13 MB";
 
 /** Loads Pyodide once per thread (later calls share the first load). */
