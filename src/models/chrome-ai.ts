@@ -15,17 +15,13 @@
  * ships Gemini Nano); the mapping is tested against a fake port.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import {
-  BaseChatModel,
-  type BaseChatModelCallOptions,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
+import { type BaseChatModelCallOptions, type BaseChatModelParams, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import type { ModelProfile } from "@langchain/core/language_models/profile";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { StreamingChatModel } from "./streaming-chat-model.ts";
 
 /** A Prompt API message (`initialPrompts` and the prompt itself). */
 export interface PromptMessage {
@@ -184,7 +180,7 @@ export interface ChatChromeAIFields extends BaseChatModelParams {
   contextWindow: number;
 }
 
-export class ChatChromeAI extends BaseChatModel<ChatChromeAICallOptions, AIMessageChunk> {
+export class ChatChromeAI extends StreamingChatModel<ChatChromeAICallOptions> {
   readonly port: PromptApiPort;
   readonly window: number;
 
@@ -247,17 +243,5 @@ export class ChatChromeAI extends BaseChatModel<ChatChromeAICallOptions, AIMessa
         })),
       }),
     });
-  }
-
-  override async _generate(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: CallbackManagerForLLMRun,
-  ): Promise<ChatResult> {
-    let whole: AIMessageChunk | undefined;
-    for await (const c of this._streamResponseChunks(messages, options, runManager))
-      whole = whole ? whole.concat(c.message as AIMessageChunk) : (c.message as AIMessageChunk);
-    const message = whole ?? new AIMessageChunk({ content: "" });
-    return { generations: [{ text: message.text, message }] };
   }
 }

@@ -30,20 +30,16 @@
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { ContextOverflowError } from "@langchain/core/errors";
 import type { ModelProfile } from "@langchain/core/language_models/profile";
-import {
-  BaseChatModel,
-  type BaseChatModelCallOptions,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
+import { type BaseChatModelCallOptions, type BaseChatModelParams, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolCallChunk } from "@langchain/core/messages/tool";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, ChatCompletionTool } from "@wllama/wllama";
 import { messageText } from "../../core/messages.ts";
 import { PROMPT_PROGRESS_EVENT, type PromptProgress } from "../prompt-progress.ts";
+import { StreamingChatModel } from "../streaming-chat-model.ts";
 
 /**
  * What ChatWllama needs of an engine: a streamed chat completion and the
@@ -158,7 +154,7 @@ function isContextError(err: unknown): boolean {
   return err instanceof Error && /exceeds the available context size|context size|kv cache/i.test(err.message);
 }
 
-export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageChunk> {
+export class ChatWllama extends StreamingChatModel<ChatWllamaCallOptions> {
   readonly engine: WllamaEngine;
   readonly temperature: number;
   readonly maxTokens: number | undefined;
@@ -289,19 +285,6 @@ export class ChatWllama extends BaseChatModel<ChatWllamaCallOptions, AIMessageCh
     }
     const ending = malformed();
     if (ending) yield ending;
-  }
-
-  override async _generate(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: CallbackManagerForLLMRun,
-  ): Promise<ChatResult> {
-    let whole: AIMessageChunk | undefined;
-    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
-      whole = whole ? whole.concat(chunk.message as AIMessageChunk) : (chunk.message as AIMessageChunk);
-    }
-    const message = whole ?? new AIMessageChunk({ content: "" });
-    return { generations: [{ text: message.text, message }] };
   }
 
   #wrap(err: unknown): unknown {
