@@ -184,7 +184,7 @@ export {
 } from "./backends/indexeddb.ts";
 export type { IndexedDBFilesOptions } from "./backends/indexeddb-files.ts";
 export type { FilesystemPermission, PermissionMode, PermissionOperation } from "./backends/permissions.ts";
-export { MemoryFileStore } from "./backends/memory-store.ts";
+export { MemoryFileStore, type ByteCap } from "./backends/memory-store.ts";
 
 // Sandboxes: a shell over the backend's own files, offline everywhere; WebContainer where it boots.
 export {

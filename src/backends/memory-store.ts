@@ -1,33 +1,74 @@
 /**
  * MemoryFileStore: a FileStore in a Map, for backends whose files live only
- * as long as the object (the offline shell's default, tests). Mutations are
- * staged and applied together, so a failing one changes nothing.
+ * as long as the object (the offline shell's default and its `/tmp`, tests).
+ * Mutations are staged and applied together, one unit at a time, so a
+ * failing one changes nothing. With a byte cap, a unit that would take the
+ * store over it fails as a whole with the cap's error.
  */
 import { byteLength } from "./file-ops.ts";
-import { exclusive, mapSnapshot, pathsBelow, stagedMutation, type FileStore, type FileTx, type StoredFile } from "./file-store.ts";
+import {
+  exclusive,
+  mapSnapshot,
+  pathsBelow,
+  stagedMutation,
+  type FileSnapshot,
+  type FileStore,
+  type FileTx,
+  type StoredFile,
+} from "./file-store.ts";
 import type { FileData } from "./protocol.ts";
 
-export class MemoryFileStore implements FileStore {
-  readonly #files = new Map<string, StoredFile>();
+/** A cap on the bytes a {@link MemoryFileStore} holds altogether. */
+export interface ByteCap {
+  readonly maxBytes: number;
+  /** The error a unit that would take the store over `maxBytes` fails with, given the unit's `what`. */
+  readonly full: (what: string) => Error;
+}
 
-  constructor(initial: Record<string, FileData> = {}) {
-    for (const [path, data] of Object.entries(initial)) this.#files.set(path, { data, size: byteLength(data) });
+export class MemoryFileStore implements FileStore {
+  /** The most bytes the store holds (Infinity without a cap). */
+  readonly maxBytes: number;
+  readonly #cap: ByteCap | undefined;
+  readonly #files = new Map<string, StoredFile>();
+  #bytes = 0;
+
+  constructor(initial: Record<string, FileData> = {}, cap?: ByteCap) {
+    this.maxBytes = cap?.maxBytes ?? Infinity;
+    this.#cap = cap;
+    for (const [path, data] of Object.entries(initial)) {
+      const file = { data, size: byteLength(data) };
+      this.#files.set(path, file);
+      this.#bytes += file.size;
+    }
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Drops every file. */
+  clear(): void {
+    this.#files.clear();
+    this.#bytes = 0;
   }
 
   async get(path: string): Promise<StoredFile | undefined> {
     return this.#files.get(path);
   }
 
-  async snapshot() {
+  async snapshot(): Promise<FileSnapshot> {
     return mapSnapshot(new Map(this.#files));
   }
 
-  mutate<T>(_what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
+  /** @throws the cap's `full` error when the unit would take the store over {@link maxBytes}; nothing is applied. */
+  mutate<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
     // One unit at a time: a unit awaits between its reads and its commit.
-    return exclusive(this, "", () => this.#mutate(body));
+    return exclusive(this, "", () => this.mutateNow(what, body));
   }
 
-  #mutate<T>(body: (tx: FileTx) => Promise<T>): Promise<T> {
+  /** One unit, staged and applied whole, without waiting for the store's other units (see {@link mutate}). */
+  protected mutateNow<T>(what: string, body: (tx: FileTx) => Promise<T>): Promise<T> {
     const snapshot = mapSnapshot(this.#files);
     return stagedMutation(
       {
@@ -37,10 +78,19 @@ export class MemoryFileStore implements FileStore {
       },
       body,
       (changes) => {
+        let bytes = this.#bytes;
+        const sized: Array<[string, StoredFile | null]> = [];
         for (const [path, data] of changes) {
-          if (data) this.#files.set(path, { data, size: byteLength(data) });
+          const file = data ? { data, size: byteLength(data) } : null;
+          bytes += (file?.size ?? 0) - (this.#files.get(path)?.size ?? 0);
+          sized.push([path, file]);
+        }
+        if (this.#cap && bytes > this.#cap.maxBytes) throw this.#cap.full(what);
+        for (const [path, file] of sized) {
+          if (file) this.#files.set(path, file);
           else this.#files.delete(path);
         }
+        this.#bytes = bytes;
       },
     );
   }
