@@ -72,3 +72,32 @@ export function reloadDecision(isolated: boolean, alreadyReloaded: boolean, used
   if (isolated || alreadyReloaded) return "none";
   return used ? "offer" : "reload";
 }
+
+/**
+ * The attribute of the page's root element (`<html data-isolation="…">`) in which the registration says where the
+ * page stands, for whoever must know that no reload is coming (the e2e specs evaluate in a page only once it has
+ * settled: a reload during an evaluation destroys it). Absent until the registration knows (the worker is not active
+ * yet); never set where no register-sw.js runs (`vite dev`).
+ */
+export const ISOLATION_ATTRIBUTE = "data-isolation";
+
+/**
+ * - `reloading`: the page reloads now to become isolated;
+ * - `isolated`: cross-origin isolated; nothing reloads on its own;
+ * - `offered`: not isolated and in use: the reload is offered to the app (it happens only if the user takes it);
+ * - `not-isolated`: not isolated, and nothing reloads (no service worker here, its registration failed, or the one
+ *   reload did not isolate the page).
+ */
+export type IsolationState = "reloading" | "isolated" | "offered" | "not-isolated";
+
+/** The state a {@link reloadDecision} leaves the page in. */
+export function isolationState(isolated: boolean, decision: ReloadDecision): IsolationState {
+  switch (decision) {
+    case "reload":
+      return "reloading";
+    case "offer":
+      return "offered";
+    case "none":
+      return isolated ? "isolated" : "not-isolated";
+  }
+}

@@ -11,18 +11,22 @@
  *   (src/ui/lib/isolation-offer.ts), which asks the user with a banner.
  * A sessionStorage mark allows one such reload per tab until the page is
  * isolated: never a reload loop. Where the server already sends the headers
- * the page is isolated and nothing reloads.
+ * the page is isolated and nothing reloads. The page's root element says
+ * where it stands (`data-isolation`, isolation.ts: ISOLATION_ATTRIBUTE), so
+ * a test knows when no reload is coming.
  */
 import { ISOLATION_OFFER_EVENT, ISOLATION_OFFER_GLOBAL, type IsolationOffer } from "../../../src/ui/lib/isolation-offer.ts";
-import { RELOAD_MARK, USE_EVENTS, reloadDecision } from "./isolation.ts";
+import { ISOLATION_ATTRIBUTE, RELOAD_MARK, USE_EVENTS, isolationState, reloadDecision, type IsolationState } from "./isolation.ts";
 
 function start(): void {
-  const container = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
-  if (!container || !isSecureContext) return;
-  const script = document.currentScript;
-  const swUrl = new URL("sw.js", script instanceof HTMLScriptElement && script.src ? script.src : location.href);
   // `crossOriginIsolated` is undefined in browsers without the notion: treat them as isolated (nothing to gain).
   const isolated = self.crossOriginIsolated !== false;
+  // An isolated page never reloads for isolation: it has settled before the worker is even registered.
+  if (isolated) show("isolated");
+  const container = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
+  if (!container || !isSecureContext) return show(isolationState(isolated, "none"));
+  const script = document.currentScript;
+  const swUrl = new URL("sw.js", script instanceof HTMLScriptElement && script.src ? script.src : location.href);
   const reloaded = readMark();
   if (isolated && reloaded) writeMark(false);
   const used = watchUse();
@@ -32,13 +36,22 @@ function start(): void {
     .then(() => container.ready)
     .then(() => {
       const decision = reloadDecision(isolated, reloaded, used());
+      show(isolationState(isolated, decision));
       if (decision === "reload") reload();
       else if (decision === "offer") offer({ reload });
       else if (!isolated) {
         console.warn("deeptab: still not cross-origin isolated after the service worker reload; WebContainer is unavailable.");
       }
     })
-    .catch((err: unknown) => console.warn("deeptab: the service worker could not be registered:", err));
+    .catch((err: unknown) => {
+      show(isolationState(isolated, "none"));
+      console.warn("deeptab: the service worker could not be registered:", err);
+    });
+}
+
+/** Says where the page stands (see ISOLATION_ATTRIBUTE). */
+function show(state: IsolationState): void {
+  document.documentElement.setAttribute(ISOLATION_ATTRIBUTE, state);
 }
 
 /** From now on: whether anyone has used the page. */
@@ -54,6 +67,7 @@ function watchUse(): () => boolean {
 }
 
 function reload(): void {
+  show("reloading");
   writeMark(true);
   location.reload();
 }

@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
-import { ISOLATION_HEADERS, isolatedHeaders, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
+import { ISOLATION_HEADERS, isolatedHeaders, isolationState, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
 import { BOOT_ENTRY, REGISTER_FILE, appShell, withBootScript, withSecurityMeta } from "./plugin.ts";
 import { manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
@@ -79,6 +79,22 @@ describe("reloadDecision", () => {
       expect(reloadDecision(true, false, used)).toBe("none");
       expect(reloadDecision(true, true, used)).toBe("none");
     }
+  });
+});
+
+describe("isolationState", () => {
+  it("is reloading only for a reload; an offer or nothing to do has settled, isolated or not", () => {
+    expect(isolationState(false, "reload")).toBe("reloading");
+    expect(isolationState(false, "offer")).toBe("offered");
+    expect(isolationState(false, "none")).toBe("not-isolated");
+    expect(isolationState(true, "none")).toBe("isolated");
+    // Every case reloadDecision gives, for every page: "reloading" exactly when it reloads.
+    for (const isolated of [false, true])
+      for (const reloaded of [false, true])
+        for (const used of [false, true]) {
+          const decision = reloadDecision(isolated, reloaded, used);
+          expect(isolationState(isolated, decision) === "reloading").toBe(decision === "reload");
+        }
   });
 });
 
