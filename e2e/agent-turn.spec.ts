@@ -8,9 +8,10 @@
  * pasted into it are written to /uploads/ and named in the message; a very
  * long message shows folded until unfolded, and a reload keeps it whole.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
 import { recordStreamed, streamedTexts } from "./app.ts";
+import { test } from "./fixtures.ts";
 
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -11,7 +11,7 @@
  * - tampered zips (a `../` path, 10,000 files, a 200 MB file stored and deflated, invalid YAML): refused with a clear
  *   message, nothing stored (the gallery the same after a reload).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { Zip, ZipDeflate, ZipPassThrough, zipSync } from "fflate";
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -20,6 +20,7 @@ import { putAgentFile } from "../src/testing/agent-link-files.ts";
 import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent-link-server.ts";
 import { AFTER_LOAD, axeViolations, connect, idle, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const encoder = new TextEncoder();
 let links: AgentLinkServer;

@@ -26,9 +26,10 @@
  * the app asks for allows approve, edit, reject and respond), so it is not
  * shown here; src/ui/approval-dialog.browser.test.ts covers it.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope, type ProviderScope, type RecordedRequest } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const MODEL = "gpt-4o-mini";
 

@@ -4,10 +4,11 @@
  * read from the worker and its Markdown reaches the model; a host without CORS gives the model a tool error saying
  * so; Settings › Request log lists the web host's requests.
  */
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { startWebPagesServer, type WebPagesServer } from "../src/testing/web-pages.ts";
 import { AFTER_LOAD, connect, idle, send, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 let web: WebPagesServer;
 test.beforeAll(async () => {

@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { cspContent } from "../scripts/vite/shell/csp.ts";
 import { ISOLATION_HEADERS } from "../scripts/vite/shell/isolation.ts";
 import { manifestOf, type ShellManifest } from "../scripts/vite/shell/precache.ts";
@@ -22,9 +22,13 @@ import { startStaticServer, type StaticServer } from "../scripts/static-server.t
 import { demoAnswer } from "../src/models/demo.ts";
 import { AFTER_LOAD, connect, idle, send } from "./app.ts";
 import { providerScope } from "./control.ts";
+import { settled, test } from "./fixtures.ts";
 
 const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
 const BASE = "/deeptab/";
+
+// These tests watch the isolation reload itself: navigations return at once, and each test settles where it evaluates.
+test.use({ settleNavigations: false });
 
 let plain: StaticServer;
 let withHeaders: StaticServer;
@@ -81,17 +85,9 @@ async function watch(page: Page): Promise<Watch> {
   return w;
 }
 
-/**
- * Waits in the page until its service worker is active, then a moment more:
- * register-sw.js decides about a reload right when `ready` resolves, so a
- * reload it wanted would destroy this evaluation (and fail the test).
- */
-async function settle(page: Page): Promise<string | undefined> {
-  return page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    await new Promise((ok) => setTimeout(ok, 500));
-    return registration.scope;
-  });
+/** The scope of the page's active service worker (call once the page has {@link settled}). */
+function workerScope(page: Page): Promise<string> {
+  return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
 
 async function runDemoTurn(page: Page): Promise<void> {
@@ -110,7 +106,8 @@ test("without server headers: one reload isolates the page, and nothing reloads 
     { isolated: false, controlled: false },
     { isolated: true, controlled: true },
   ]);
-  expect(await settle(page)).toBe(plain.url);
+  expect(await settled(page)).toBe("isolated");
+  expect(await workerScope(page)).toBe(plain.url);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe("function");
   await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute("content", cspContent());
@@ -121,7 +118,7 @@ test("without server headers: one reload isolates the page, and nothing reloads 
   // The user reloads: still isolated, and no second automatic reload.
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
-  await settle(page);
+  expect(await settled(page)).toBe("isolated");
   expect(w.loads).toHaveLength(3);
   expect(w.loads[2]).toEqual({ isolated: true, controlled: true });
   expect(w.navigations).toHaveLength(3);
@@ -153,7 +150,8 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
     release();
   }
   // The worker becomes active while the run streams: nothing reloads, nothing is offered while it runs.
-  expect(await settle(page)).toBe(plain.url);
+  expect(await settled(page)).toBe("offered");
+  expect(await workerScope(page)).toBe(plain.url);
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
   await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
   await page.getByTestId("cancel").click();
@@ -173,7 +171,7 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
   expect(w.loads[1]).toEqual({ isolated: true, controlled: true });
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("my unsent draft", AFTER_LOAD);
   await expect(page.getByTestId("assistant-message")).toContainText("The first part", AFTER_LOAD);
-  await settle(page);
+  expect(await settled(page)).toBe("isolated");
   await expect(page.getByTestId("isolation-offer")).toHaveCount(0);
   expect(w.navigations).toHaveLength(2);
   expect((await scope.chatRequests()).length).toBe(1);
@@ -184,7 +182,7 @@ test("after the first visit the app loads and runs with the network off, from th
   const w = await watch(page);
   await page.goto(plain.url);
   await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
-  await settle(page);
+  expect(await settled(page)).toBe("isolated");
 
   // The whole build is in one cache named by the build hash.
   const cached = await page.evaluate(async () => {
@@ -206,6 +204,7 @@ test("after the first visit the app loads and runs with the network off, from th
   try {
     await page.reload();
     await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+    expect(await settled(page)).toBe("isolated");
     expect(w.loads.at(-1)).toEqual({ isolated: true, controlled: true });
     await runDemoTurn(page);
 
@@ -270,7 +269,7 @@ test("when the reload does not isolate the page (a worker that adds no headers),
     });
     await page.goto(server.url);
     await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
-    await settle(page);
+    expect(await settled(page)).toBe("not-isolated");
     expect(w.loads).toEqual([
       { isolated: false, controlled: false },
       { isolated: false, controlled: true },
@@ -288,7 +287,8 @@ test("where the server sends COOP/COEP the page is isolated at once and never re
   await page.goto(withHeaders.url);
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   // The worker is still registered (for the offline shell), without a reload.
-  expect(await settle(page)).toBe(withHeaders.url);
+  expect(await settled(page)).toBe("isolated");
+  expect(await workerScope(page)).toBe(withHeaders.url);
   expect(w.loads).toEqual([{ isolated: true, controlled: false }]);
   expect(w.navigations).toHaveLength(1);
   await runDemoTurn(page);
@@ -300,6 +300,7 @@ test("the Content-Security-Policy is enforced: an injected inline script does no
   const w = await watch(page);
   await page.goto(withHeaders.url);
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  expect(await settled(page)).toBe("isolated");
   const ran = await page.evaluate(async () => {
     const script = document.createElement("script");
     script.textContent = "document.documentElement.dataset.inlineRan = 'yes'";

@@ -7,10 +7,11 @@
  * show and the file as edited opens from the thread's channels; a reload mid-run rejoins it; Stop ends a run on the
  * server and keeps what was shown.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { idle, send, watchErrors } from "./app.ts";
 import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ServerReply } from "../src/testing/provider-servers.ts";
+import { test } from "./fixtures.ts";
 
 type Message = { role?: string; content?: unknown };
 const textOf = (content: unknown): string =>

@@ -6,7 +6,7 @@
  * dialog; the thread is the server's (listed after a reload); an unreachable server says so and the tab keeps
  * working.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, send, turn, watchErrors } from "./app.ts";
 import { freePort, startLangGraphServer, type LangGraphServer } from "../src/testing/langgraph-server.ts";
 import {
@@ -20,6 +20,7 @@ import { startAgentLinkServer, type AgentLinkServer } from "../src/testing/agent
 import { putAgentFile } from "../src/testing/agent-link-files.ts";
 import { agentBundle } from "../src/agent-folders/bundle.ts";
 import { startStaticServer } from "../scripts/static-server.ts";
+import { test } from "./fixtures.ts";
 
 type Message = { role?: string; content?: unknown };
 const textOf = (content: unknown): string =>

@@ -10,8 +10,9 @@
  * finds no violation on a phone with the files sheet open, nor on a desktop;
  * the panel tabs follow the arrow keys.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { axeViolations, shot, turn, watchErrors } from "./app.ts";
+import { test } from "./fixtures.ts";
 
 /** Page-wide horizontal overflow: the document wider than the viewport, or an element sticking out of it. */
 async function sideways(page: Page): Promise<string[]> {

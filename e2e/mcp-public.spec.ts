@@ -4,8 +4,9 @@
  * first checks that its server answers and is skipped, saying why, when it does not. Everything around them (the
  * client, CORS, sessions, OAuth, errors) is tested against loopback servers in mcp.spec.ts.
  */
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { watchErrors } from "./app.ts";
+import { test } from "./fixtures.ts";
 
 const PUBLIC = [
   { name: "exa", url: "https://mcp.exa.ai/mcp" },

@@ -8,11 +8,12 @@
  * the consent page's Allow lands on the site's oauth-callback.html, the tools work in a run, a blocked pop-up is said,
  * tokens are in IndexedDB only when remembered, and Sign out forgets them.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { indexedDBText } from "../src/testing/indexeddb-text.ts";
 import { RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const TOKEN = "mcp-e2e-1a2b3c4d5e6f-DO-NOT-STORE";
 let loop: McpTestServer;

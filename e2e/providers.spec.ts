@@ -15,9 +15,10 @@
  *   no CORS advice for a server that answered), and a context overflow that
  *   the harness's recovery cannot fix.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, recordStreamed, send, streamedTexts, turn, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const lastAssistant = (page: Page) => page.getByTestId("assistant-message").last();
 

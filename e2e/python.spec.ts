@@ -8,11 +8,12 @@
  * With no sandbox chosen (no shell, no `execute`), the model gets the `python` tool instead: it asks first (as a
  * command does), draws a PNG with the standard library, and the image opens in the file viewer.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { startPackageSource } from "../src/testing/python-package-source.ts";
 import { PYTHON_PACKAGES_CDN } from "../src/protocol/settings.ts";
 import { providerScope } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])$/;
 

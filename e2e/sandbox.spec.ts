@@ -14,10 +14,11 @@
  *   provider's request log shows the tools the client sent); with the
  *   offline shell it is.
  */
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { connect, idle, turn } from "./app.ts";
 import { FILE_TOOLS_WITHOUT_SHELL } from "../src/testing/tool-names.ts";
 import { providerScope } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 const WEBCONTAINER = "WebContainer (loads from StackBlitz, a third party)";
 

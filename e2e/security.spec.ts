@@ -24,10 +24,11 @@
  *   store's namespace.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { connect, idle, send, turn, watchErrors } from "./app.ts";
 import { providerScope, type ProviderScope } from "./control.ts";
 import { PROVIDER_URLS } from "./servers.ts";
+import { test } from "./fixtures.ts";
 
 // The payloads. Each one, if it ran, would set window.__pwned and open a dialog.
 const IMG = `<img src=x onerror="window.__pwned='img';alert('img')">`;

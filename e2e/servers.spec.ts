@@ -6,9 +6,10 @@
  * connection, before the response or mid-stream, without Chromium resending
  * the request. Independent of the app's UI.
  */
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { DEFAULT_MODELS } from "../src/testing/provider-servers.ts";
 import { providerScope } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 /** What the page saw. */
 interface Seen {

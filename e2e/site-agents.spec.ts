@@ -6,9 +6,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { manifestOf } from "../scripts/vite/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
+import { test } from "./fixtures.ts";
 
 const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
 const BASE = "/deeptab/";

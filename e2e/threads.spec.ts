@@ -6,10 +6,11 @@
  * runs; that run streams from the loopback provider, slowly enough to see).
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { demoAnswer } from "../src/models/demo.ts";
 import { connect } from "./app.ts";
 import { providerScope } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 async function send(page: Page, text: string, turn = 1) {
   await page.getByRole("textbox", { name: "Message" }).fill(text);

@@ -17,9 +17,10 @@
  * Screenshots of a rich timeline at desktop and phone sizes, light
  * and dark.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { AFTER_LOAD, connect, idle, recordStreamed, send, shot, streamedTexts, turn, watchErrors, type Connection } from "./app.ts";
 import { providerScope, type ProviderScope } from "./control.ts";
+import { test } from "./fixtures.ts";
 
 /** A fresh page connected to a scope of its own on the OpenAI-compatible server. */
 async function start(page: Page, extra: Partial<Connection> = {}): Promise<ProviderScope> {
