@@ -24,7 +24,7 @@
  *
  * Restricting `allowedDecisions` has no setting in the UI (every approval
  * the app asks for allows approve, edit, reject and respond), so it is not
- * shown here; src/ui/approval-dialog.browser.test.ts covers it.
+ * shown here; src/ui/approval/approval-dialog.browser.test.ts covers it.
  */
 import { expect, type Page } from "@playwright/test";
 import { connect, idle, send, shot, watchErrors } from "./app.ts";

@@ -1,12 +1,12 @@
 /** Typed access to the app's state objects shared through Svelte context. */
 import { getContext } from "svelte";
 import type { AgentsState } from "./agents/state.svelte.ts";
-import type { Chat } from "./chat.svelte.ts";
-import type { FilesState } from "./files.svelte.ts";
-import type { RuntimeState } from "./runtime.svelte.ts";
-import type { Servers } from "./servers.svelte.ts";
-import type { SettingsState } from "./settings.svelte.ts";
-import type { Threads } from "./threads.svelte.ts";
+import type { Chat } from "./chat/chat.svelte.ts";
+import type { FilesState } from "./files/files.svelte.ts";
+import type { RuntimeState } from "./runtime/runtime.svelte.ts";
+import type { Servers } from "./runtime/servers.svelte.ts";
+import type { SettingsState } from "./settings/settings.svelte.ts";
+import type { Threads } from "./threads/threads.svelte.ts";
 
 const APP = Symbol("deeptab.app");
 

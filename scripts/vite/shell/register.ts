@@ -8,14 +8,14 @@
  * - nobody has used the page since it loaded (no key pressed, no click, no
  *   scroll, nothing dropped): it reloads as soon as the worker is active;
  * - otherwise it never reloads on its own: it offers the reload to the app
- *   (src/ui/lib/isolation-offer.ts), which asks the user with a banner.
+ *   (src/ui/runtime/isolation-offer.ts), which asks the user with a banner.
  * A sessionStorage mark allows one such reload per tab until the page is
  * isolated: never a reload loop. Where the server already sends the headers
  * the page is isolated and nothing reloads. The page's root element says
  * where it stands (`data-isolation`, isolation.ts: ISOLATION_ATTRIBUTE), so
  * a test knows when no reload is coming.
  */
-import { ISOLATION_OFFER_EVENT, ISOLATION_OFFER_GLOBAL, type IsolationOffer } from "../../../src/ui/lib/isolation-offer.ts";
+import { ISOLATION_OFFER_EVENT, ISOLATION_OFFER_GLOBAL, type IsolationOffer } from "../../../src/ui/runtime/isolation-offer.ts";
 import { ISOLATION_ATTRIBUTE, RELOAD_MARK, USE_EVENTS, isolationState, reloadDecision, type IsolationState } from "./isolation.ts";
 
 function start(): void {

@@ -3,7 +3,7 @@
  * stand-ins for the WebAssembly namespace of browsers with and without them,
  * and over Node's own (which has neither). Chromium's answer is checked in
  * wllama.browser.test.ts, and the settings dialog with it forced off in
- * ui/settings.browser.test.ts.
+ * ui/settings/settings.browser.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { wllamaSupport, type WasmFeatures } from "./support.ts";

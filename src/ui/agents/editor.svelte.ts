@@ -11,9 +11,9 @@ import { err, fail, ok, type Result } from "../../core/result.ts";
 import type { AgentClient } from "../../page/client.ts";
 import type { AgentError, AgentResult, ErrorInfo } from "../../protocol/errors.ts";
 import type { AgentFileChange, AgentFolderView, AgentSummary } from "../../protocol/agents.ts";
-import type { OpenFile, ViewerFiles } from "../files.svelte.ts";
-import { saveBlob } from "../files.svelte.ts";
-import { baseName } from "../lib/file-tree.ts";
+import type { OpenFile, ViewerFiles } from "../files/files.svelte.ts";
+import { saveBlob } from "../files/files.svelte.ts";
+import { baseName } from "../files/file-tree.ts";
 
 /** What the editor tells the agents' state after a save (the list and the shown thread follow). */
 export type OnAgentSaved = (from: string, saved: AgentSummary) => Promise<void>;

@@ -7,7 +7,7 @@
 import { err, fail, ok, type Result } from "../../core/result.ts";
 import { AGENT_UPLOAD_LIMITS, type AgentUpload } from "../../protocol/agents.ts";
 import type { AgentError } from "../../protocol/errors.ts";
-import { formatBytes } from "../errors.ts";
+import { formatBytes } from "../shared/errors.ts";
 
 /** What was chosen, before it is read: a folder's files (folder paths) or one archive. */
 export type AgentPick = { folder: Array<{ path: string; file: File }> } | { archive: File; kind: "zip" | "bundle" };

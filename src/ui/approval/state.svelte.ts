@@ -3,7 +3,7 @@
  * being answered while its decisions are sent), what the user has chosen per
  * tool call, the schema checks of edited arguments, and what the dialog does
  * (send decisions, approve everything, take Enter). The pure parts (choices
- * to decisions, labels) are lib/approval.ts.
+ * to decisions, labels) are choices.ts.
  *
  * A pause shows until `onDecide` resolves true; on false (or a throw) it
  * stays, with a refusal that names the page's reason when there is one.
@@ -21,7 +21,7 @@ import {
   type ApprovalContent,
   type Choice,
   type DecisionType,
-} from "../lib/approval.ts";
+} from "./choices.ts";
 
 /** The dialog's props, as getters (read inside deriveds, so they stay current). */
 export interface ApprovalProps {

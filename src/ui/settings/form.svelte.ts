@@ -20,10 +20,10 @@ import {
   type SandboxChoice,
   type ToolProfileChoice,
 } from "../../protocol/settings.ts";
-import type { Chat } from "../chat.svelte.ts";
-import type { RuntimeState } from "../runtime.svelte.ts";
-import type { SettingsState } from "../settings.svelte.ts";
-import { checkContextWindow, checkPackageSource } from "../settings-form.ts";
+import type { Chat } from "../chat/chat.svelte.ts";
+import type { RuntimeState } from "../runtime/runtime.svelte.ts";
+import type { SettingsState } from "./settings.svelte.ts";
+import { checkContextWindow, checkPackageSource } from "./checks.ts";
 import {
   baseUrlError,
   canList,

@@ -4,7 +4,7 @@
  */
 import type { McpServersApi, McpServerView, McpToolChoice } from "../../protocol/mcp.ts";
 import { localNetworkNote } from "./model-form.ts";
-import { guarded } from "../lib/guard.ts";
+import { guarded } from "../shared/guard.ts";
 import { callbackUrl, openSignInWindow, waitForCallback } from "./mcp-sign-in.ts";
 
 /** How long a list with servers still connecting is read again: every 500 ms, for at most 30 s. */

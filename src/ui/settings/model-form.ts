@@ -16,7 +16,7 @@ import {
   type WllamaSupport,
 } from "../../protocol/catalog.ts";
 import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, ToolProfileChoice } from "../../protocol/settings.ts";
-import { checkBaseUrl, parseContextWindow } from "../settings-form.ts";
+import { checkBaseUrl, parseContextWindow } from "./checks.ts";
 
 const en = (n: number) => n.toLocaleString("en-US");
 

@@ -10,12 +10,12 @@ import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { GRADER_RESPONSE } from "../../middleware/rubric-grade.ts";
 import { rubricMiddleware } from "../../middleware/rubric.ts";
 import { ScriptedChatModel } from "../../models/scripted.ts";
-import { applyEvent, beginTurn, emptyLive, type LiveThread } from "../../ui/lib/live.ts";
-import { buildTimeline } from "../../ui/lib/timeline.ts";
+import { applyEvent, beginTurn, emptyLive, type LiveThread } from "../../ui/chat/live.ts";
+import { buildTimeline } from "../../ui/chat/timeline.ts";
 import { createTranslator } from "./events.ts";
 import { gradeInfo, toMessageInfo } from "./messages.ts";
 import { threadUsage, withGrades } from "../threads/thread-view.ts";
-import { turnUsageText } from "../../ui/lib/turn-usage.ts";
+import { turnUsageText } from "../../ui/chat/turn-usage.ts";
 import { readerAgent } from "./agents.ts";
 import { StateBackend } from "../../backends/state.ts";
 
