@@ -37,12 +37,6 @@ export function isPath(spec) {
   return spec.startsWith("./") || spec.startsWith("../") || spec.startsWith("/") || spec === "." || spec === "..";
 }
 
-/** The package a bare specifier names (`@scope/name` or `name`). */
-export function packageOf(spec) {
-  const parts = spec.split("/");
-  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
-}
-
 function options(conditions) {
   return {
     extensions: VITE_RESOLVE.extensions,

@@ -70,7 +70,7 @@ export function agentBundle(files: AgentFiles, name?: string): string {
 }
 
 /** A bundle's files as entries (path → bytes), its shape checked; paths are left to {@link readAgentFiles}. */
-export function bundleEntries(json: string | Uint8Array): Result<Array<[string, Uint8Array]>, AgentFolderError> {
+function bundleEntries(json: string | Uint8Array): Result<Array<[string, Uint8Array]>, AgentFolderError> {
   const size = typeof json === "string" ? json.length : json.length;
   if (size > MAX_AGENT_ARCHIVE_BYTES) {
     return refuse([problem("too_large", `the bundle is ${mib(size)}; an agent's bundle may be at most ${mib(MAX_AGENT_ARCHIVE_BYTES)}`)]);

@@ -120,7 +120,6 @@ export const subagentSchema = z.strictObject({
     .enum(["handoff", "fork"], { error: 'must be "handoff" (the default: it sees only its task) or "fork" (it sees the conversation)' })
     .optional(),
 });
-export type SubagentYaml = z.infer<typeof subagentSchema>;
 
 /** A SKILL.md's frontmatter, the Agent Skills fields. */
 export const skillSchema = z.strictObject({

@@ -21,9 +21,7 @@ import { ASYNC_TASKS, type AsyncSubAgent } from "./async-tasks.ts";
 
 export {
   ASYNC_TASK_TOOL_NAMES,
-  ASYNC_TASKS,
   ASYNC_TASKS_READER,
-  TERMINAL_STATUSES,
   isAsyncSubAgent,
   type AsyncSubAgent,
   type AsyncTask,

@@ -93,6 +93,7 @@ function resultOf(values: unknown): string {
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
+/** The `start_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
 export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>): Promise<ToolOutput> {
   const description = String(args.description);
   const agentName = String(args.agentName);
@@ -124,6 +125,7 @@ export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>
   }
 }
 
+/** The `check_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
 export async function check(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
   if (typeof task === "string") return failed(task);
@@ -149,6 +151,7 @@ export async function check(ctx: AsyncTaskContext, args: Record<string, unknown>
   return { content: JSON.stringify(result), update: ASYNC_TASKS.set({ [task.taskId]: updated }) };
 }
 
+/** The `update_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
 export async function update(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
   if (typeof task === "string") return failed(task);
@@ -168,6 +171,7 @@ export async function update(ctx: AsyncTaskContext, args: Record<string, unknown
   }
 }
 
+/** The `cancel_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
 export async function cancel(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const task = tracked(String(args.taskId), runtime);
   if (typeof task === "string") return failed(task);
@@ -181,6 +185,7 @@ export async function cancel(ctx: AsyncTaskContext, args: Record<string, unknown
   return { content: `Cancelled async subagent task: ${task.taskId}`, update: ASYNC_TASKS.set({ [task.taskId]: updated }) };
 }
 
+/** The `list_async_tasks` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
 export async function list(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const filter = typeof args.statusFilter === "string" ? args.statusFilter : undefined;
   const tasks = Object.values(ASYNC_TASKS.get(runtime.state)).filter((t) => !filter || filter === "all" || t.status === filter);

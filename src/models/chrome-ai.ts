@@ -76,7 +76,7 @@ export interface ChatChromeAICallOptions extends BaseChatModelCallOptions {
 }
 
 /** The reply schema with tools bound: an answer, or tool calls with each tool's own arguments. */
-export function replyConstraint(tools: readonly OpenAITool[]): Record<string, unknown> {
+function replyConstraint(tools: readonly OpenAITool[]): Record<string, unknown> {
   const call = {
     anyOf: tools.map((t) => ({
       type: "object",

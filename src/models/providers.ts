@@ -20,7 +20,7 @@ import { createDemoModel } from "./demo.ts";
 import { watchDrops } from "./dropped-stream.ts";
 
 export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalog.ts";
-export { effectiveServerWindow, OLLAMA_DEFAULT_WINDOW, type ServerWindow } from "./server-window.ts";
+export { effectiveServerWindow, type ServerWindow } from "./server-window.ts";
 export type { ServerProbe } from "./server-probe.ts";
 
 /** The provider clients: a few hundred KB each, imported when first used (or preloaded), never at startup. */

@@ -7,10 +7,9 @@ import type { AgentProblem } from "../agent-folders/problems.ts";
 import type { BackendErrorCode } from "../backends/protocol.ts";
 import type { ErrorInfo } from "../core/errors.ts";
 import type { Result } from "../core/result.ts";
-import type { ModelListError, ModelListErrorCode } from "../models/providers.ts";
-import type { DownloadError, DownloadErrorCode } from "../models/wllama/model-store.ts";
+import type { DownloadError } from "../models/wllama/model-store.ts";
 
-export type { DownloadError, DownloadErrorCode, ErrorInfo, ModelListError, ModelListErrorCode };
+export type { DownloadError, ErrorInfo };
 
 export type StartErrorCode =
   | "thread_busy"

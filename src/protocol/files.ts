@@ -1,9 +1,6 @@
 /**
  * The files a thread's agent sees, as the page's files panel and viewer get them.
  */
-import type { FileData } from "../backends/protocol.ts";
-
-export type { FileData };
 
 /** A file or folder of the tree the agent sees. */
 export interface FileEntry {

@@ -283,7 +283,7 @@ const ANTHROPIC_ERRORS: Record<number, { type: string; message: string }> = {
 };
 
 /** The error body the provider sends for `status` (its own message when given). */
-export function providerErrorBody(dialect: Dialect, status: number, message?: string, requestId = "req_scripted"): unknown {
+function providerErrorBody(dialect: Dialect, status: number, message?: string, requestId = "req_scripted"): unknown {
   if (dialect === "openai") {
     const known = OPENAI_ERRORS[status] ?? {
       message: `HTTP ${status}`,

@@ -6,7 +6,5 @@ import { FILE_TOOL_NAMES } from "../agent/tool-names.ts";
 
 export const FILE_TOOLS = FILE_TOOL_NAMES;
 
-export type FileToolName = (typeof FILE_TOOLS)[number];
-
 /** The file tools but `execute`: what an agent without a sandbox is offered. */
 export const FILE_TOOLS_WITHOUT_SHELL = FILE_TOOLS.filter((name) => name !== "execute");

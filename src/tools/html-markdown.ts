@@ -69,7 +69,7 @@ function absolutize(document: LinkedDocument, base: string): void {
 }
 
 /** Unwraps every element below `maxDepth` (walked without recursion), keeping its children in place. */
-export function flattenDeep(document: LinkedDocument, maxDepth = MAX_DEPTH): void {
+function flattenDeep(document: LinkedDocument, maxDepth = MAX_DEPTH): void {
   const root = document.documentElement;
   if (!root) return;
   const stack: [Element, number][] = [[root as unknown as Element, 0]];

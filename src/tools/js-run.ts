@@ -49,13 +49,13 @@ export interface JsRunResult {
 
 /** upstream @langchain/quickjs's defaults: 50 MB of memory, 320 KB of stack, 30 s. */
 export const DEFAULT_MEMORY_LIMIT_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_MAX_STACK_BYTES = 320 * 1024;
+const DEFAULT_MAX_STACK_BYTES = 320 * 1024;
 export const DEFAULT_JS_TIMEOUT_MS = 30_000;
 
 let module: Promise<QuickJSWASMModule> | undefined;
 
 /** The QuickJS module, compiled once per worker (a run still gets its own runtime and context). */
-export function loadQuickJS(): Promise<QuickJSWASMModule> {
+function loadQuickJS(): Promise<QuickJSWASMModule> {
   module ??= (async () => {
     const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
       import("quickjs-emscripten-core"),

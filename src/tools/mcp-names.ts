@@ -7,10 +7,10 @@
 /** OpenAI's limit on a function name (Anthropic allows 128): the smaller, so every provider accepts the name. */
 export const MAX_TOOL_NAME = 64;
 /** A server's prefix is cut to this length, so the tool's own name keeps most of the room. */
-export const MAX_SERVER_PREFIX = 24;
+const MAX_SERVER_PREFIX = 24;
 
 /** Characters outside `[A-Za-z0-9_-]` become `_`; runs of `_` are kept (they may separate words). */
-export function sanitizeName(name: string): string {
+function sanitizeName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 

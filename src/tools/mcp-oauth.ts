@@ -29,7 +29,7 @@ export interface McpOAuthStore {
 }
 
 /** A connection needs the person to sign in (nothing was registered, no window was asked for). */
-export class SignInRequiredError extends Error {
+class SignInRequiredError extends Error {
   constructor() {
     super("This MCP server needs you to sign in.");
     this.name = "SignInRequiredError";

@@ -25,15 +25,6 @@ import {
   TOOL_RESULT_TOKEN_LIMIT,
 } from "../middleware/eviction.ts";
 
-/** A binary part of a result, kept as a file. */
-export interface McpBinaryPart {
-  mimeType: string;
-  /** Base64. */
-  data: string;
-  /** Where it was saved, when it was. */
-  path?: string;
-}
-
 const EXTENSIONS: Record<string, string> = {
   "image/png": "png",
   "image/jpeg": "jpg",

@@ -14,10 +14,4 @@ export {
 } from "./registry.ts";
 export { harnessProfileConfigSchema, parseHarnessProfileConfig, serializeProfile, type HarnessProfileConfigData } from "./serialization.ts";
 export { COMPACT_PROFILE } from "./builtins/compact.ts";
-export {
-  isHarnessProfile,
-  REQUIRED_MIDDLEWARE_NAMES,
-  type GeneralPurposeSubagentConfig,
-  type HarnessProfile,
-  type HarnessProfileOptions,
-} from "./types.ts";
+export { isHarnessProfile, type GeneralPurposeSubagentConfig, type HarnessProfile, type HarnessProfileOptions } from "./types.ts";

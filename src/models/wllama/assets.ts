@@ -22,7 +22,7 @@ import { wllamaSupport } from "./support.ts";
 export const WLLAMA_ASSETS: AssetsPathConfig = { default: wasmUrl };
 
 /** A logger that drops llama.cpp's (very chatty) debug/info lines but keeps warnings and errors. */
-export const quietWllamaLogger: WllamaLogger = {
+const quietWllamaLogger: WllamaLogger = {
   debug: () => {},
   log: () => {},
   warn: (...args: unknown[]) => console.warn(...args),

@@ -17,7 +17,7 @@ import { DEFAULT_LOCAL_CONTEXT } from "./local-context.ts";
 export { DEFAULT_LOCAL_CONTEXT };
 
 /** Ids of dropped files start with this (cached models never do: their ids are directory names). */
-export const LOCAL_FILE_PREFIX = "file:";
+const LOCAL_FILE_PREFIX = "file:";
 
 export interface LocalModels {
   list(): Promise<CachedModel[]>;

@@ -59,7 +59,7 @@ async function removeSeed(fs: BackendProtocol, seed: ReadonlyMap<string, Uint8Ar
  * reserved place (agent-folders/reserved.ts), a skill's file outside its own folder of the thread's skills folder.
  * The loader refuses such a folder first; this holds even for a definition that somehow carries one.
  */
-export function seedPathProblems(agent: AgentDefinition): AgentProblem[] {
+function seedPathProblems(agent: AgentDefinition): AgentProblem[] {
   const problems: AgentProblem[] = [];
   /** `skillFolder`: the one place a skill's file may land (the thread's skills folder is otherwise reserved). */
   const check = (file: string, path: string, skillFolder?: string) => {

@@ -14,7 +14,7 @@ import { messagesProblem } from "./stored-state.ts";
 import { IMPORT_LIMITS } from "./thread-export.ts";
 
 /** Most messages a copy may bring. */
-export const COPY_MESSAGES_LIMIT = 20_000;
+const COPY_MESSAGES_LIMIT = 20_000;
 
 /** A message as LangGraph's API takes it (the messages reducer coerces these dicts). */
 export function messageToDict(message: BaseMessage): MessageDict {

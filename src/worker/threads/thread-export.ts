@@ -12,7 +12,7 @@ import { SHARED_ROUTES } from "../layout.ts";
 import type { ThreadExport } from "../../protocol/threads.ts";
 import { threadTitle } from "./thread-names.ts";
 
-export { TITLE_MAX, ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
+export { ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
 
 /** Most checkpoints, files and bytes an import may bring. */
 export const IMPORT_LIMITS = { checkpoints: 100_000, files: 100_000, fileBytes: 200 * 1024 * 1024, idChars: 200 } as const;

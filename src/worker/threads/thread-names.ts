@@ -6,7 +6,7 @@ import { SUBAGENT_THREAD_SEPARATOR } from "../../backends/runtime.ts";
 import type { ThreadInfo } from "../../protocol/threads.ts";
 
 /** Longest title kept. */
-export const TITLE_MAX = 60;
+const TITLE_MAX = 60;
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE_TITLE_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
