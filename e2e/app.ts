@@ -5,10 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-import { PROVIDER_TABLE } from "../src/models/catalog.ts";
-
-/** The providers the specs connect through Settings (their labels in the Provider select come from the table). */
-export type ProviderName = "demo" | "openai" | "anthropic" | "openai-compatible";
+import { PROVIDER_TABLE, type ProviderId } from "../src/models/catalog.ts";
 
 /**
  * The bound for the first look after a page (re)loads: the agent worker boots before the thread shows, which
@@ -47,7 +44,8 @@ export function streamedTexts(page: Page): Promise<string[]> {
 }
 
 export interface Connection {
-  provider: ProviderName;
+  /** Any row of the provider table: the Provider select shows its label. */
+  provider: ProviderId;
   baseUrl?: string;
   model?: string;
   key?: string;

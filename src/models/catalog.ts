@@ -5,9 +5,14 @@
  *
  * {@link PROVIDER_TABLE} is the one source: `ProviderId` is its keys, and
  * every list of providers (the settings' Provider select, the providers that
- * take a key, the ids the worker accepts from storage) is derived from it.
- * Code that must treat every provider (building a model) switches over
- * `ProviderId` exhaustively, so a new row fails to compile until it is handled.
+ * take a key, the ids the worker accepts from storage, the providers a
+ * LangGraph server offers) is derived from it. What a provider does is a field
+ * of its row, never a branch on its id: the key and base URL it requires, its
+ * wire protocol (`api`, which picks the client, the preload and the model-list
+ * route), who a run waits for (`waitingFor`), the server's variables
+ * (`serverEnv`). Code that treats every kind of row switches over `runsIn` or
+ * `api` exhaustively (no `default`), so a new kind fails to compile until it is
+ * handled; a new row of a known kind needs no code at all.
  */
 
 /** Whether a provider takes a key or a base URL. */
@@ -16,8 +21,23 @@ export type Need = "required" | "optional" | "none";
 /** Where a provider's model runs: a network API, a scripted demo, llama.cpp in this tab, or the browser's built-in model. */
 export type RunsIn = "network" | "scripted" | "tab" | "browser";
 
-/** One row of the provider table. */
-export interface ProviderSpec {
+/**
+ * The wire protocol of a network provider, which picks its LangChain client (in the tab: models/providers.ts; on the
+ * server: server/model.ts) and its model-list route: OpenAI's chat completions (OpenAI and every compatible server)
+ * or Anthropic's messages API. A new protocol is a new client in both places: each switches over `Api` exhaustively.
+ */
+export type Api = "openai" | "anthropic";
+
+/** The environment variables a LangGraph server's model (`DEEPTAB_MODEL=<provider>:<model>`, server/model.ts) reads. */
+export interface ServerEnv {
+  /** The key's variable; required when the row's key is. */
+  key: string;
+  /** The base URL's variable; required when the row's base URL is, else it defaults to the row's `officialUrl`. */
+  baseUrl: string;
+}
+
+/** What every row says. */
+interface SpecCommon {
   /** What the Provider select shows. */
   label: string;
   /** An API key: required (OpenAI, Anthropic), optional (OpenAI-compatible servers; hosted ones need one), or none. */
@@ -35,7 +55,11 @@ export interface ProviderSpec {
   defaultModel: string;
   /** Models offered when the provider cannot list its own. */
   suggestions: readonly string[];
-  runsIn: RunsIn;
+  /**
+   * Who a run waits for before the first token ("Waiting for OpenAI", ui/lib/run-status.ts); a row whose base URL is
+   * required (a server of the user's) shows that server's host instead, and this when it has none.
+   */
+  waitingFor: string;
   /** The window comes from the server (llama.cpp's /props, LM Studio, Ollama), never from deeptab's table of model names. */
   serverWindow?: true;
   /** Its models take images in tool results (an MCP tool's screenshot); others read the text, which names the saved file. */
@@ -47,6 +71,22 @@ export interface ProviderSpec {
   webSearchTool?: Readonly<Record<string, unknown>>;
 }
 
+/** A provider reached over the network: how it is spoken to, and whether a LangGraph server may use it. */
+interface NetworkSpec extends SpecCommon {
+  runsIn: "network";
+  api: Api;
+  /** The server's variables for it (`DEEPTAB_MODEL=<id>:<model>`), or null where the server does not offer it. */
+  serverEnv: ServerEnv | null;
+}
+
+/** A provider whose model the app builds itself: the scripted demo, llama.cpp in this tab, the browser's model. */
+interface LocalSpec extends SpecCommon {
+  runsIn: Exclude<RunsIn, "network">;
+}
+
+/** One row of the provider table. */
+export type ProviderSpec = NetworkSpec | LocalSpec;
+
 /** The providers, in the order the settings list them. */
 export const PROVIDER_TABLE = {
   demo: {
@@ -55,6 +95,7 @@ export const PROVIDER_TABLE = {
     baseUrl: "none",
     defaultModel: "scripted",
     suggestions: ["scripted"],
+    waitingFor: "the model",
     runsIn: "scripted",
   },
   openai: {
@@ -64,7 +105,10 @@ export const PROVIDER_TABLE = {
     officialUrl: "https://api.openai.com/v1",
     defaultModel: "gpt-4.1-mini",
     suggestions: ["gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o4-mini"],
+    waitingFor: "OpenAI",
     runsIn: "network",
+    api: "openai",
+    serverEnv: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
     webSearchTool: { type: "web_search" },
   },
   anthropic: {
@@ -74,7 +118,10 @@ export const PROVIDER_TABLE = {
     officialUrl: "https://api.anthropic.com",
     defaultModel: "claude-sonnet-4-5",
     suggestions: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
+    waitingFor: "Anthropic",
     runsIn: "network",
+    api: "anthropic",
+    serverEnv: { key: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
     toolResultImages: true,
     webSearchTool: { type: "web_search_20250305", name: "web_search", max_uses: 5 },
   },
@@ -87,7 +134,10 @@ export const PROVIDER_TABLE = {
     keyPlaceholder: "optional (OpenRouter and hosted servers need one)",
     defaultModel: "",
     suggestions: [],
+    waitingFor: "the server",
     runsIn: "network",
+    api: "openai",
+    serverEnv: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
     serverWindow: true,
   },
   wllama: {
@@ -96,6 +146,7 @@ export const PROVIDER_TABLE = {
     baseUrl: "none",
     defaultModel: "",
     suggestions: [],
+    waitingFor: "the model",
     runsIn: "tab",
   },
   chrome: {
@@ -104,6 +155,7 @@ export const PROVIDER_TABLE = {
     baseUrl: "none",
     defaultModel: "gemini-nano",
     suggestions: ["gemini-nano"],
+    waitingFor: "Chrome's built-in model",
     runsIn: "browser",
   },
 } as const satisfies Record<string, ProviderSpec>;
@@ -124,9 +176,7 @@ export interface ModelChoice {
 }
 
 /** A row of the table with its id. */
-export interface ProviderInfo extends ProviderSpec {
-  id: ProviderId;
-}
+export type ProviderInfo = ProviderSpec & { id: ProviderId };
 
 /** Every provider id, in the table's order. */
 export const PROVIDER_IDS = Object.keys(PROVIDER_TABLE) as ProviderId[];

@@ -15,7 +15,7 @@ import { once } from "../core/once.ts";
 import { err, fail, ok, type Err, type Result } from "../core/result.ts";
 import { windowForModelName } from "../context/model-windows.ts";
 import { withServerTools } from "../harness/bind-tools.ts";
-import { providerInfo, webSearchToolOf, type ModelChoice, type ProviderId } from "./catalog.ts";
+import { providerInfo, webSearchToolOf, type Api, type ModelChoice, type ProviderId, type ProviderInfo } from "./catalog.ts";
 import { createDemoModel } from "./demo.ts";
 import { watchDrops } from "./dropped-stream.ts";
 
@@ -23,18 +23,22 @@ export { LOCAL_SERVER_WINDOW, type ModelChoice, type ProviderId } from "./catalo
 export { effectiveServerWindow, type ServerWindow } from "./server-window.ts";
 export type { ServerProbe } from "./server-probe.ts";
 
-/** The provider clients: a few hundred KB each, imported when first used (or preloaded), never at startup. */
-const openaiClient = once(() => import("@langchain/openai"));
-const anthropicClient = once(() => import("@langchain/anthropic"));
+/** The provider clients, one per wire protocol: a few hundred KB each, imported when first used (or preloaded), never at startup. */
+const CLIENTS = {
+  openai: once(() => import("@langchain/openai")),
+  anthropic: once(() => import("@langchain/anthropic")),
+} satisfies Record<Api, () => Promise<unknown>>;
 
 /**
  * Starts importing the client of a provider in the background (nothing for
  * the demo and the models in the tab), so the first request of a thread
- * that uses it does not wait for the import.
+ * that uses it does not wait for the import. Returns the import, or undefined
+ * when the provider has no client to load.
  */
-export function preloadClient(provider: ProviderId): void {
-  const load = provider === "anthropic" ? anthropicClient : provider === "openai" || provider === "openai-compatible" ? openaiClient : null;
-  void load?.().catch(() => undefined);
+export function preloadClient(provider: ProviderId): Promise<unknown> | undefined {
+  const info = providerInfo(provider);
+  if (info.runsIn !== "network") return undefined;
+  return CLIENTS[info.api]().catch(() => undefined);
 }
 
 /** The base URL requests of a choice go to (what the page's request log may show): the one given, else the official API's. */
@@ -75,21 +79,39 @@ async function buildRemoteModel(
   key: string | undefined,
   fetchImpl?: typeof fetch,
 ): Promise<Result<BaseChatModel, string>> {
+  const info = providerInfo(choice.provider);
+  // Every kind of row is named (no default): a new kind does not compile until it is handled here.
+  switch (info.runsIn) {
+    case "scripted":
+      return ok(createDemoModel());
+    case "tab":
+    case "browser":
+      return err(`The ${info.label} model is built in the worker from its engine.`);
+    case "network":
+      return buildNetworkModel(choice, info, key, fetchImpl);
+  }
+}
+
+/** A network provider's model, from its row: the key and base URL it requires, and the client of its protocol. */
+async function buildNetworkModel(
+  choice: ModelChoice,
+  info: ProviderInfo & { runsIn: "network" },
+  key: string | undefined,
+  fetchImpl?: typeof fetch,
+): Promise<Result<BaseChatModel, string>> {
+  if (info.key === "required" && !key) return err(`Add your ${info.label} API key in Settings.`);
+  if (info.baseUrl === "required" && !choice.baseUrl)
+    return err(`Set the server's base URL in Settings${info.defaultBaseUrl ? ` (for example ${info.defaultBaseUrl})` : ""}.`);
+  const model = choice.model || info.defaultModel;
+  if (!model) return err("Choose a model in Settings.");
   // A stream that drops after the answer began is told from an endpoint never reached (dropped-stream.ts).
   const fetchFn = watchDrops(fetchImpl ?? ((input, init) => fetch(input, init)));
-  switch (choice.provider) {
-    case "demo":
-      return ok(createDemoModel());
-    case "openai":
-    case "openai-compatible": {
-      if (choice.provider === "openai" && !key) return err("Add an OpenAI API key in Settings.");
-      if (choice.provider === "openai-compatible" && !choice.baseUrl)
-        return err("Set the server's base URL in Settings (for Ollama: http://localhost:11434/v1).");
-      if (!choice.model) return err("Choose a model in Settings.");
-      const { ChatOpenAI } = await openaiClient();
+  switch (info.api) {
+    case "openai": {
+      const { ChatOpenAI } = await CLIENTS.openai();
       return ok(
         new ChatOpenAI({
-          model: choice.model,
+          model,
           apiKey: key || "no-key",
           maxRetries: 0,
           streamUsage: true,
@@ -98,11 +120,10 @@ async function buildRemoteModel(
       );
     }
     case "anthropic": {
-      if (!key) return err("Add an Anthropic API key in Settings.");
-      const { ChatAnthropic } = await anthropicClient();
+      const { ChatAnthropic } = await CLIENTS.anthropic();
       return ok(
         new ChatAnthropic({
-          model: choice.model || "claude-sonnet-4-5",
+          model,
           apiKey: key,
           maxRetries: 0,
           ...(choice.baseUrl ? { anthropicApiUrl: choice.baseUrl } : {}),
@@ -110,10 +131,6 @@ async function buildRemoteModel(
         }),
       );
     }
-    // Every provider is named (no default): a new row of the provider table does not compile until it is handled here.
-    case "wllama":
-    case "chrome":
-      return err(`The ${providerInfo(choice.provider).label} model is built in the worker from its engine.`);
   }
 }
 
@@ -132,20 +149,29 @@ function listFailed(code: ModelListErrorCode, message: string, status?: number):
   return status === undefined ? failed : err({ ...failed.error, status });
 }
 
+/** Where each protocol lists its models, and how the key goes with the request. */
+const LIST_ROUTES: Record<Api, { path: string; needsKey: boolean; headers(key: string): Record<string, string> }> = {
+  openai: { path: "/models", needsKey: false, headers: (key) => ({ authorization: `Bearer ${key}` }) },
+  anthropic: {
+    path: "/v1/models",
+    needsKey: true,
+    headers: (key) => ({ "x-api-key": key, "anthropic-version": "2023-06-01", "anthropic-dangerous-direct-browser-access": "true" }),
+  },
+};
+
 /** Model ids a provider lists (`/v1/models`), for the picker; a coded error when it cannot (then the field is free text). */
 export async function listModels(
   choice: ModelChoice,
   key: string | undefined,
   fetchImpl: typeof fetch = fetch,
 ): Promise<Result<string[], ModelListError>> {
+  const info = providerInfo(choice.provider);
   const base = endpointOf(choice);
-  if (!base) return ok([...providerInfo(choice.provider).suggestions]);
-  const headers: Record<string, string> = {};
-  if (choice.provider === "anthropic") {
-    if (!key) return listFailed("no_key", "no key");
-    Object.assign(headers, { "x-api-key": key, "anthropic-version": "2023-06-01", "anthropic-dangerous-direct-browser-access": "true" });
-  } else if (key) headers.authorization = `Bearer ${key}`;
-  const url = choice.provider === "anthropic" ? `${base.replace(/\/+$/, "")}/v1/models` : `${base.replace(/\/+$/, "")}/models`;
+  if (info.runsIn !== "network" || !base) return ok([...info.suggestions]);
+  const route = LIST_ROUTES[info.api];
+  if (route.needsKey && !key) return listFailed("no_key", "no key");
+  const url = `${base.replace(/\/+$/, "")}${route.path}`;
+  const headers = key ? route.headers(key) : {};
   let res: Response;
   try {
     res = await fetchImpl(url, { headers });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createServerModel, modelFromEnv, modelSpecFromEnv } from "./model.ts";
+import { PROVIDERS } from "../models/catalog.ts";
+import { createServerModel, modelFromEnv, modelSpecFromEnv, SERVER_PROVIDERS } from "./model.ts";
 import { interruptOnFromEnv } from "./graph-env.ts";
 
 describe("the server's model from the environment", () => {
@@ -49,6 +50,19 @@ describe("the server's model from the environment", () => {
     if (!openai.ok || !anthropic.ok) return;
     expect((await createServerModel(openai.value))._llmType()).toBe("openai");
     expect((await createServerModel(anthropic.value))._llmType()).toBe("anthropic");
+  });
+
+  it("offers every network row of the provider table, each with its variables and its protocol's client", async () => {
+    // A network row the server does not offer says so with `serverEnv: null`; none does today.
+    expect(SERVER_PROVIDERS.map((p) => p.id)).toEqual(PROVIDERS.filter((p) => p.runsIn === "network").map((p) => p.id));
+    for (const p of SERVER_PROVIDERS) {
+      const env = { DEEPTAB_MODEL: `${p.id}:m`, [p.serverEnv.key]: "k", [p.serverEnv.baseUrl]: "http://127.0.0.1:1/v1" };
+      const spec = modelSpecFromEnv(env);
+      expect(spec, p.id).toEqual({ ok: true, value: { provider: p.id, model: "m", apiKey: "k", baseUrl: "http://127.0.0.1:1/v1" } });
+      if (spec.ok) expect((await createServerModel(spec.value))._llmType(), p.id).toBe(p.api);
+      if (p.key === "required") expect(modelSpecFromEnv({ ...env, [p.serverEnv.key]: "" }), p.id).toMatchObject({ ok: false });
+      if (p.baseUrl === "required") expect(modelSpecFromEnv({ ...env, [p.serverEnv.baseUrl]: "" }), p.id).toMatchObject({ ok: false });
+    }
   });
 
   it("reads approvals from DEEPTAB_INTERRUPT_ON (default: execute, as the tab's default)", () => {

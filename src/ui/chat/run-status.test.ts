@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROVIDERS } from "../../protocol/catalog.ts";
 import type { StatusEvent } from "../../protocol/events.ts";
 import { runStatusText } from "./run-status.ts";
 
@@ -28,6 +29,15 @@ describe("runStatusText", () => {
     );
     expect(runStatusText(waiting, { provider: "chrome", model: "gemini-nano" }).label).toBe("Waiting for Chrome's built-in model");
     expect(runStatusText(waiting).label).toBe("Waiting for the model");
+  });
+
+  it("names every network provider of the table, not the fallback", () => {
+    const waiting = status({ phase: "waiting" });
+    for (const p of PROVIDERS.filter((row) => row.runsIn === "network")) {
+      const label = runStatusText(waiting, { provider: p.id, model: "m" }).label;
+      expect(label, p.id).toBe(`Waiting for ${p.waitingFor}`);
+      expect(label, p.id).not.toBe("Waiting for the model");
+    }
   });
 
   it("keeps a percent within 0–100", () => {

@@ -4,6 +4,7 @@
  * words for every event of a phase, so a polite live region speaks once
  * per phase, not at every percent), and the figures shown beside it. Pure.
  */
+import { providerInfo } from "../../protocol/catalog.ts";
 import type { ModelChoice } from "../../protocol/settings.ts";
 import type { StatusEvent } from "../../protocol/events.ts";
 
@@ -16,24 +17,15 @@ export interface RunStatusText {
   percent?: number;
 }
 
-/** Who a provider request waits for: the provider, or an OpenAI-compatible server's host. */
+/** Who a provider request waits for: the provider's row says (catalog.ts `waitingFor`), or a user's server's host. */
 function waitedFor(model: ModelChoice | undefined): string {
-  switch (model?.provider) {
-    case "openai":
-      return "OpenAI";
-    case "anthropic":
-      return "Anthropic";
-    case "chrome":
-      return "Chrome's built-in model";
-    case "openai-compatible": {
-      try {
-        return model.baseUrl ? new URL(model.baseUrl).host : "the server";
-      } catch {
-        return "the server";
-      }
-    }
-    default:
-      return "the model";
+  if (!model) return "the model";
+  const info = providerInfo(model.provider);
+  if (info.baseUrl !== "required" || !model.baseUrl) return info.waitingFor;
+  try {
+    return new URL(model.baseUrl).host;
+  } catch {
+    return info.waitingFor;
   }
 }
 

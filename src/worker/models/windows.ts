@@ -39,20 +39,23 @@ export interface ModelWindow {
 }
 
 export async function modelWindow(choice: ModelChoice, sources: WindowSources): Promise<ModelWindow> {
-  if (providerInfo(choice.provider).serverWindow) {
+  const info = providerInfo(choice.provider);
+  if (info.serverWindow) {
     const reported = await sources.serverWindow(choice);
     if (!reported && !choice.contextWindow) return { tokens: LOCAL_SERVER_WINDOW, assumed: true };
     return { tokens: effectiveServerWindow(choice.contextWindow, reported) };
   }
   if (choice.contextWindow) return { tokens: choice.contextWindow };
-  switch (choice.provider) {
-    case "wllama":
+  // Every kind of row is named (no default): a new kind does not compile until it is handled here.
+  switch (info.runsIn) {
+    case "tab":
       return { tokens: DEFAULT_LOCAL_CONTEXT };
-    case "chrome": {
+    case "browser": {
       const port = sources.promptApi?.();
       return { tokens: port ? await port.contextWindow().catch(() => undefined) : undefined };
     }
-    default:
+    case "network":
+    case "scripted":
       return { tokens: contextWindowOf(choice) };
   }
 }

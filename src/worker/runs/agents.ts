@@ -93,7 +93,9 @@ async function chatModel(
   deps: AgentDeps,
   onStatus: (status: RunStatus) => void,
 ): Promise<Result<{ model: BaseChatModel; window: number | undefined; phase?: RunPhase }, string>> {
-  if (choice.provider === "wllama") {
+  // What builds the model follows where it runs (the provider table's `runsIn`), never a provider's name.
+  const { runsIn } = providerInfo(choice.provider);
+  if (runsIn === "tab") {
     if (!choice.model) return err("Choose or download a model for this tab in Settings.");
     const engine = await deps.local.engine(choice.model, choice.contextWindow, (progress) =>
       onStatus({ phase: "loading_model", progress }),
@@ -103,7 +105,7 @@ async function chatModel(
     // The context the engine was loaded with (modelWindow's value, unless llama.cpp capped it at the model's training context).
     return ok({ model: new ChatWllama({ engine: engine.value }), window: engine.value.contextSize(), phase: "reading_prompt" });
   }
-  if (choice.provider === "chrome") {
+  if (runsIn === "browser") {
     const port = deps.promptApi();
     if (!port) return err("Chrome's built-in model is not available in this browser.");
     const window = (await modelWindow(choice, deps)).tokens ?? (await port.contextWindow());
@@ -113,7 +115,7 @@ async function chatModel(
   const model = await createRemoteModel(choice, await deps.key(choice.provider, choice.baseUrl), deps.fetch);
   if (!model.ok) return model;
   const window = (await modelWindow(choice, deps)).tokens;
-  return ok({ model: model.value, window, ...(choice.provider === "demo" ? {} : { phase: "waiting" as const }) });
+  return ok({ model: model.value, window, ...(runsIn === "scripted" ? {} : { phase: "waiting" as const }) });
 }
 
 /** Builds a run's agent; `onStatus` hears what takes a while before it exists (loading a model in the tab). */
