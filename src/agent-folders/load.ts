@@ -17,7 +17,7 @@
  */
 import type { z } from "zod";
 import { ok, type Result } from "../core/result.ts";
-import { APP_TOOL_NAMES, BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
+import { APP_TOOL_NAMES, BUILTIN_TOOL_NAMES } from "../core/tool-names.ts";
 import { harnessProfileKeys, hasHarnessProfile } from "../agent/profiles/registry.ts";
 import { normalizeRulePath, type FilesystemPermission } from "../backends/permissions.ts";
 import { splitFrontmatter } from "../middleware/frontmatter.ts";

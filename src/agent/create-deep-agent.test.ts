@@ -7,7 +7,7 @@ import { textFile } from "../testing/runtime.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import type { AgentTool } from "../harness/types.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
-import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
+import { BUILTIN_TOOL_NAMES } from "../core/tool-names.ts";
 
 const skill = `---
 name: pdf-report

@@ -35,7 +35,7 @@ import {
 import { asyncSubagentMiddleware, isAsyncSubAgent, type AsyncSubAgent } from "../middleware/async-subagents.ts";
 import { keysOfModel, redactSecrets } from "../core/redact.ts";
 import { oneRunPerThread } from "./one-run-per-thread.ts";
-import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
+import { BUILTIN_TOOL_NAMES } from "../core/tool-names.ts";
 import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 import { filterTools, toolAllowed, type ToolFilter } from "./tool-filter.ts";

@@ -6,7 +6,7 @@
  */
 import { HarnessError } from "../harness/errors.ts";
 import type { AgentTool } from "../harness/types.ts";
-import { BUILTIN_TOOL_NAMES } from "./tool-names.ts";
+import { BUILTIN_TOOL_NAMES } from "../core/tool-names.ts";
 
 /** An agent's tool filter: `allowed` (undefined: every tool) less `disallowed`. */
 export interface ToolFilter {

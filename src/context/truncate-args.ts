@@ -9,12 +9,12 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { copyAIMessage } from "../core/messages.ts";
+import { TEXT_CARRYING_TOOLS } from "../core/tool-names.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import type { KeepPolicy } from "./view.ts";
 
 export const TRUNCATE_ARGS_OVER = 2_000;
 export const TRUNCATE_KEEP_RECENT = 20;
-const TRUNCATED_TOOLS = new Set(["write_file", "edit_file"]);
 const cache = new WeakMap<BaseMessage, BaseMessage>();
 
 function shorten(value: string): string {
@@ -24,7 +24,7 @@ function shorten(value: string): string {
 function truncated(message: AIMessage): AIMessage {
   let changed = false;
   const calls = (message.tool_calls ?? []).map((call) => {
-    if (!TRUNCATED_TOOLS.has(call.name)) return call;
+    if (!TEXT_CARRYING_TOOLS.has(call.name)) return call;
     const args: Record<string, unknown> = { ...call.args };
     for (const [k, v] of Object.entries(args)) {
       if (typeof v === "string" && v.length > TRUNCATE_ARGS_OVER) {

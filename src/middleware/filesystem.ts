@@ -16,7 +16,8 @@ import type { AgentMiddleware, AgentTool, ToolCallRequest } from "../harness/typ
 import { evictLargeResult } from "./eviction.ts";
 import { evictLargeHumanMessage, shortenEvictedHumanMessages } from "./human-eviction.ts";
 import { resultCharBudget, resultTokenBudget, type ToolProfile } from "../context/budget.ts";
-import { createFilesystemTools, MUTATING_TOOLS, TOOLS_EXCLUDED_FROM_EVICTION } from "./fs-tools.ts";
+import { CHANGING_TOOLS, SELF_CAPPED_TOOLS } from "../core/tool-names.ts";
+import { createFilesystemTools } from "./fs-tools.ts";
 
 export const FILESYSTEM = "FilesystemMiddleware";
 
@@ -43,7 +44,7 @@ function visibleFileTools(backend: BackendProtocol, tools: readonly AgentTool[])
 }
 
 function mutatedPath(call: { name: string; args: Record<string, unknown> }): string | undefined {
-  if (!MUTATING_TOOLS.has(call.name)) return undefined;
+  if (!CHANGING_TOOLS.has(call.name)) return undefined;
   const raw = call.args.file_path;
   if (typeof raw !== "string") return undefined;
   const norm = normalizePath(raw);
@@ -127,7 +128,7 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Agen
       const conflict = parallelMutationError(request);
       if (conflict) return { message: errorToolMessage(request.toolCall.id, request.toolCall.name, conflict) };
       const result = await next(request);
-      if (limit === false || TOOLS_EXCLUDED_FROM_EVICTION.has(request.toolCall.name)) return result;
+      if (limit === false || SELF_CAPPED_TOOLS.has(request.toolCall.name)) return result;
       return evictLargeResult(result, request.runtime.backend, limit);
     },
   };

@@ -6,6 +6,7 @@
 import { TRUNCATED_NOTE } from "../backends/output-cap.ts";
 import { normalizePath } from "../backends/paths.ts";
 import { canExecute, isBackendError, type BackendError, type ExecuteResult, type SandboxBackendProtocol } from "../backends/protocol.ts";
+import { TOOL } from "../core/tool-names.ts";
 import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import type { ToolProfile } from "../context/budget.ts";
 import {
@@ -20,10 +21,6 @@ import {
 } from "./fs-format.ts";
 import { describeTools, type ToolTexts } from "./fs-descriptions.ts";
 
-/** Tools that cap their own output; large-result eviction skips them. */
-export const TOOLS_EXCLUDED_FROM_EVICTION = new Set(["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"]);
-/** Tools that change a file; two of them on one path in one AI message conflict. */
-export const MUTATING_TOOLS = new Set(["write_file", "edit_file", "delete"]);
 export const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
 export const EXECUTE_OUTPUT = "deeptab:execute_output";
@@ -58,7 +55,7 @@ const object = (properties: Record<string, unknown>, required: string[]) => ({
 
 function lsTool(t: ToolTexts, chars: number): AgentTool {
   return {
-    name: "ls",
+    name: TOOL.ls,
     description: t.ls.description,
     schema: object({ path: string("Absolute path to the directory to list. Must be absolute, not relative.") }, ["path"]),
     async run(args, rt) {
@@ -70,7 +67,7 @@ function lsTool(t: ToolTexts, chars: number): AgentTool {
 
 function readFileTool(t: ToolTexts, chars: number): AgentTool {
   return {
-    name: "read_file",
+    name: TOOL.read_file,
     description: t.read_file.description,
     argAliases: FILE_PATH_ALIASES,
     schema: object(
@@ -102,7 +99,7 @@ function readFileTool(t: ToolTexts, chars: number): AgentTool {
 
 function writeFileTool(t: ToolTexts): AgentTool {
   return {
-    name: "write_file",
+    name: TOOL.write_file,
     description: t.write_file.description,
     argAliases: FILE_PATH_ALIASES,
     schema: object(
@@ -121,7 +118,7 @@ function writeFileTool(t: ToolTexts): AgentTool {
 
 function editFileTool(t: ToolTexts): AgentTool {
   return {
-    name: "edit_file",
+    name: TOOL.edit_file,
     description: t.edit_file.description,
     argAliases: FILE_PATH_ALIASES,
     schema: object(
@@ -151,7 +148,7 @@ function editFileTool(t: ToolTexts): AgentTool {
 
 function deleteTool(t: ToolTexts): AgentTool {
   return {
-    name: "delete",
+    name: TOOL.delete,
     description: t.delete.description,
     argAliases: FILE_PATH_ALIASES,
     schema: object({ file_path: string("Absolute path to the file to delete. Must be absolute, not relative.") }, ["file_path"]),
@@ -167,7 +164,7 @@ function deleteTool(t: ToolTexts): AgentTool {
 
 function globTool(t: ToolTexts, chars: number): AgentTool {
   return {
-    name: "glob",
+    name: TOOL.glob,
     description: t.glob.description,
     schema: object(
       {
@@ -186,7 +183,7 @@ function globTool(t: ToolTexts, chars: number): AgentTool {
 
 function grepTool(t: ToolTexts, chars: number): AgentTool {
   return {
-    name: "grep",
+    name: TOOL.grep,
     description: t.grep.description,
     schema: object(
       {
@@ -214,7 +211,7 @@ function grepTool(t: ToolTexts, chars: number): AgentTool {
 
 function executeTool(t: ToolTexts): AgentTool {
   return {
-    name: "execute",
+    name: TOOL.execute,
     description: t.execute.description,
     schema: object(
       {

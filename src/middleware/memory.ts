@@ -21,7 +21,7 @@ import { isBackendError, type BackendProtocol, type FileData } from "../backends
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, ToolCallRequest, ToolCallResult } from "../harness/types.ts";
-import { MUTATING_TOOLS } from "./fs-tools.ts";
+import { CHANGING_TOOLS } from "../core/tool-names.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 
 export const MEMORY = "MemoryMiddleware";
@@ -111,7 +111,7 @@ function touchedPaths(request: ToolCallRequest, result: ToolCallResult, sources:
   const reread = new Set<string>();
   const { toolCall, runtime } = request;
   if (toolCall.name === "execute") for (const s of sources) reread.add(s);
-  const target = MUTATING_TOOLS.has(toolCall.name) && result.message.status !== "error" ? callPath(toolCall.args) : undefined;
+  const target = CHANGING_TOOLS.has(toolCall.name) && result.message.status !== "error" ? callPath(toolCall.args) : undefined;
   if (target && sources.has(target)) reread.add(target);
   for (const path of Object.keys(runtime.backendRuntime.pendingFiles)) if (sources.has(path)) reread.add(path);
   const fromUpdate = (result.update?.files ?? {}) as Record<string, FileData | null>;

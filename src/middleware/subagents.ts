@@ -34,11 +34,12 @@ import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harn
 import { withClearedResults, type ClearedResults } from "../context/clear-results.ts";
 import { renderView, type SummarizationEvent } from "../context/view.ts";
 import { CLEARED_KEY, EVENT_KEY } from "./summarization.ts";
+import { TOOL } from "../core/tool-names.ts";
 
 export const SUBAGENTS = "SubAgentMiddleware";
 export const GENERAL_PURPOSE = "general-purpose";
 /** The delegation tool's name. */
-export const TASK_TOOL = "task";
+export const TASK_TOOL = TOOL.task;
 export const GENERAL_PURPOSE_DESCRIPTION =
   "General-purpose agent for researching complex questions, searching for files and content, and executing multi-step tasks. " +
   "When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries " +

@@ -29,10 +29,11 @@ import { renderView, type KeepPolicy, type SummarizationEvent } from "../context
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, ModelHandler, ModelRequest, ModelResponse, StateUpdate } from "../harness/types.ts";
+import { TOOL } from "../core/tool-names.ts";
 
 export const SUMMARIZATION = "SummarizationMiddleware";
 /** The on-demand compaction tool's name (offered with the full tool profile). */
-const COMPACT_TOOL = "compact_conversation";
+const COMPACT_TOOL = TOOL.compact_conversation;
 export const EVENT_KEY = "_summarizationEvent";
 /** The latest summarization event (private: never crosses into subagents). */
 const SUMMARIZATION_EVENT = defineStateField<SummarizationEvent | undefined>(EVENT_KEY, { default: () => undefined, private: true });

@@ -12,9 +12,10 @@
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentTool } from "../harness/types.ts";
+import { TOOL } from "../core/tool-names.ts";
 
 export const TODO_LIST = "TodoListMiddleware";
-export const WRITE_TODOS = "write_todos";
+export const WRITE_TODOS = TOOL.write_todos;
 
 export type TodoStatus = "pending" | "in_progress" | "completed";
 export interface Todo {

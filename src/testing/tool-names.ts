@@ -2,7 +2,9 @@
  * The file tools' names, as deepagents names them and in the order the agent offers them: the one list tests
  * compare against (src/middleware/fs-tools.test.ts holds the built tools to it).
  */
-import { FILE_TOOL_NAMES } from "../agent/tool-names.ts";
+import { FILE_TOOL_NAMES } from "../core/tool-names.ts";
+
+export type { FileToolName } from "../core/tool-names.ts";
 
 export const FILE_TOOLS = FILE_TOOL_NAMES;
 

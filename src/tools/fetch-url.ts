@@ -15,8 +15,9 @@ import type { AgentTool, ToolOutput, ToolRuntime } from "../harness/types.ts";
 import { CHARS_PER_TOKEN, largeResultPath, saveWithStub, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
 import { fetchPage, MAX_PAGE_BYTES, MAX_REDIRECTS, type FetchedPage } from "./fetch-page.ts";
 import { convertHtml, type ConvertError } from "./html-markdown-thread.ts";
+import { TOOL } from "../core/tool-names.ts";
 
-export const FETCH_URL_TOOL_NAME = "fetch_url";
+export const FETCH_URL_TOOL_NAME = TOOL.fetch_url;
 /** Characters a result may have before eviction offloads it (deepagents' 20,000 tokens). */
 const RESULT_CHARS = TOOL_RESULT_TOKEN_LIMIT * CHARS_PER_TOKEN;
 /** Default and bounds of `timeout`, seconds. */

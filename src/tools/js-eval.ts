@@ -15,8 +15,9 @@ import type { FilesystemPermission } from "../backends/permissions.ts";
 import { permissionInterruptRules } from "../middleware/fs-interrupt.ts";
 import type { InterruptOnConfig } from "../middleware/hitl.ts";
 import type { HostFunction, JsRunResult } from "./js-run.ts";
+import { TOOL } from "../core/tool-names.ts";
 
-export const JS_EVAL_TOOL_NAME = "js_eval";
+export const JS_EVAL_TOOL_NAME = TOOL.js_eval;
 
 export interface JsEvalOptions {
   /** Seconds one call may run (default 30, upstream's). */

@@ -2,7 +2,7 @@ import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/mes
 import { MemorySaver } from "@langchain/langgraph/web";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
-import { BUILTIN_TOOL_NAMES } from "../agent/tool-names.ts";
+import { BUILTIN_TOOL_NAMES } from "../core/tool-names.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../backends/output-cap.ts";
 import { CHARS_PER_TOKEN, TOOL_RESULT_TOKEN_LIMIT } from "../middleware/eviction.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";

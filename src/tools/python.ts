@@ -10,8 +10,9 @@ import { canExecute } from "../backends/protocol.ts";
 import { resolveBackend, type BackendFactory } from "../backends/runtime.ts";
 import type { AgentTool, ToolOutput } from "../harness/types.ts";
 import { runCommand } from "../middleware/fs-tools.ts";
+import { TOOL } from "../core/tool-names.ts";
 
-export const PYTHON_TOOL_NAME = "python";
+export const PYTHON_TOOL_NAME = TOOL.python;
 
 /** The description, with the package source's packages when there is one (its host). */
 export function pythonDescription(packages?: string): string {

@@ -5,6 +5,7 @@
  * edited-arguments parser, and the small labels the dialog shows.
  */
 import { err, ok, type Result } from "../../core/result.ts";
+import { TOOL } from "../../core/tool-names.ts";
 import type { ApprovalAction, ApprovalDecision, PendingApproval } from "../../protocol/approvals.ts";
 
 export type DecisionType = ApprovalDecision["type"];
@@ -178,10 +179,10 @@ export type ArgsView =
 
 export function argsView(action: ApprovalAction): ArgsView {
   const { command, ...rest } = action.args;
-  if (action.name === "execute" && typeof command === "string") {
+  if (action.name === TOOL.execute && typeof command === "string") {
     return { kind: "command", command, rest: Object.keys(rest).length ? rest : null };
   }
-  if ((action.name === "edit_file" || action.name === "write_file") && action.change) {
+  if ((action.name === TOOL.edit_file || action.name === TOOL.write_file) && action.change) {
     return { kind: "diff", ...action.change };
   }
   return { kind: "json", text: formatArgs(action.args) };

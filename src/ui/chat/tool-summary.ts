@@ -2,6 +2,7 @@
  * One-line summaries of tool calls (deepagents style: the path, the pattern,
  * the command …) and human durations, for tool cards. Pure; no DOM.
  */
+import { TOOL } from "../../core/tool-names.ts";
 
 /**
  * The state of a tool call as a tool card shows it: `stopped` by the user, `cancelled` cut off by a reload;
@@ -54,29 +55,29 @@ function withScope(pattern: string, path: string | undefined, glob?: string): st
 export function summarizeArgs(name: string, args: Record<string, unknown> | undefined): string {
   const a = args && typeof args === "object" ? args : {};
   switch (name) {
-    case "read_file":
-    case "write_file":
-    case "edit_file":
-    case "ls":
+    case TOOL.read_file:
+    case TOOL.write_file:
+    case TOOL.edit_file:
+    case TOOL.ls:
       return oneLine(str(a, "file_path", "path") ?? "");
-    case "glob": {
+    case TOOL.glob: {
       const pattern = str(a, "pattern");
       return pattern ? oneLine(withScope(pattern, str(a, "path"))) : "";
     }
-    case "grep": {
+    case TOOL.grep: {
       const pattern = str(a, "pattern");
       return pattern ? oneLine(withScope(pattern, str(a, "path"), str(a, "glob"))) : "";
     }
-    case "execute": {
+    case TOOL.execute: {
       const command = str(a, "command");
       return command ? firstLine(command, 80) : "";
     }
-    case "task": {
+    case TOOL.task: {
       const type = str(a, "subagent_type");
       const description = str(a, "description") ?? "";
       return oneLine(type ? `${type}: ${description}`.trimEnd() : description);
     }
-    case "write_todos": {
+    case TOOL.write_todos: {
       const n = Array.isArray(a.todos) ? a.todos.length : 0;
       return `${n} ${n === 1 ? "todo" : "todos"}`;
     }

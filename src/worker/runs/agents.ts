@@ -16,7 +16,7 @@ import type { BackendFactory } from "../../backends/runtime.ts";
 import { toErrorInfo } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { err, ok, type Result } from "../../core/result.ts";
-import { MUTATING_TOOLS } from "../../middleware/fs-tools.ts";
+import { CHANGING_TOOLS } from "../../core/tool-names.ts";
 import type { InterruptOnConfig } from "../../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../../middleware/provider-retry.ts";
 import { RUBRIC_STATE_READER } from "../../middleware/rubric-events.ts";
@@ -135,7 +135,7 @@ export async function buildAgent(
   const interruptOn: InterruptOnConfig = {};
   if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
-  if (spec.approveWrites) for (const name of MUTATING_TOOLS) interruptOn[name] = true;
+  if (spec.approveWrites) for (const name of CHANGING_TOOLS) interruptOn[name] = true;
   // fetch_url asks first: a URL the model writes can carry what it read to any host (the person sees the URL).
   interruptOn.fetch_url = true;
   const mcpTools = await servers;

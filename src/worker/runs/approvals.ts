@@ -4,6 +4,7 @@
  * `edit_file` and `write_file` over an existing file, the file before and
  * after the change (for a diff).
  */
+import { TOOL } from "../../core/tool-names.ts";
 import { createFilesystemTools } from "../../middleware/fs-tools.ts";
 import { WRITE_TODOS, writeTodosTool } from "../../middleware/todos.ts";
 import type { ApprovalAction, PendingApproval } from "../../protocol/approvals.ts";
@@ -29,12 +30,12 @@ export function applyEdit(before: string, args: Record<string, unknown>): string
 async function withChange(action: ApprovalAction, read: (path: string) => Promise<string | undefined>): Promise<ApprovalAction> {
   const path = action.args.file_path;
   if (typeof path !== "string") return action;
-  if (action.name === "edit_file") {
+  if (action.name === TOOL.edit_file) {
     const before = await read(path);
     const after = before === undefined ? undefined : applyEdit(before, action.args);
     return before !== undefined && after !== undefined ? { ...action, change: { path, before, after } } : action;
   }
-  if (action.name === "write_file" && typeof action.args.content === "string") {
+  if (action.name === TOOL.write_file && typeof action.args.content === "string") {
     const before = await read(path);
     return { ...action, change: { path, before: before ?? "", after: action.args.content } };
   }
