@@ -2,13 +2,14 @@
  * An agent defined in files, as plain data (it crosses postMessage and is stored as it is): what the loader makes of
  * a folder, and what the composition roots turn into createDeepAgent options (options.ts). Nothing here is a key.
  */
+import type { SandboxKind } from "../agent/sandbox-kinds.ts";
 import type { FilesystemPermission } from "../backends/permissions.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import type { ProviderId } from "../models/catalog.ts";
 import type { AgentFiles } from "./file-map.ts";
 
-/** Where an agent's commands run: the offline shell, a WebContainer (Node.js and npm), or nowhere. */
-export type AgentSandbox = "shell" | "webcontainer" | "none";
+/** Where an agent's commands run: the offline shell, a WebContainer (Node.js and npm), or nowhere (agent/sandbox-kinds.ts). */
+export type AgentSandbox = SandboxKind;
 
 /** A model named by an agent, as data: the composition root resolves it (the person's key, their provider's client). */
 export interface ModelRef {

@@ -13,6 +13,7 @@
  * Pure: the Vite plugin and the `deeptab` command read folders from disk and write the results.
  */
 import { z } from "zod";
+import { SANDBOX_KINDS } from "../agent/sandbox-kinds.ts";
 import { ok, type Result } from "../core/result.ts";
 import { agentBundle } from "./bundle.ts";
 import type { AgentDefinition, AgentManifest, ModelRef } from "./definition.ts";
@@ -154,7 +155,7 @@ const indexSchema = z.strictObject({
       suggestions: z.array(z.string()),
       hash: z.string().regex(/^[0-9a-f]{64}$/),
       model: modelRef.optional(),
-      sandbox: z.enum(["shell", "webcontainer", "none"]).optional(),
+      sandbox: z.enum(SANDBOX_KINDS).optional(),
       bundle: z.string().regex(/^agents\/[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.json$/),
     }),
   ),

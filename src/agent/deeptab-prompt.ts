@@ -4,8 +4,9 @@
  * LangGraph server (server/agent.ts).
  */
 
-/** Where commands run (the worker's SandboxKind): a WebContainer, the offline shell, or nowhere. */
-export type SandboxKind = "webcontainer" | "shell" | "none";
+import type { SandboxKind } from "./sandbox-kinds.ts";
+
+export type { SandboxKind } from "./sandbox-kinds.ts";
 
 /** Where the agent runs: in the person's tab, or on a LangGraph server (files with the thread, no python3 there). */
 export type PromptHost = "tab" | "server";

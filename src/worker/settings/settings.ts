@@ -18,6 +18,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph/web";
 import { hasHarnessProfile } from "../../agent/profiles/registry.ts";
+import { SANDBOX_KINDS } from "../../agent/sandbox-kinds.ts";
 import { safeHttpUrl } from "../../core/http-url.ts";
 import { isProviderId, KEY_PROVIDERS } from "../../models/catalog.ts";
 import { endpointOrigin, keyForEndpoint } from "../../models/key-endpoint.ts";
@@ -25,7 +26,7 @@ import type { KeyStatus, ModelChoice, ProviderId, SandboxChoice, Settings, ToolP
 
 const SETTINGS_NS = ["settings"];
 const KEYS_NS = ["keys"];
-const SANDBOXES: readonly SandboxChoice[] = ["auto", "shell", "webcontainer", "none"];
+const SANDBOXES: readonly SandboxChoice[] = ["auto", ...SANDBOX_KINDS];
 const TOOL_PROFILES: readonly ToolProfileChoice[] = ["auto", "default", "compact"];
 
 export const DEFAULT_SETTINGS: Settings = {
