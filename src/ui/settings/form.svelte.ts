@@ -24,13 +24,13 @@ import type { Chat } from "../chat/chat.svelte.ts";
 import type { RuntimeState } from "../runtime/runtime.svelte.ts";
 import type { SettingsState } from "./settings.svelte.ts";
 import { checkContextWindow, checkPackageSource } from "./checks.ts";
+import { fillSettings, readSettings } from "./setting-controls.ts";
 import {
   baseUrlError,
   canList,
   choiceOf,
   endpointOf,
   fieldsOf,
-  harnessProfileChoice,
   modelError,
   providerOptions,
   suggestionsOf,
@@ -185,23 +185,21 @@ export class SettingsForm {
     return () => clearTimeout(timer);
   }
 
-  /** The form shows the shown thread's model (Save switches it), else the default of new threads. */
+  /** The form shows the saved settings, each through its control (setting-controls.ts); the model is the shown thread's. */
   reset(): void {
     const settings = this.settings.settings;
-    const current = this.chat.view?.model ?? settings?.defaultModel ?? { provider: "demo", model: "scripted" };
-    this.#setFields(fieldsOf(current));
-    this.windowEdited = current.contextWindow !== undefined;
-    this.webSearch = current.webSearch === true;
-    this.sandbox = settings?.sandbox ?? "shell";
-    this.approveExecute = settings?.approveExecute ?? true;
-    this.approveWrites = settings?.approveWrites ?? false;
-    this.pythonPackages = Boolean(settings?.pythonPackages);
-    this.packageSource = settings?.pythonPackages || PYTHON_PACKAGES_CDN;
-    this.toolProfile = settings?.toolProfile ?? "auto";
-    this.harnessProfile = harnessProfileChoice(settings?.harnessProfile);
+    if (settings) fillSettings(this, settings);
+    else if (this.chat.view) this.fillModel(this.chat.view.model);
     this.key = "";
     this.remember = false;
     this.failure = "";
+  }
+
+  /** The model fields from `choice`: its provider, base URL, model, window and web search. */
+  fillModel(choice: ModelChoice): void {
+    this.#setFields(fieldsOf(choice));
+    this.windowEdited = choice.contextWindow !== undefined;
+    this.webSearch = choice.webSearch === true;
   }
 
   #setFields(fields: ModelFields): void {
@@ -236,15 +234,13 @@ export class SettingsForm {
     this.saving = true;
     this.notice = "";
     this.failure = "";
-    const chosen = this.choice;
+    const values = readSettings(this);
+    const chosen = values.defaultModel;
     // The key leaves the page's state at once: only the worker keeps it.
     const typed = this.info.key !== "none" ? this.key.trim() : "";
     this.key = "";
     try {
-      const { sandbox, approveExecute, approveWrites, toolProfile, harnessProfile } = this;
-      const pythonPackages = this.pythonPackages ? this.packageSource.trim() : "";
-      const common = { sandbox, approveExecute, approveWrites, toolProfile, harnessProfile, pythonPackages };
-      const saved = await this.settings.save({ defaultModel: chosen, ...common });
+      const saved = await this.settings.save(values);
       if (!saved) {
         this.failure = this.settings.error ?? "The settings could not be saved.";
         return;

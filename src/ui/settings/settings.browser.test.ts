@@ -16,6 +16,7 @@ import SettingsDialog from "./settings-dialog.svelte";
 import { RuntimeState } from "../runtime/runtime.svelte.ts";
 import { indexedDbServerKeyStore } from "../runtime/server-key-store.ts";
 import { SettingsState } from "./settings.svelte.ts";
+import { SETTING_CONTROLS } from "./setting-controls.ts";
 
 const KEY = "sk-test-9f8e7d6c5b4a-DO-NOT-SHOW";
 const { spawn } = workerPool();
@@ -118,6 +119,17 @@ describe("settings dialog", () => {
     await expect.element(field("Base URL")).toHaveValue("");
     await expect.element(field("Base URL")).toHaveAttribute("placeholder", "http://localhost:11434/v1");
     await expect.element(field("API key")).toBeVisible();
+  });
+
+  it("has a control for every setting, found by the label its row of the table gives", async () => {
+    await open();
+    await expect.element(page.getByRole("combobox", { name: "Provider", exact: true })).toBeEnabled();
+    for (const [key, control] of Object.entries(SETTING_CONTROLS)) {
+      const found = field(control.label);
+      await expect.element(found, { message: key }).toBeVisible();
+      expect(["INPUT", "SELECT", "TEXTAREA"], key).toContain(found.element().tagName);
+      await expect.element(found, { message: key }).toBeEnabled();
+    }
   });
 
   it("asks no server the person did not type: the example base URL is never requested", async () => {

@@ -29,17 +29,39 @@ const KEYS_NS = ["keys"];
 const SANDBOXES: readonly SandboxChoice[] = ["auto", ...SANDBOX_KINDS];
 const TOOL_PROFILES: readonly ToolProfileChoice[] = ["auto", "default", "compact"];
 
-export const DEFAULT_SETTINGS: Settings = {
-  defaultModel: { provider: "demo", model: "scripted" },
+/** One setting: its default, and the check of a stored or page-sent value (undefined: invalid, the fallback applies). */
+interface SettingSpec<T> {
+  default: T;
+  check(value: unknown): T | undefined;
+}
+
+/**
+ * The settings, one spec each: a field of `Settings` (protocol.ts, where each is documented) without a spec here
+ * does not compile, and the defaults and the sanitizing below derive from it. The page's control of each is a row
+ * of ui/settings/setting-controls.ts, which does not compile without one either.
+ */
+export const SETTING_SPECS: { readonly [K in keyof Settings]: SettingSpec<Settings[K]> } = {
+  defaultModel: { default: { provider: "demo", model: "scripted" }, check: validChoice },
   // WebContainer loads its runtime from StackBlitz (a third party): opt-in, not the default.
-  sandbox: "shell",
-  approveExecute: true,
-  approveWrites: false,
-  toolProfile: "auto",
-  harnessProfile: "auto",
+  sandbox: { default: "shell", check: (v) => oneOf(SANDBOXES, v) },
+  approveExecute: { default: true, check: boolean },
+  approveWrites: { default: false, check: boolean },
+  toolProfile: { default: "auto", check: (v) => oneOf(TOOL_PROFILES, v) },
+  harnessProfile: { default: "auto", check: validProfile },
   // Pyodide's CDN is a third party: packages load only once the person switches them on.
-  pythonPackages: "",
+  pythonPackages: { default: "", check: validSource },
 };
+
+const SETTING_KEYS = Object.keys(SETTING_SPECS) as ReadonlyArray<keyof Settings>;
+
+/** A Settings with each field from `value` (one call per setting). */
+function eachSetting(value: <K extends keyof Settings>(key: K) => Settings[K]): Settings {
+  const out: Partial<Record<keyof Settings, unknown>> = {};
+  for (const key of SETTING_KEYS) out[key] = value(key);
+  return out as Settings;
+}
+
+export const DEFAULT_SETTINGS: Settings = eachSetting((key) => SETTING_SPECS[key].default);
 
 export interface SettingsService {
   get(): Promise<Settings>;
@@ -78,18 +100,18 @@ function validChoice(value: unknown): ModelChoice | undefined {
   return choice;
 }
 
-/** Settings from stored or page-sent data: anything invalid falls back to the default. */
+/** Settings from stored or page-sent data: anything invalid falls back to `base`'s value (the defaults). */
 export function sanitizeSettings(value: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
   const v = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  return {
-    defaultModel: validChoice(v.defaultModel) ?? base.defaultModel,
-    sandbox: SANDBOXES.includes(v.sandbox as SandboxChoice) ? (v.sandbox as SandboxChoice) : base.sandbox,
-    approveExecute: typeof v.approveExecute === "boolean" ? v.approveExecute : base.approveExecute,
-    approveWrites: typeof v.approveWrites === "boolean" ? v.approveWrites : base.approveWrites,
-    toolProfile: TOOL_PROFILES.includes(v.toolProfile as ToolProfileChoice) ? (v.toolProfile as ToolProfileChoice) : base.toolProfile,
-    harnessProfile: validProfile(v.harnessProfile) ?? base.harnessProfile,
-    pythonPackages: validSource(v.pythonPackages) ?? base.pythonPackages,
-  };
+  return eachSetting((key) => SETTING_SPECS[key].check(v[key]) ?? base[key]);
+}
+
+function boolean(value: unknown): boolean | undefined {
+  return typeof value === "boolean" ? value : undefined;
+}
+
+function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
+  return allowed.find((item) => item === value);
 }
 
 /** "" (off) or an http(s) URL of at most 500 characters; anything else is undefined. */
