@@ -369,8 +369,7 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
       { code: "invalid_field", file: "agent.yaml", field: "interrupt_on.execute.allowed_decisions.0", line: 6 },
     ]);
     expect(error.problems.find((p) => p.field === "sandbox")!.message).toBe(
-      "agent.yaml line 3: sandbox: must be shell (the offline shell), " +
-        "webcontainer (Node.js and npm in a WebContainer) or none (no commands)",
+      "agent.yaml line 3: sandbox: must be shell, webcontainer or none",
     );
     const paths = refused({ "agent.yaml": "permissions: [{ operations: [read], paths: [secrets/**, /a/../b], mode: deny }]" });
     expect(where(paths.problems)).toEqual([

@@ -5,7 +5,7 @@
  * needs more than a shape (tool names, permission paths, secrets) is checked by the loader (load.ts).
  */
 import { z } from "zod";
-import { SANDBOX_KINDS, SANDBOX_TABLE } from "../agent/sandbox-kinds.ts";
+import { SANDBOX_KINDS } from "../agent/sandbox-kinds.ts";
 import { ALL_DECISIONS } from "../middleware/hitl.ts";
 import { MAX_SKILL_DESCRIPTION_LENGTH, MAX_SKILL_NAME_LENGTH } from "../middleware/skills.ts";
 import { PROVIDERS } from "../models/catalog.ts";
@@ -90,13 +90,7 @@ export const manifestSchema = z.strictObject({
   description: text("one or two sentences", 1_000).optional(),
   suggestions: z.array(text("a starter prompt", 500)).max(MAX_SUGGESTIONS, `at most ${MAX_SUGGESTIONS} suggestions`).optional(),
   model: modelSchema.optional(),
-  sandbox: z
-    .enum(SANDBOX_KINDS, {
-      error: `must be ${SANDBOX_KINDS.map((k) => `${k} (${SANDBOX_TABLE[k]})`)
-        .join(", ")
-        .replace(/, (?=[^,]*$)/, " or ")}`,
-    })
-    .optional(),
+  sandbox: z.enum(SANDBOX_KINDS, { error: `must be ${SANDBOX_KINDS.join(", ").replace(/, (?=\w+$)/, " or ")}` }).optional(),
   interrupt_on: z.record(z.string(), interruptRule).optional(),
   permissions: z.array(permission).optional(),
   tools: z

@@ -28,14 +28,6 @@ export type RunsIn = "network" | "scripted" | "tab" | "browser";
  */
 export type Api = "openai" | "anthropic";
 
-/** The environment variables a LangGraph server's model (`DEEPTAB_MODEL=<provider>:<model>`, server/model.ts) reads. */
-export interface ServerEnv {
-  /** The key's variable; required when the row's key is. */
-  key: string;
-  /** The base URL's variable; required when the row's base URL is, else it defaults to the row's `officialUrl`. */
-  baseUrl: string;
-}
-
 /** What every row says. */
 interface SpecCommon {
   /** What the Provider select shows. */
@@ -75,8 +67,11 @@ interface SpecCommon {
 interface NetworkSpec extends SpecCommon {
   runsIn: "network";
   api: Api;
-  /** The server's variables for it (`DEEPTAB_MODEL=<id>:<model>`), or null where the server does not offer it. */
-  serverEnv: ServerEnv | null;
+  /**
+   * The prefix of a LangGraph server's variables for it (`DEEPTAB_MODEL=<id>:<model>`, server/model.ts): `OPENAI`
+   * reads `OPENAI_API_KEY` and `OPENAI_BASE_URL`. Null where the server does not offer it.
+   */
+  serverEnv: string | null;
 }
 
 /** A provider whose model the app builds itself: the scripted demo, llama.cpp in this tab, the browser's model. */
@@ -108,7 +103,7 @@ export const PROVIDER_TABLE = {
     waitingFor: "OpenAI",
     runsIn: "network",
     api: "openai",
-    serverEnv: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
+    serverEnv: "OPENAI",
     webSearchTool: { type: "web_search" },
   },
   anthropic: {
@@ -121,7 +116,7 @@ export const PROVIDER_TABLE = {
     waitingFor: "Anthropic",
     runsIn: "network",
     api: "anthropic",
-    serverEnv: { key: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
+    serverEnv: "ANTHROPIC",
     toolResultImages: true,
     webSearchTool: { type: "web_search_20250305", name: "web_search", max_uses: 5 },
   },
@@ -137,7 +132,7 @@ export const PROVIDER_TABLE = {
     waitingFor: "the server",
     runsIn: "network",
     api: "openai",
-    serverEnv: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
+    serverEnv: "OPENAI",
     serverWindow: true,
   },
   wllama: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROVIDERS } from "../models/catalog.ts";
-import { createServerModel, modelFromEnv, modelSpecFromEnv, SERVER_PROVIDERS } from "./model.ts";
+import { createServerModel, modelFromEnv, modelSpecFromEnv, SERVER_PROVIDERS, serverVars } from "./model.ts";
 import { interruptOnFromEnv } from "./graph-env.ts";
 
 describe("the server's model from the environment", () => {
@@ -56,12 +56,13 @@ describe("the server's model from the environment", () => {
     // A network row the server does not offer says so with `serverEnv: null`; none does today.
     expect(SERVER_PROVIDERS.map((p) => p.id)).toEqual(PROVIDERS.filter((p) => p.runsIn === "network").map((p) => p.id));
     for (const p of SERVER_PROVIDERS) {
-      const env = { DEEPTAB_MODEL: `${p.id}:m`, [p.serverEnv.key]: "k", [p.serverEnv.baseUrl]: "http://127.0.0.1:1/v1" };
+      const vars = serverVars(p);
+      const env = { DEEPTAB_MODEL: `${p.id}:m`, [vars.key]: "k", [vars.baseUrl]: "http://127.0.0.1:1/v1" };
       const spec = modelSpecFromEnv(env);
       expect(spec, p.id).toEqual({ ok: true, value: { provider: p.id, model: "m", apiKey: "k", baseUrl: "http://127.0.0.1:1/v1" } });
       if (spec.ok) expect((await createServerModel(spec.value))._llmType(), p.id).toBe(p.api);
-      if (p.key === "required") expect(modelSpecFromEnv({ ...env, [p.serverEnv.key]: "" }), p.id).toMatchObject({ ok: false });
-      if (p.baseUrl === "required") expect(modelSpecFromEnv({ ...env, [p.serverEnv.baseUrl]: "" }), p.id).toMatchObject({ ok: false });
+      if (p.key === "required") expect(modelSpecFromEnv({ ...env, [vars.key]: "" }), p.id).toMatchObject({ ok: false });
+      if (p.baseUrl === "required") expect(modelSpecFromEnv({ ...env, [vars.baseUrl]: "" }), p.id).toMatchObject({ ok: false });
     }
   });
 

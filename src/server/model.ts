@@ -8,10 +8,15 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { err, ok, type Result } from "../core/result.ts";
-import { PROVIDERS, type Api, type ProviderId, type ProviderInfo, type ServerEnv } from "../models/catalog.ts";
+import { PROVIDERS, type Api, type ProviderId, type ProviderInfo } from "../models/catalog.ts";
 
 /** A provider row a server model may use: a network one with its variables. */
-export type ServerProviderInfo = ProviderInfo & { runsIn: "network"; api: Api; serverEnv: ServerEnv };
+export type ServerProviderInfo = ProviderInfo & { runsIn: "network"; api: Api; serverEnv: string };
+
+/** A server provider's variables: the key's (required when the row's key is) and the base URL's (unset: `officialUrl`). */
+export function serverVars(info: ServerProviderInfo): { key: string; baseUrl: string } {
+  return { key: `${info.serverEnv}_API_KEY`, baseUrl: `${info.serverEnv}_BASE_URL` };
+}
 
 /** The providers a server model may use (the table's network rows with a `serverEnv`), in the table's order. */
 export const SERVER_PROVIDERS: readonly ServerProviderInfo[] = PROVIDERS.filter(
@@ -45,7 +50,7 @@ export function modelSpecFromEnv(env: Env): Result<ServerModelSpec, string> {
   // The value is echoed only when it names no known provider; it holds no secret by contract, but is cut short anyway.
   if (!info) return err(`DEEPTAB_MODEL names an unknown provider '${name.slice(0, 40)}'. ${USAGE}`);
   if (!model) return err(`DEEPTAB_MODEL has no model after '${name}:'. ${USAGE}`);
-  const vars = info.serverEnv;
+  const vars = serverVars(info);
   const apiKey = env[vars.key] || undefined;
   const baseUrl = env[vars.baseUrl] || undefined;
   if (info.key === "required" && !apiKey) return err(`DEEPTAB_MODEL uses ${name}: set ${vars.key}.`);
