@@ -2,9 +2,9 @@
  * How the settings form shows each setting: the label of its control (the fieldsets take it from here, and a
  * browser test finds a control by it for every row), how the form is filled from the saved value and how the value
  * is read back for Save. A field of `Settings` without a row here does not compile (the worker's side is
- * `SETTING_SPECS` in worker/settings.ts), so a setting cannot be added without a control.
+ * `SETTING_SPECS` in worker/settings/settings.ts), so a setting cannot be added without a control.
  */
-import { PYTHON_PACKAGES_CDN, type Settings } from "../../worker/protocol.ts";
+import { PYTHON_PACKAGES_CDN, type Settings } from "../../protocol/settings.ts";
 import { APPROVAL_LABELS } from "./checks.ts";
 import type { SettingsForm } from "./form.svelte.ts";
 import { harnessProfileChoice } from "./model-form.ts";

@@ -36,7 +36,7 @@ interface SettingSpec<T> {
 }
 
 /**
- * The settings, one spec each: a field of `Settings` (protocol.ts, where each is documented) without a spec here
+ * The settings, one spec each: a field of `Settings` (protocol/settings.ts, where each is documented) without a spec here
  * does not compile, and the defaults and the sanitizing below derive from it. The page's control of each is a row
  * of ui/settings/setting-controls.ts, which does not compile without one either.
  */
