@@ -5,8 +5,11 @@
  * in agent/ because the prompt, the lowest room that names a kind, lives here; agent-folders/ and worker/ sit above.
  */
 
-/** The kinds, in the order offered. */
-export const SANDBOX_KINDS = ["shell", "webcontainer", "none"] as const;
-
 /** Where commands run: the offline shell, a WebContainer, or nowhere. */
-export type SandboxKind = (typeof SANDBOX_KINDS)[number];
+export type SandboxKind = "shell" | "webcontainer" | "none";
+
+/** Every kind, keyed: a kind of `SandboxKind` missing here does not compile. */
+const KINDS: Readonly<Record<SandboxKind, true>> = { shell: true, webcontainer: true, none: true };
+
+/** The kinds, in the order offered (a tuple, for `z.enum`). */
+export const SANDBOX_KINDS = Object.keys(KINDS) as [SandboxKind, ...SandboxKind[]];
