@@ -4,8 +4,6 @@
  */
 import { FILE_TOOL_NAMES } from "../core/tool-names.ts";
 
-export type { FileToolName } from "../core/tool-names.ts";
-
 export const FILE_TOOLS = FILE_TOOL_NAMES;
 
 /** The file tools but `execute`: what an agent without a sandbox is offered. */
