@@ -1,10 +1,10 @@
 /**
  * The manual's pages hold together and stay in step with the code: every relative link resolves (file and heading),
- * every name a code example imports from `deeptab` and every name "The entry, by area" presents is exported by
- * src/index.ts, and the example agent.yaml loads. Whether every export is documented is docs-build.test.ts's (TypeDoc
- * reads the TSDoc); these checks parse the pages and need no build.
+ * every repository path a code span names exists, every name a code example imports from `deeptab` and every name
+ * "The entry, by area" presents is exported by src/index.ts, and the example agent.yaml loads. Whether every export
+ * is documented is docs-build.test.ts's (TypeDoc reads the TSDoc); these checks parse the pages and need no build.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Token, Tokens } from "marked";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +15,7 @@ import {
   importsFrom,
   linkTargets,
   manualPages,
+  namedPaths,
   namesInManual,
   pageCode,
   pageTokens,
@@ -56,6 +57,13 @@ describe("the manual's pages", () => {
     });
   }
 
+  for (const page of pages) {
+    it(`every repository path ${page} names in a code span exists`, () => {
+      const missing = namedPaths(readFileSync(page, "utf8")).filter((path) => !existsSync(path));
+      expect(missing).toEqual([]);
+    });
+  }
+
   it("name only exports when a code example imports from deeptab", () => {
     const imported = pages.flatMap((page) =>
       pageCode(readFileSync(page, "utf8")).blocks.flatMap((code) => importsFrom(code, "deeptab").map((name) => ({ page, name }))),
@@ -86,6 +94,10 @@ describe("the manual's pages", () => {
     expect(brokenLink("docs/library.md", "subagents.md#no-such-heading")).toMatch(/has no heading/);
     expect(brokenLink("docs/library.md", "../nowhere.md")).toMatch(/does not exist/);
     expect(brokenLink("README.md", "https://example.org/x")).toBeNull();
+    expect(namedPaths("`src/a.ts`, `src/a.ts` and `e2e/b/` in `node scripts/c.mjs`, `src/<name>.ts`, `e2e/*.spec.ts`, `a/b.ts`")).toEqual([
+      "src/a.ts",
+      "e2e/b/",
+    ]);
   });
 
   it("count a name as named when a code span or example uses it", () => {

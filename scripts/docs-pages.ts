@@ -153,3 +153,14 @@ export function namesInManual(root = "."): Set<string> {
   }
   return names;
 }
+
+/**
+ * The repository paths a page names in code spans: a span that is a path and nothing else, under `src/`, `scripts/`,
+ * `e2e/` or `docs/`. A placeholder (`src/tools/<source>.ts`) or a glob (`e2e/*.spec.ts`) is not a path.
+ */
+export function namedPaths(markdown: string): string[] {
+  const spans = allTokens(pageTokens(markdown))
+    .filter((t) => t.type === "codespan")
+    .map((t) => (t as Tokens.Codespan).text);
+  return [...new Set(spans.filter((text) => /^(src|scripts|e2e|docs)\/[\w.@/-]*$/.test(text)))];
+}
