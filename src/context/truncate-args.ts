@@ -13,7 +13,7 @@ import { TEXT_CARRYING_TOOLS } from "../core/tool-names.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import type { KeepPolicy } from "./view.ts";
 
-export const TRUNCATE_ARGS_OVER = 2_000;
+const TRUNCATE_ARGS_OVER = 2_000;
 export const TRUNCATE_KEEP_RECENT = 20;
 const cache = new WeakMap<BaseMessage, BaseMessage>();
 

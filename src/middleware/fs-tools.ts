@@ -21,11 +21,11 @@ import {
 } from "./fs-format.ts";
 import { describeTools, type ToolTexts } from "./fs-descriptions.ts";
 
-export const MAX_EXECUTE_TIMEOUT = 3_600;
+const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
 export const EXECUTE_OUTPUT = "deeptab:execute_output";
 /** The `delete` tool's answer for `/`. */
-export const ROOT_DELETE = "Error: Cannot delete '/': that would remove every file. Delete the files or directories inside it instead.";
+const ROOT_DELETE = "Error: Cannot delete '/': that would remove every file. Delete the files or directories inside it instead.";
 
 /** What a set of file tools is built for: how much output one result may hold, and which descriptions. */
 export interface FileToolsOptions {

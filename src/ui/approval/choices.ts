@@ -14,7 +14,7 @@ export type DecisionType = ApprovalDecision["type"];
 export type ApprovalContent = Pick<PendingApproval, "actions" | "subagent" | "waiting">;
 
 /** The order decisions are offered in. */
-export const DECISION_ORDER: readonly DecisionType[] = ["approve", "edit", "reject", "respond"];
+const DECISION_ORDER: readonly DecisionType[] = ["approve", "edit", "reject", "respond"];
 
 export const DECISION_LABELS: Readonly<Record<DecisionType, string>> = {
   approve: "Approve",
@@ -76,7 +76,7 @@ export function callLabel(approval: ApprovalContent, index: number): string {
 }
 
 /** The decision one choice stands for, or why it cannot be sent yet. */
-export function decisionOf(action: ApprovalAction, choice: Choice): Result<ApprovalDecision, string> {
+function decisionOf(action: ApprovalAction, choice: Choice): Result<ApprovalDecision, string> {
   if (choice.type === null) return err("Choose a decision.");
   if (!action.allowedDecisions.includes(choice.type)) {
     return err(

@@ -18,7 +18,7 @@ export const APPROVAL_LABELS = {
 } as const;
 
 /** The smallest context window the worker accepts (settings.ts sanitizes below it away). */
-export const MIN_WINDOW = 512;
+const MIN_WINDOW = 512;
 const MAX_WINDOW = 100_000_000;
 
 function httpUrl(text: string): URL | null {

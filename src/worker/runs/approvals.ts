@@ -15,12 +15,12 @@ const SCHEMAS = new Map<string, Record<string, unknown>>([
 ]);
 
 /** The schema of a built-in tool, when it is one. */
-export function toolSchema(name: string): Record<string, unknown> | undefined {
+function toolSchema(name: string): Record<string, unknown> | undefined {
   return SCHEMAS.get(name);
 }
 
 /** The file after an edit_file call, or undefined when the edit would not apply. */
-export function applyEdit(before: string, args: Record<string, unknown>): string | undefined {
+function applyEdit(before: string, args: Record<string, unknown>): string | undefined {
   const oldString = args.old_string;
   const newString = args.new_string;
   if (typeof oldString !== "string" || typeof newString !== "string" || !oldString || !before.includes(oldString)) return undefined;
