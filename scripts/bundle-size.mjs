@@ -38,9 +38,11 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * wiring 0.1 (its code and fitting a request to the window load when first needed); safe links (issue 39) added 1.6:
  * every form of a secret redacted, keys bound to their origin, the parallel-edit guard on shared stores, the MCP output
  * cap; the in-tab models' service and local servers' window probes loading when first used took 1.6 (249.2 KiB):
- * lower it when the startup JS shrinks.
+ * one table per concept (issue 43: the provider rows' api, waitingFor and serverEnv, the settings' specs, the tool
+ * names' table) added 0.3, trimmed back to a few bytes over 249.5 (budget 249.75 KiB): lower it when the startup JS
+ * shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 249.5 * 1024;
+export const WORKER_STARTUP_BUDGET = 249.75 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;
