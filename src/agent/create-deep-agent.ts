@@ -23,7 +23,7 @@ import { toolProfileFor, type ToolProfile } from "../context/budget.ts";
 import { maxInputTokens } from "../context/model-windows.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { fromLangChainTool, isAgentTool } from "../harness/langchain-tools.ts";
-import { buildAgentLoop, collectStateFields } from "../harness/loop.ts";
+import { buildAgentLoop, collectStateFields, type Inbox } from "../harness/loop.ts";
 import type { AgentMiddleware, AgentTool } from "../harness/types.ts";
 import {
   GENERAL_PURPOSE,
@@ -114,6 +114,11 @@ export interface CreateDeepAgentOptions {
    * A function is asked each time (keys set later are hidden too).
    */
   secrets?: readonly string[] | (() => Iterable<string>);
+  /**
+   * Messages the person sends while a run works (steering), read before each of the top-level agent's model calls
+   * (harness/loop.ts `Inbox`); subagents have none. Unset: the graph has no `inbox` step.
+   */
+  inbox?: Inbox;
   /**
    * Whether the model gets the images of tool results (an MCP tool's screenshot) as image blocks beside their text;
    * otherwise it reads only the text, which says where each image was saved. Default: for Anthropic models (OpenAI's
@@ -359,6 +364,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     store: options.store,
     name: options.name,
     redact,
+    inbox: options.inbox,
   });
   // Resumes are checked inside the one-run guard: nothing changes the pause between the check and the run.
   return oneRunPerThread(options.checkpointer ? checkResumes(agent) : agent, options.checkpointer);

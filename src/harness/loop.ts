@@ -4,6 +4,9 @@
  *   START → before_agent → model ⇄ tools → END        (+ after_model when a middleware has afterModel)
  *                                           ↘ after_agent → model | END   (when a middleware has afterAgent)
  *
+ * With an {@link Inbox} (the top-level agent of a run that can be steered), every way into `model` goes through an
+ * `inbox` step first, which commits the messages sent meanwhile in a checkpoint of their own.
+ *
  * The model node runs the wrapModelCall chain; `tools` runs every pending tool
  * call of the last AI message concurrently through the wrapToolCall chain,
  * streaming each call's result as it finishes (TOOL_RESULT_EVENT).
@@ -74,6 +77,23 @@ export interface LoopSpec {
    * sees. Default: key-shaped tokens only.
    */
   redact?: ((text: string) => string) | undefined;
+  /**
+   * Messages the person sent while the run works (steering): taken before each model call, by an `inbox` step of its
+   * own. Only a run's top-level agent has one (subagents are never steered; the parent reads the message at its next
+   * call). Without it the graph has no `inbox` node.
+   */
+  inbox?: Inbox | undefined;
+}
+
+/** The step that commits a run's steering messages (present only with an {@link Inbox}). */
+export const INBOX_NODE = "inbox";
+
+/**
+ * Where a run's steering messages wait. `take` removes and returns every message waiting for `threadId` (the run's
+ * thread), in the order sent; each keeps its id, so whoever queued it can tell where it landed.
+ */
+export interface Inbox {
+  take(threadId: string): BaseMessage[];
 }
 
 /** The built-in channels every agent has, typed. */
@@ -331,6 +351,13 @@ export function buildAgentLoop(spec: LoopSpec) {
     );
   }
 
+  /** Commits the messages waiting in the inbox (none: an empty update), so the model call after it reads them. */
+  async function inboxNode(_state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
+    const threadId = config.configurable?.thread_id;
+    const taken = spec.inbox && typeof threadId === "string" ? spec.inbox.take(threadId) : [];
+    return taken.length ? { messages: taken } : {};
+  }
+
   /** Runs the afterModel hooks in order (each may pause the run for approval). */
   async function afterModelNode(state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const updates: Command[] = [];
@@ -398,25 +425,30 @@ export function buildAgentLoop(spec: LoopSpec) {
 
   // Optional steps are nodes of their own only when some middleware has the hook: the approval step (afterModel),
   // and the end (afterAgent), which then goes through its node first.
-  type NodeName = "before_agent" | "model" | "tools" | "after_model" | "after_agent";
+  // With an inbox, every way into the model goes through it.
+  type NodeName = "before_agent" | "inbox" | "model" | "tools" | "after_model" | "after_agent";
   const nodes: Array<[NodeName, ReturnType<typeof node>]> = [
     ["before_agent", node(beforeAgentNode)],
     ["model", node(modelNode)],
     ["tools", node(toolsNode)],
   ];
+  const enter: NodeName = spec.inbox ? INBOX_NODE : "model";
+  if (spec.inbox) nodes.push([INBOX_NODE, node(inboxNode)]);
   if (afterModelHooks.length) nodes.push(["after_model", node(afterModelNode)]);
   if (afterAgentHooks.length) nodes.push(["after_agent", node(afterAgentNode)]);
   const graph = new StateGraph(annotation).addNode(nodes);
-  graph.addEdge(START, "before_agent").addEdge("before_agent", "model").addEdge("tools", "model");
+  graph.addEdge(START, "before_agent").addEdge("before_agent", enter).addEdge("tools", enter);
+  if (spec.inbox) graph.addEdge(INBOX_NODE, "model");
   const finish: NodeName | typeof END = afterAgentHooks.length ? "after_agent" : END;
   const routeState = (s: State) => {
     const next = route(asAgentState(s));
-    return next === END ? finish : next;
+    return next === END ? finish : next === "model" ? enter : next;
   };
-  const targets: Array<NodeName | typeof END> = ["tools", "model", finish];
+  const targets: Array<NodeName | typeof END> = ["tools", enter, finish];
   if (afterModelHooks.length) graph.addEdge("model", "after_model").addConditionalEdges("after_model", routeState, targets);
   else graph.addConditionalEdges("model", routeState, targets);
-  if (afterAgentHooks.length) graph.addConditionalEdges("after_agent", (s: State) => routeAfterAgent(asAgentState(s)), ["model", END]);
+  if (afterAgentHooks.length)
+    graph.addConditionalEdges("after_agent", (s: State) => (routeAfterAgent(asAgentState(s)) === END ? END : enter), [enter, END]);
   const compiled = graph.compile({ checkpointer: spec.checkpointer, store: spec.store, name: spec.name ?? "deep-agent" });
   // Durability "sync": a step starts only once the step before it is saved, so tools never run for an AI message that a
   // storage fault could still lose, and a tools step re-run after a fault runs from the same checkpoint (the same

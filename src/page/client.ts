@@ -26,7 +26,7 @@ export interface RunHandle {
 export type RunStart = Result<RunHandle, Extract<StartResult, { ok: false }>["error"]>;
 type OnEvent = (event: AgentEvent) => void;
 
-type RunCalls = "startRun" | "resume" | "continueRun" | "editAndRerun" | "retry";
+type RunCalls = "startRun" | "resume" | "continueRun" | "editAndRerun" | "retry" | "runQueued";
 /** Calls the client wraps: runs and callbacks (proxied), uploads (their bytes transferred, not copied). */
 type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi" | "previewAgentUpload";
 
@@ -42,6 +42,8 @@ export interface AgentClient extends PlainCalls {
   continueRun(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
   editAndRerun(threadId: string, messageIndex: number, text: string, onEvent?: OnEvent): Promise<RunStart>;
   retry(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
+  /** Starts a turn with the thread's queued (steering) messages, once its run has ended. */
+  runQueued(threadId: string, onEvent?: OnEvent): Promise<RunStart>;
   downloadModel: (
     source: Parameters<AgentWorkerApi["downloadModel"]>[0],
     onProgress: (p: DownloadProgress) => void,
@@ -90,6 +92,9 @@ export const PLAIN_CALLS = {
   sandboxStatus: true,
   switchBranch: true,
   cancel: true,
+  steer: true,
+  editQueued: true,
+  withdrawQueued: true,
   attachStopFlag: true,
   checkArgs: true,
   getThread: true,
@@ -190,6 +195,7 @@ export function connectAgent(worker: Worker): AgentClient {
     continueRun: (threadId, onEvent) => start(threadId, (cb) => api.continueRun(threadId, cb), onEvent),
     editAndRerun: (threadId, index, text, onEvent) => start(threadId, (cb) => api.editAndRerun(threadId, index, text, cb), onEvent),
     retry: (threadId, onEvent) => start(threadId, (cb) => api.retry(threadId, cb), onEvent),
+    runQueued: (threadId, onEvent) => start(threadId, (cb) => api.runQueued(threadId, cb), onEvent),
     deleteThread(threadId) {
       stopFlags.delete(threadId);
       return plain.deleteThread(threadId);

@@ -90,6 +90,13 @@ export interface LangGraphConnection {
    * away (`onDisconnect: "continue"`), so a reload can {@link join} it.
    */
   run(threadId: string, assistantId: string, input: RunInput, onEvent: (event: AgentEvent) => void): Promise<LangGraphResult<RunHandle>>;
+  /**
+   * Steering on the server: a run of `text` queued behind the thread's run in progress with LangGraph's multitask
+   * strategy `"enqueue"` (the server starts it once the current run ends); resolves with its run id.
+   */
+  enqueue(threadId: string, assistantId: string, text: string): Promise<LangGraphResult<string>>;
+  /** Cancels a queued run that has not started; false when it has started (or ended) meanwhile. */
+  dropQueued(threadId: string, runId: string): Promise<LangGraphResult<boolean>>;
   /** The thread's run in progress (pending or running), or null. */
   activeRun(threadId: string): Promise<LangGraphResult<string | null>>;
   /** Streams a running run's events from now on (after a reload), as {@link run} does. */
@@ -400,6 +407,23 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
       }
       return follow(parts, undefined, onEvent, threadId);
     },
+    enqueue: (threadId, assistantId, text) =>
+      call(async () => {
+        const run = await client.runs.create(threadId, assistantId, {
+          input: { messages: [{ role: "user", content: text }] },
+          // The strategy for a run sent while another runs: wait for it to end, then run (steering on a server).
+          multitaskStrategy: "enqueue",
+          ifNotExists: "create",
+        });
+        return run.run_id;
+      }),
+    dropQueued: (threadId, runId) =>
+      call(async () => {
+        const run = await client.runs.get(threadId, runId);
+        if (run.status !== "pending") return false;
+        await client.runs.cancel(threadId, runId, false);
+        return true;
+      }),
     activeRun: (threadId) =>
       call(async () => {
         const runs = await client.runs.list(threadId, { limit: 10 });

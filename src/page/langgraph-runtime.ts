@@ -15,7 +15,7 @@ import { DeeptabError, type ErrorInfo } from "../core/errors.ts";
 import { err, ok } from "../core/result.ts";
 import type { AgentClient, RunHandle, RunStart } from "./client.ts";
 import type { LangGraphConnection, LangGraphResult, RunInput } from "./langgraph-client.ts";
-import type { LangGraphError } from "../protocol/errors.ts";
+import type { LangGraphError, SteerErrorCode } from "../protocol/errors.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { FileEntry } from "../protocol/files.ts";
 import type { ThreadEvent, ThreadView } from "../protocol/threads.ts";
@@ -53,6 +53,13 @@ function unwrap<T>(result: LangGraphResult<T>): T {
 }
 
 type StartFailure = Extract<RunStart, { ok: false }>;
+
+const TAKEN = "That message's run has started on the server: it is in the conversation now.";
+
+/** A server refusal of a steering call, as the steering calls' error (the server's message kept). */
+function steerFailure(error: LangGraphError): { ok: false; error: ErrorInfo & { code: SteerErrorCode } } {
+  return err({ ...error, name: "SteerError", code: error.code === "busy" ? "thread_busy" : "not_supported" });
+}
 /** The server's refusals in the worker's run codes where one means the same (the page reacts to those). */
 function startFailure(error: LangGraphError): StartFailure {
   const code = error.code === "busy" ? "thread_busy" : error.code;
@@ -98,6 +105,19 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
       r.connection.run(threadId, r.assistantId, input, (e) => onEvent?.(e)),
     );
 
+  /** Follows the thread's run going on on the server (a reload's, or the queued one that started). */
+  async function rejoin(r: ServerRoute, threadId: string, onEvent?: (e: AgentEvent) => void): Promise<RunStart> {
+    const active = await r.connection.activeRun(threadId);
+    if (!active.ok) return startFailure(active.error);
+    if (!active.value)
+      return err({ name: "LangGraphError", code: "not_interrupted", message: "Nothing runs on this thread on the server now." });
+    return start(
+      r,
+      threadId,
+      r.connection.join(threadId, active.value, (e) => onEvent?.(e)),
+    );
+  }
+
   const overrides = (r: ServerRoute): Partial<AgentClient> => ({
     listThreads: async () => unwrap(await r.connection.threads()),
     getThread: async (threadId) => viewOf(r, await r.connection.thread(threadId), threadId),
@@ -108,17 +128,29 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
         ? Promise.resolve(err({ name: "LangGraphError", code: "attachment_failed", message: `Attachments: ${NOT_SUPPORTED}` }))
         : run(r, threadId, { text: input.text }, onEvent),
     resume: (threadId, decisions, onEvent, approvalId) => run(r, threadId, { decisions, ...(approvalId ? { approvalId } : {}) }, onEvent),
-    async continueRun(threadId, onEvent) {
-      const active = await r.connection.activeRun(threadId);
-      if (!active.ok) return startFailure(active.error);
-      if (!active.value)
-        return err({ name: "LangGraphError", code: "not_interrupted", message: "Nothing runs on this thread on the server now." });
-      return start(
-        r,
-        threadId,
-        r.connection.join(threadId, active.value, (e) => onEvent?.(e)),
-      );
+    continueRun: (threadId, onEvent) => rejoin(r, threadId, onEvent),
+    // Steering: the message is a run of its own queued on the server (multitask strategy "enqueue"), which starts once
+    // the current run ends; its id is the queued message's. Editing one that has not started replaces that run.
+    async steer(threadId, text) {
+      if (!text.trim()) return err({ name: "SteerError", code: "empty_input", message: "Type a message first." });
+      const queued = await r.connection.enqueue(threadId, r.assistantId, text.trim());
+      return queued.ok ? ok({ id: queued.value, text: text.trim() }) : steerFailure(queued.error);
     },
+    async editQueued(threadId, id, text) {
+      if (!text.trim()) return err({ name: "SteerError", code: "empty_input", message: "Type a message first (or withdraw it)." });
+      const dropped = await r.connection.dropQueued(threadId, id);
+      if (!dropped.ok) return steerFailure(dropped.error);
+      if (!dropped.value) return err({ name: "SteerError", code: "already_taken", message: TAKEN });
+      const queued = await r.connection.enqueue(threadId, r.assistantId, text.trim());
+      return queued.ok ? ok({ id: queued.value, text: text.trim() }) : steerFailure(queued.error);
+    },
+    async withdrawQueued(threadId, id) {
+      const dropped = await r.connection.dropQueued(threadId, id);
+      if (!dropped.ok) return steerFailure(dropped.error);
+      return dropped.value ? ok(null) : err({ name: "SteerError", code: "already_taken", message: TAKEN });
+    },
+    // The queued runs start on the server by themselves: the page follows the one that runs now.
+    runQueued: (threadId, onEvent) => rejoin(r, threadId, onEvent),
     editAndRerun: async () => notSupported() as StartFailure,
     retry: async () => notSupported() as StartFailure,
     switchBranch: async () => {

@@ -34,6 +34,17 @@ export type StartErrorCode =
 export type StartResult = Result<string, ErrorInfo & { code: StartErrorCode }>;
 
 /**
+ * Why a steering call failed (steer, editQueued, withdrawQueued; worker-api.ts):
+ * - `not_running`: no run of the thread goes on in this tab (send the message as a new turn);
+ * - `thread_busy`: another tab runs the thread (steer it there);
+ * - `already_taken`: the run took the message meanwhile (it is in the conversation now);
+ * - `empty_input`: the text is empty;
+ * - `not_supported`: this runtime cannot edit that message.
+ */
+export type SteerErrorCode = "not_running" | "thread_busy" | "already_taken" | "empty_input" | "not_supported";
+export type SteerResult<T> = Result<T, ErrorInfo & { code: SteerErrorCode }>;
+
+/**
  * Why a file call failed (readFile, fileBytes, writeFile, deleteFile): the
  * backend's own codes (backends/protocol.ts), chiefly `file_not_found`,
  * `is_directory`, `invalid_path`, `permission_denied` (a permission rule)

@@ -93,6 +93,18 @@ export interface StatusEvent {
 
 export type RunPhase = "loading_model" | "reading_prompt" | "waiting";
 
+/**
+ * Messages the person sent during the run (steering) joined the conversation: the run took them before its next
+ * model call, after the results of the calls that were running. `ids` are the queued messages' ids (no longer
+ * queued); `messages` are the user messages as they now stand in the thread, in order, after every message shown so far.
+ */
+export interface SteeredEvent {
+  type: "steered";
+  runId: string;
+  ids: string[];
+  messages: MessageInfo[];
+}
+
 export interface InterruptEvent {
   type: "interrupt";
   runId: string;
@@ -121,6 +133,7 @@ export type AgentEvent =
   | RetryEvent
   | GradeEvent
   | StatusEvent
+  | SteeredEvent
   | InterruptEvent
   | DoneEvent
   | RunErrorEvent;

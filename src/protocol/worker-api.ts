@@ -29,7 +29,7 @@ import type { ApprovalDecision } from "./approvals.ts";
 import type { ThreadView, ThreadApi } from "./threads.ts";
 import type { FileEntry, FilePage } from "./files.ts";
 import type { SandboxStatus, Settings, KeyStatus, RequestLogEntry } from "./settings.ts";
-import type { StartResult, FileResult, LocalFileError } from "./errors.ts";
+import type { StartResult, FileResult, LocalFileError, SteerResult } from "./errors.ts";
 import type { AgentLibraryApi } from "./agents.ts";
 
 /**
@@ -65,6 +65,12 @@ export interface WorkerInfo {
 export interface UserInput {
   text: string;
   attachments?: Array<{ name: string; content: Uint8Array }>;
+}
+
+/** A message the person sent while a run works (steering), waiting for the run's next model call. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
 }
 
 /** The API the worker exposes with `Comlink.expose`. */
@@ -123,6 +129,18 @@ export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
   /** Shows another branch (`head`: a checkpoint id from `BranchInfo.heads`). */
   switchBranch(threadId: string, head: string): Promise<ThreadView>;
   cancel(runId: string): Promise<boolean>;
+  /**
+   * Steering: queues `text` for the thread's run in this tab, which reads it at its next model call (after the tool
+   * calls in flight finish) and then announces it (a `steered` event). Until then it can be edited or withdrawn.
+   * Messages still queued when the run ends stay queued: `runQueued` starts the next turn with them.
+   */
+  steer(threadId: string, text: string): Promise<SteerResult<QueuedMessage>>;
+  /** Replaces a queued message's text (`already_taken` once the run has read it). */
+  editQueued(threadId: string, id: string, text: string): Promise<SteerResult<QueuedMessage>>;
+  /** Withdraws a queued message (`already_taken` once the run has read it). */
+  withdrawQueued(threadId: string, id: string): Promise<SteerResult<null>>;
+  /** Starts a turn with the thread's queued messages, once no run goes on (`empty_input` when none is queued). */
+  runQueued(threadId: string, onEvent: EventCallback): Promise<StartResult>;
   /**
    * The page's stop flag for a thread's runs: an `Int32Array` over a SharedArrayBuffer (cross-origin isolated pages
    * only). The worker clears it when a run starts; the page sets element 0 before it calls `cancel`, so code running

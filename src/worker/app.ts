@@ -36,6 +36,7 @@ import type { AgentWorkerApi, PromptApiRemote, WorkerInfo } from "../protocol/wo
 import type { ThreadApi, ThreadEvent } from "../protocol/threads.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs/runs.ts";
+import { SteerQueues } from "./runs/steering.ts";
 import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import type { ServerProbes } from "./models/server-probes.ts";
@@ -246,8 +247,10 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const agentView = async (threadId: string) =>
     (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
+  const steering = new SteerQueues();
   const runs = createRunService({
     reader,
+    queues: steering,
     registry: threads,
     history,
     notify: options.notify,
@@ -280,6 +283,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           harnessProfile: s.harnessProfile,
           pythonPackages: packageHost(s.pythonPackages),
           stopFlag,
+          inbox: steering.inbox(),
         },
         {
           checkpointer,
@@ -396,6 +400,10 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       return view(threadId);
     },
     cancel: runs.cancel,
+    steer: runs.steer,
+    editQueued: runs.editQueued,
+    withdrawQueued: runs.withdrawQueued,
+    runQueued: runs.runQueued,
     async attachStopFlag(threadId, flag) {
       // Only a shared Int32Array can carry Stop past a busy thread; anything else is ignored.
       if (flag instanceof Int32Array && flag.length >= 1 && flag.buffer instanceof SharedArrayBuffer) stopFlags.set(threadId, flag);

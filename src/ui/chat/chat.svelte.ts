@@ -16,7 +16,7 @@ import type { ApprovalDecision } from "../../protocol/approvals.ts";
 import type { ErrorInfo } from "../../protocol/errors.ts";
 import type { ModelChoice } from "../../protocol/settings.ts";
 import type { ThreadView } from "../../protocol/threads.ts";
-import type { UserInput, WorkerInfo } from "../../protocol/worker-api.ts";
+import type { QueuedMessage, UserInput, WorkerInfo } from "../../protocol/worker-api.ts";
 import { applyEvent, beginTurn, emptyLive, failTurn, fromView, STARTING, withEarlier, type LiveThread } from "./live.ts";
 
 export class Chat {
@@ -44,6 +44,10 @@ export class Chat {
   /** Loads are numbered as they are asked for; a load that answers after a later one was shown is not shown. */
   #loads = 0;
   #shownLoad = 0;
+  /** Messages sent while this tab's run works (steering), not yet read by the run. */
+  #queued: readonly QueuedMessage[] = $state.raw([]);
+  /** Queued ids the run has read (a `steered` event can come before the worker's answer to `steer`). */
+  readonly #landed = new Set<string>();
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;
@@ -89,6 +93,74 @@ export class Chat {
   }
   get error(): ErrorInfo | null {
     return this.#live.error;
+  }
+  /** Messages sent while the run works, waiting for its next model call (editable and withdrawable until then). */
+  get queued(): readonly QueuedMessage[] {
+    return this.#queued;
+  }
+
+  /**
+   * Sends `text` to the run going on (steering): it waits, queued, for the run's next model call, and joins the
+   * conversation there; still queued when the run ends, it starts the next turn. False when refused (the error says why).
+   */
+  async steer(text: string): Promise<boolean> {
+    const threadId = this.#threadId;
+    if (!text.trim() || !this.running || this.#busy) return false;
+    const queued = await this.#client.steer(threadId, text.trim());
+    if (threadId !== this.#threadId) return queued.ok;
+    if (!queued.ok) {
+      this.#live = { ...this.#live, error: queued.error };
+      return false;
+    }
+    if (!this.#landed.has(queued.value.id)) this.#queued = [...this.#queued, queued.value];
+    // Queued just as the run ended: it starts the next turn.
+    if (!this.running) this.#runQueued();
+    return true;
+  }
+
+  /** Replaces a queued message's text; false when the run read it meanwhile (the error says so). */
+  async editQueued(id: string, text: string): Promise<boolean> {
+    const threadId = this.#threadId;
+    const edited = await this.#client.editQueued(threadId, id, text);
+    if (threadId !== this.#threadId) return edited.ok;
+    if (!edited.ok) {
+      this.#live = { ...this.#live, error: edited.error };
+      return false;
+    }
+    this.#queued = this.#queued.map((m) => (m.id === id ? edited.value : m));
+    return true;
+  }
+
+  /** Withdraws a queued message; false when the run read it meanwhile (the error says so). */
+  async withdrawQueued(id: string): Promise<boolean> {
+    const threadId = this.#threadId;
+    const withdrawn = await this.#client.withdrawQueued(threadId, id);
+    if (threadId !== this.#threadId) return withdrawn.ok;
+    if (!withdrawn.ok) {
+      this.#live = { ...this.#live, error: withdrawn.error };
+      return false;
+    }
+    this.#queued = this.#queued.filter((m) => m.id !== id);
+    return true;
+  }
+
+  /** The queued messages start a turn (this tab's run ended with some left, and no approval waits). */
+  #runQueued(): void {
+    const queued = this.#queued;
+    if (!queued.length || this.running || this.#busy || this.#live.approval) return;
+    this.#queued = [];
+    let live = beginTurn(this.#live, queued[0]!.text);
+    live = { ...live, messages: [...live.messages, ...queued.slice(1).map((m) => ({ role: "user" as const, content: m.text }))] };
+    this.#live = live;
+    void this.#stream(
+      (onEvent) => this.#client.runQueued(this.#threadId, onEvent),
+      false,
+      () => {
+        // Refused: they are still queued in the worker; shown as such, with the thread as it is.
+        this.#queued = queued;
+        void this.reload();
+      },
+    );
   }
 
   /** Asks the worker who it is and shows the thread. */
@@ -314,6 +386,10 @@ export class Chat {
     try {
       started = await start((event) => {
         this.#live = applyEvent(this.#live, event);
+        if (event.type === "steered") {
+          for (const id of event.ids) this.#landed.add(id);
+          this.#queued = this.#queued.filter((m) => !event.ids.includes(m.id));
+        }
       });
     } catch (err) {
       this.#live = failTurn(this.#live, toErrorInfo(err), optimistic);
@@ -345,5 +421,7 @@ export class Chat {
     await this.#load(true);
     this.#live = { ...this.#live, runId: null, error, finished };
     this.#ending = false;
+    // Messages still queued when the run ended (done, failed or stopped) start the next turn.
+    this.#runQueued();
   }
 }

@@ -177,6 +177,9 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
       return { ...v, status: event };
     case "interrupt":
       return { ...v, approval: event.approval, status: null };
+    case "steered":
+      // Where the run took them: after the results of the calls that were running, before its next answer.
+      return { ...v, messages: upsert(v.messages, event.messages) };
     case "done":
       return { ...v, runId: null, retry: null, status: null };
     case "error":

@@ -17,6 +17,7 @@ import { toErrorInfo } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 import { CHANGING_TOOLS } from "../../core/tool-names.ts";
+import type { Inbox } from "../../harness/loop.ts";
 import type { InterruptOnConfig } from "../../middleware/hitl.ts";
 import { providerRetryMiddleware } from "../../middleware/provider-retry.ts";
 import { RUBRIC_STATE_READER } from "../../middleware/rubric-events.ts";
@@ -78,6 +79,8 @@ export interface AgentSpec {
   agent?: AgentDefinition | undefined;
   /** The host Python's packages come from (the Python packages setting); none: the standard library only. */
   pythonPackages?: string | undefined;
+  /** The run's steering messages (harness/loop.ts `Inbox`), read before each of the top-level agent's model calls. */
+  inbox?: Inbox | undefined;
 }
 
 export interface BuiltAgent {
@@ -181,7 +184,12 @@ export async function buildAgent(
   // Tools called from its code ask as the run's approvals say (after the folder's), so it gets the final interruptOn and permissions.
   const js = jsEvalMiddleware({ interruptOn: chosen.interruptOn ?? {}, permissions: chosen.permissions ?? [], stopFlag: spec.stopFlag });
   // An agent folder's async subagents talk to their servers through the request log, as every request of a run does.
-  const options: CreateDeepAgentOptions = { ...chosen, middleware: [...(chosen.middleware ?? []), js], fetch: deps.fetch };
+  const options: CreateDeepAgentOptions = {
+    ...chosen,
+    middleware: [...(chosen.middleware ?? []), js],
+    fetch: deps.fetch,
+    ...(spec.inbox ? { inbox: spec.inbox } : {}),
+  };
   try {
     const agent = createDeepAgent(options);
     return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
@@ -189,6 +197,8 @@ export async function buildAgent(
     return err(`This agent cannot run: ${toErrorInfo(cause).message}`);
   }
 }
+
+const NO_INBOX: Inbox = { take: () => [] };
 
 /** An agent over the same checkpointer for reading and editing state (its model is never called). */
 export function readerAgent(deps: Pick<AgentDeps, "checkpointer" | "store" | "backend">): DeepAgent {
@@ -203,5 +213,8 @@ export function readerAgent(deps: Pick<AgentDeps, "checkpointer" | "store" | "ba
     skills: [SKILLS_DIR],
     // Threads an agent folder's rubric loop ran on keep their grades in a channel of its own.
     middleware: [RUBRIC_STATE_READER, ASYNC_TASKS_READER],
+    // The runs' graph has an inbox step; the reader's has one too (never holding anything), so it reads their
+    // checkpoints' next step (a run cut off before its inbox step is interrupted, and can be continued).
+    inbox: NO_INBOX,
   });
 }

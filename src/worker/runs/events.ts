@@ -8,15 +8,16 @@
  * - `messages`: streamed assistant tokens; a subagent's (its metadata names
  *   the `task` call) become tokens and tool results of that task; the
  *   summary a summarization writes is no answer and is left out.
+ *   The `inbox` step's update is the steering messages the run took (`steered`).
  * - `custom`: a command's output as it runs, provider retries, and each
  *   tool call's result as soon as it finishes (the step's update waits for
  *   all of them; the page upserts the message by id when it comes).
  * A subagent's complete AI messages come from `childMessage` (the host's
  * callback handler sees each model call end).
  */
-import { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { SUMMARIZATION_TAG } from "../../context/summarize.ts";
-import { TOOL_RESULT_EVENT } from "../../harness/loop.ts";
+import { INBOX_NODE, TOOL_RESULT_EVENT } from "../../harness/loop.ts";
 import { EXECUTE_OUTPUT } from "../../middleware/fs-tools.ts";
 import { RETRY_EVENT } from "../../middleware/provider-retry.ts";
 import { EVENT_KEY } from "../../middleware/summarization.ts";
@@ -71,6 +72,10 @@ export function createTranslator(runId: string, threadId: string): Translator {
         }
         continue;
       }
+      if (node === INBOX_NODE) {
+        events.push(...fromInbox(update));
+        continue;
+      }
       for (const part of Array.isArray(update) ? update : [update]) {
         if (!isRecord(part)) continue;
         const messages: MessageInfo[] = [];
@@ -94,6 +99,14 @@ export function createTranslator(runId: string, threadId: string): Translator {
       }
     }
     return events;
+  }
+
+  /** The inbox step's update: the steering messages the run took, where they now stand (after everything shown). */
+  function fromInbox(update: unknown): AgentEvent[] {
+    const raw: unknown = isRecord(update) ? update.messages : undefined;
+    const taken = (Array.isArray(raw) ? raw : []).filter((m): m is HumanMessage => HumanMessage.isInstance(m) && typeof m.id === "string");
+    if (!taken.length) return [];
+    return [{ type: "steered", runId, ids: taken.map((m) => m.id!), messages: taken.map(toMessageInfo) }];
   }
 
   function fromMessages(payload: unknown): AgentEvent[] {

@@ -33,8 +33,9 @@ import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
 import { threadLockName, type ThreadEvent } from "../../protocol/threads.ts";
 import type { ApprovalDecision, PendingApproval } from "../../protocol/approvals.ts";
 import type { EventCallback, TerminalEvent } from "../../protocol/events.ts";
-import type { FileResult, StartErrorCode, StartResult } from "../../protocol/errors.ts";
-import type { UserInput } from "../../protocol/worker-api.ts";
+import type { FileResult, StartErrorCode, StartResult, SteerResult } from "../../protocol/errors.ts";
+import type { QueuedMessage, UserInput } from "../../protocol/worker-api.ts";
+import { steeringMessage, type SteerQueues } from "./steering.ts";
 import { keepStopped, partialAnswer } from "./stop.ts";
 
 /** What runs need of the thread registry (threads.ts). */
@@ -80,6 +81,8 @@ export interface RunDeps {
   tokenBatchMs?: number;
   /** How often a streaming answer is saved for a reload. Default 1,000 ms. */
   partialEveryMs?: number;
+  /** The messages sent while runs work (steering); the agents `agent` builds read them through its inbox. */
+  queues: SteerQueues;
 }
 
 export interface RunService {
@@ -95,6 +98,12 @@ export interface RunService {
   pendingApproval(threadId: string): Promise<PendingApproval | null>;
   /** True when the thread's last run was cut off (a reload) and can be continued. */
   interrupted(threadId: string): Promise<boolean>;
+  /** Queues a message for the thread's run in this worker (see the protocol's `steer`). */
+  steer(threadId: string, text: string): Promise<SteerResult<QueuedMessage>>;
+  editQueued(threadId: string, id: string, text: string): Promise<SteerResult<QueuedMessage>>;
+  withdrawQueued(threadId: string, id: string): Promise<SteerResult<null>>;
+  /** Starts a turn with the thread's queued messages. */
+  runQueued(threadId: string, onEvent: EventCallback): Promise<StartResult>;
 }
 
 interface ActiveRun {
@@ -311,8 +320,11 @@ export function createRunService(deps: RunDeps): RunService {
     return ok(runId);
   }
 
-  /** The plan of a new user message: attachments written, a shown older branch forked, an interrupted answer kept. */
-  async function messagePlan(threadId: string, input: UserInput): Promise<RunPlan | StartResult> {
+  /**
+   * The plan of a new user message: attachments written, a shown older branch forked, an interrupted answer kept.
+   * `queued`: the turn is the thread's queued messages (steering that came after its run), taken as the run starts.
+   */
+  async function messagePlan(threadId: string, input: UserInput, queued?: readonly QueuedMessage[]): Promise<RunPlan | StartResult> {
     const files = input.attachments ?? [];
     if (!input.text.trim() && !files.length) return startError("empty_input", "Type a message first.");
     // One read of the newest state: its approval refuses the message, and (with no older branch shown) its
@@ -333,21 +345,42 @@ export function createRunService(deps: RunDeps): RunService {
     }
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     return {
-      input: { messages: [new HumanMessage(text)] },
+      input: { messages: queued ? queued.map(steeringMessage) : [new HumanMessage(text)] },
       text,
-      shown: before + (partial?.trim() ? 1 : 0) + 1,
+      shown: before + (partial?.trim() ? 1 : 0) + (queued?.length ?? 1),
       ...(head ? { checkpointId: head } : {}),
       before: async () => {
+        // Taken only now that the run holds the thread: a run that could not start leaves them queued.
+        if (queued) deps.queues.take(threadId);
         if (head) await registry.setHead(threadId, undefined);
         if (partial) await keepPartial(threadId, partial);
       },
     };
   }
 
+  /** Why the thread cannot be steered from here: no run of it in this worker (another tab's, or none). */
+  async function notSteerable(threadId: string): Promise<SteerResult<never> | undefined> {
+    if (runningHere(threadId)) return undefined;
+    const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
+    if (held.some((l) => l.name === threadLockName(threadId)))
+      return fail("thread_busy", "Another tab is running this thread: send your message there, or after its run ends.", "SteerError");
+    return fail("not_running", "The agent is not working on this thread now: send the message as a new turn.", "SteerError");
+  }
+
   return {
     runningHere,
     pendingApproval,
     interrupted,
+
+    steer: async (threadId, text) => (await notSteerable(threadId)) ?? deps.queues.add(threadId, text),
+    editQueued: async (threadId, id, text) => deps.queues.edit(threadId, id, text),
+    withdrawQueued: async (threadId, id) => deps.queues.withdraw(threadId, id),
+    runQueued: (threadId, onEvent) =>
+      begin(threadId, onEvent, async () => {
+        const queued = deps.queues.list(threadId);
+        if (!queued.length) return startError("empty_input", "No message is queued for this thread.");
+        return messagePlan(threadId, { text: queued.map((m) => m.text).join("\n\n") }, queued);
+      }),
 
     startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input)),
 

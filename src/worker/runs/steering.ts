@@ -1,0 +1,73 @@
+/**
+ * Steering: the messages a person sends while a run works, per thread, until the run's next model call takes them
+ * (the loop's `inbox` step, harness/loop.ts). Pure bookkeeping in the worker's memory: the run lives in this tab's
+ * worker, so a reload ends both (the page keeps what was queued as a draft; ui/chat/composer.svelte).
+ */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { fail, ok } from "../../core/result.ts";
+import type { SteerResult } from "../../protocol/errors.ts";
+import type { QueuedMessage } from "../../protocol/worker-api.ts";
+
+const TAKEN = "The agent has read that message already: it is in the conversation now.";
+
+/** Every thread's queued messages. */
+export class SteerQueues {
+  readonly #queues = new Map<string, QueuedMessage[]>();
+
+  /** The thread's queued messages, in the order sent. */
+  list(threadId: string): readonly QueuedMessage[] {
+    return this.#queues.get(threadId) ?? [];
+  }
+
+  add(threadId: string, text: string): SteerResult<QueuedMessage> {
+    if (!text.trim()) return fail("empty_input", "Type a message first.", "SteerError");
+    const message = { id: crypto.randomUUID(), text: text.trim() };
+    this.#queues.set(threadId, [...this.list(threadId), message]);
+    return ok(message);
+  }
+
+  edit(threadId: string, id: string, text: string): SteerResult<QueuedMessage> {
+    if (!text.trim()) return fail("empty_input", "Type a message first (or withdraw it).", "SteerError");
+    const queue = this.list(threadId);
+    if (!queue.some((m) => m.id === id)) return fail("already_taken", TAKEN, "SteerError");
+    const message = { id, text: text.trim() };
+    this.#queues.set(
+      threadId,
+      queue.map((m) => (m.id === id ? message : m)),
+    );
+    return ok(message);
+  }
+
+  /** An id not queued (any more) is `already_taken`: the run read it (an id never queued cannot come from the page). */
+  withdraw(threadId: string, id: string): SteerResult<null> {
+    const queue = this.list(threadId);
+    if (!queue.some((m) => m.id === id)) return fail("already_taken", TAKEN, "SteerError");
+    this.#set(
+      threadId,
+      queue.filter((m) => m.id !== id),
+    );
+    return ok(null);
+  }
+
+  /** Removes and returns every queued message of the thread. */
+  take(threadId: string): QueuedMessage[] {
+    const queue = [...this.list(threadId)];
+    this.#queues.delete(threadId);
+    return queue;
+  }
+
+  /** The loop's inbox over these queues: each message becomes a user message with the queued id. */
+  inbox(): { take(threadId: string): BaseMessage[] } {
+    return { take: (threadId) => this.take(threadId).map(steeringMessage) };
+  }
+
+  #set(threadId: string, queue: QueuedMessage[]): void {
+    if (queue.length) this.#queues.set(threadId, queue);
+    else this.#queues.delete(threadId);
+  }
+}
+
+/** A queued message as the user message the run reads (its id kept, so the page can tell where it landed). */
+export function steeringMessage(message: QueuedMessage): HumanMessage {
+  return new HumanMessage({ id: message.id, content: message.text });
+}
