@@ -22,16 +22,19 @@ function said(req: RecordedRequest): string[] {
   return messages.map((m) => `${m.role}:${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
 }
 
-/** The timeline as `kind:text` in the order shown (user messages, tool cards by tool, answers). */
+/** The top-level timeline as `kind:text` in the order shown (user messages, tool cards by tool, answers). */
 function timeline(page: Page): Promise<string[]> {
   return page
     .getByTestId("messages")
     .locator('[data-testid="user-message"], [data-testid="tool-call"], [data-testid="assistant-message"]')
     .evaluateAll((nodes) =>
-      nodes.map((n) => {
-        const kind = n.getAttribute("data-testid");
-        return kind === "tool-call" ? `tool:${n.getAttribute("data-tool")}` : `${kind}:${n.textContent?.trim() ?? ""}`;
-      }),
+      // A subagent's messages, nested under its task card, are left out.
+      nodes
+        .filter((n) => !n.parentElement?.closest('[data-testid="tool-call"]'))
+        .map((n) => {
+          const kind = n.getAttribute("data-testid");
+          return kind === "tool-call" ? `tool:${n.getAttribute("data-tool")}` : `${kind}:${n.textContent?.trim() ?? ""}`;
+        }),
     );
 }
 
@@ -46,10 +49,11 @@ async function typeAndEnter(page: Page, text: string): Promise<void> {
 test("steer mid-run by keyboard: queue, edit, withdraw; the message lands after the running task and the next request carries it", async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const errors = watchErrors(page);
   const scope = providerScope("openai");
   // The subagent's reply is slow: the task call stays in flight while the person steers. (Twice: a resent request.)
-  const slowChild: ServerReply = { when: { lastUserIncludes: "DIG-DEEP" }, text: "Dug it up.", delayMs: 9000 };
+  const slowChild: ServerReply = { when: { lastUserIncludes: "DIG-DEEP" }, text: "Dug it up.", delayMs: 20_000 };
   await scope.script([
     {
       when: { lastUserIncludes: "STEER-GO", toolResults: 0 },
@@ -71,12 +75,6 @@ test("steer mid-run by keyboard: queue, edit, withdraw; the message lands after 
   await expect(queued).toHaveCount(2);
   await expect(queued.first()).toContainText("Queued");
   await expect(page.getByTestId("queued-messages")).toContainText("at its next step");
-  expect(await axeViolations(page, '[data-testid="queued-messages"]')).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: shot("steer-queued-desktop") });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: shot("steer-queued-phone") });
-  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Edit the first by keyboard: Enter on Edit, replace the text, Enter saves.
   await page.getByRole("button", { name: "Edit queued message: Use spaces" }).focus();
@@ -91,6 +89,12 @@ test("steer mid-run by keyboard: queue, edit, withdraw; the message lands after 
   await page.getByRole("button", { name: "Withdraw queued message: Withdraw me" }).focus();
   await page.keyboard.press("Enter");
   await expect(queued).toHaveCount(1);
+  expect(await axeViolations(page, '[data-testid="queued-messages"]')).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: shot("steer-queued-desktop") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: shot("steer-queued-phone") });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await idle(page, 60_000);
   await expect(queued).toHaveCount(0);
@@ -118,7 +122,8 @@ test("a message queued when the run ends starts the next turn", async ({ page })
   await page.goto("/");
   await connectScope(page, scope);
   await send(page, "END-GO");
-  await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "true");
+  // The model call is under way (a message sent before it would join this very call).
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "waiting");
   await typeAndEnter(page, "QUEUED-AFTER the answer");
   await expect(page.getByTestId("queued-message")).toHaveCount(1);
 

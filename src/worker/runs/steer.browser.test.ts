@@ -90,8 +90,11 @@ describe("steering in the worker", () => {
     const t = "t-steer-end";
     await client.setThreadModel(t, { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
     expect(await client.runQueued(t)).toMatchObject({ ok: false, error: { code: "empty_input" } });
-    const started = await client.run(t, { text: "LAST-CALL" });
+    const events: AgentEvent[] = [];
+    const started = await client.run(t, { text: "LAST-CALL" }, (e) => events.push(e));
     if (!started.ok) throw new Error(started.error.message);
+    // The model call is under way (sent before it, the message would join this very call).
+    await vi.waitFor(() => expect(events.some((e) => e.type === "status" && e.phase === "waiting")).toBe(true), WAIT);
     const queued = await client.steer(t, "AFTER-END please");
     expect(queued.ok).toBe(true);
     expect(await started.value.done).toMatchObject({ type: "done", status: "complete" });
