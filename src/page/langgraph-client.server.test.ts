@@ -157,6 +157,26 @@ describe("the page's LangGraph client on `langgraph dev`", () => {
     expect((await expectOk(lg.threads())).find((t) => t.id === threadId)).toMatchObject({ title: "[slow] talk", messageCount: 2 });
   });
 
+  it("steers with LangGraph's enqueue strategy: a message sent during a run runs after it; a pending one can be dropped", async () => {
+    const threadId = crypto.randomUUID();
+    const first = recorder();
+    const run = await expectOk(lg.run(threadId, assistant, { text: "[slow] steer me" }, first.onEvent));
+    await expect.poll(() => first.events.some((e) => e.type === "token"), { timeout: 60_000 }).toBe(true);
+    const kept = await expectOk(lg.enqueue(threadId, assistant, "queued: keep me"));
+    const dropped = await expectOk(lg.enqueue(threadId, assistant, "queued: drop me"));
+    expect(await expectOk(lg.dropQueued(threadId, dropped))).toBe(true);
+    // The current run is not disturbed: it ends complete, and then the queued one runs (the page follows it).
+    expect(await run.done).toMatchObject({ type: "done", status: "complete" });
+    await expect.poll(async () => expectOk(lg.activeRun(threadId)), { timeout: 60_000 }).toBe(kept);
+    const next = recorder();
+    const joined = await expectOk(lg.join(threadId, kept, next.onEvent));
+    expect(await joined.done).toMatchObject({ type: "done", status: "complete" });
+    expect(await expectOk(lg.dropQueued(threadId, kept))).toBe(false);
+    const thread = await expectOk(lg.thread(threadId));
+    expect(thread.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["[slow] steer me", "queued: keep me"]);
+    expect(thread.messages.at(-1)).toMatchObject({ role: "assistant", content: SLOW.join("") });
+  }, 180_000);
+
   it("rejoins a running run from another connection (a reload) and sees it to its end", async () => {
     const threadId = crypto.randomUUID();
     const first = recorder();
