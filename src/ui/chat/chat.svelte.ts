@@ -108,6 +108,12 @@ export class Chat {
     if (!text.trim() || !this.running || this.#busy) return false;
     const queued = await this.#client.steer(threadId, text.trim());
     if (threadId !== this.#threadId) return queued.ok;
+    if (!queued.ok && queued.error.code === "not_running" && this.running) {
+      // The run ended as it was sent (its end not shown yet): once it is, the message is the next turn's.
+      await this.#idle;
+      if (threadId !== this.#threadId) return false;
+      return this.running ? this.steer(text) : this.send({ text });
+    }
     if (!queued.ok) {
       this.#live = { ...this.#live, error: queued.error };
       return false;

@@ -22,7 +22,7 @@ function said(body: Record<string, unknown>): string[] {
 describe("steering in the worker", () => {
   it("lands a queued message after the running task's result and before the next model call; edit and withdraw work until then", async () => {
     const server = serverScope(inject("providerServer"));
-    const slowChild: ServerReply = { when: { lastUserIncludes: "DIG-DEEP" }, text: "dug", delayMs: 2500 };
+    const slowChild: ServerReply = { when: { lastUserIncludes: "DIG-DEEP" }, text: "dug", delayMs: 5000 };
     await server.script([
       {
         when: { lastUserIncludes: "STEER-GO", toolResults: 0 },
@@ -38,6 +38,9 @@ describe("steering in the worker", () => {
     await client.setThreadModel(t, { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
     expect(await client.steer(t, "too early")).toMatchObject({ ok: false, error: { code: "not_running" } });
 
+    // Another tab's worker, started before the run.
+    const otherTab = spawn();
+    await otherTab.ping();
     const events: AgentEvent[] = [];
     const started = await client.run(t, { text: "STEER-GO" }, (e) => events.push(e));
     if (!started.ok) throw new Error(started.error.message);
@@ -46,6 +49,8 @@ describe("steering in the worker", () => {
       const calls = events.flatMap((e) => (e.type === "messages" && !e.taskId ? e.messages.flatMap((m) => m.toolCalls ?? []) : []));
       expect(calls.map((c) => c.name)).toContain("task");
     }, WAIT);
+    // Another tab's worker cannot steer this tab's run.
+    expect(await otherTab.steer(t, "from another tab")).toMatchObject({ ok: false, error: { code: "thread_busy" } });
     const first = await client.steer(t, "STEERED first");
     const second = await client.steer(t, "to withdraw");
     if (!first.ok || !second.ok) throw new Error("steer refused");
