@@ -39,10 +39,11 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * every form of a secret redacted, keys bound to their origin, the parallel-edit guard on shared stores, the MCP output
  * cap; the in-tab models' service and local servers' window probes loading when first used took 1.6 (249.2 KiB):
  * one table per concept (issue 43: the provider rows' api, waitingFor and serverEnv, the settings' specs, the tool
- * names' table) added 0.3, trimmed back to a few bytes over 249.5 (budget 249.75 KiB): lower it when the startup JS
- * shrinks.
+ * names' table) added 0.3, trimmed back to a few bytes over 249.5 (budget 249.75 KiB); steering a running agent
+ * (issue 40: the loop's inbox step, the steered event, runQueued; the queues' code loads with the first message sent
+ * during a run) 0.5 (250.0 KiB, budget 250.0): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 249.75 * 1024;
+export const WORKER_STARTUP_BUDGET = 250 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

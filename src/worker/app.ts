@@ -36,7 +36,6 @@ import type { AgentWorkerApi, PromptApiRemote, WorkerInfo } from "../protocol/wo
 import type { ThreadApi, ThreadEvent } from "../protocol/threads.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createRunService, type RunRegistry } from "./runs/runs.ts";
-import { SteerQueues } from "./runs/steering.ts";
 import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import type { ServerProbes } from "./models/server-probes.ts";
@@ -247,10 +246,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const agentView = async (threadId: string) =>
     (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
-  const steering = new SteerQueues();
   const runs = createRunService({
     reader,
-    queues: steering,
     registry: threads,
     history,
     notify: options.notify,
@@ -283,7 +280,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           harnessProfile: s.harnessProfile,
           pythonPackages: packageHost(s.pythonPackages),
           stopFlag,
-          inbox: steering.inbox(),
+          inbox: runs.inbox,
         },
         {
           checkpointer,

@@ -9,6 +9,7 @@
  * against a view the run has made stale; and a run asked for while a
  * branch switch is on its way waits for it, so it runs on the branch shown.
  */
+import { SvelteSet } from "svelte/reactivity";
 import { toErrorInfo } from "../../core/errors.ts";
 import type { AgentClient, RunHandle, RunStart } from "../../page/client.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
@@ -47,7 +48,7 @@ export class Chat {
   /** Messages sent while this tab's run works (steering), not yet read by the run. */
   #queued: readonly QueuedMessage[] = $state.raw([]);
   /** Queued ids the run has read (a `steered` event can come before the worker's answer to `steer`). */
-  readonly #landed = new Set<string>();
+  readonly #landed = new SvelteSet<string>();
 
   constructor(client: AgentClient, threadId: string = crypto.randomUUID()) {
     this.#client = client;

@@ -35,7 +35,8 @@ import type { ApprovalDecision, PendingApproval } from "../../protocol/approvals
 import type { EventCallback, TerminalEvent } from "../../protocol/events.ts";
 import type { FileResult, StartErrorCode, StartResult, SteerResult } from "../../protocol/errors.ts";
 import type { QueuedMessage, UserInput } from "../../protocol/worker-api.ts";
-import { steeringMessage, type SteerQueues } from "./steering.ts";
+import type { Inbox } from "../../harness/loop.ts";
+import type { SteerQueues } from "./steering.ts";
 import { keepStopped, partialAnswer } from "./stop.ts";
 
 /** What runs need of the thread registry (threads.ts). */
@@ -81,8 +82,6 @@ export interface RunDeps {
   tokenBatchMs?: number;
   /** How often a streaming answer is saved for a reload. Default 1,000 ms. */
   partialEveryMs?: number;
-  /** The messages sent while runs work (steering); the agents `agent` builds read them through its inbox. */
-  queues: SteerQueues;
 }
 
 export interface RunService {
@@ -104,6 +103,8 @@ export interface RunService {
   withdrawQueued(threadId: string, id: string): Promise<SteerResult<null>>;
   /** Starts a turn with the thread's queued messages. */
   runQueued(threadId: string, onEvent: EventCallback): Promise<StartResult>;
+  /** The runs' steering messages, for the agents `agent` builds (read before each top-level model call). */
+  readonly inbox: Inbox;
 }
 
 interface ActiveRun {
@@ -135,6 +136,12 @@ export function createRunService(deps: RunDeps): RunService {
   const { reader, registry } = deps;
 
   const runningHere = (threadId: string) => [...runs.values()].some((r) => r.threadId === threadId);
+
+  /** The messages sent while runs work (steering.ts), from the first one on. */
+  let queues: SteerQueues | undefined;
+  const steering = async () => (queues ??= new (await import("./steering.ts")).SteerQueues());
+  const userMessage = (m: QueuedMessage) => new HumanMessage({ id: m.id, content: m.text });
+  const inbox: Inbox = { take: (threadId) => (queues?.take(threadId) ?? []).map(userMessage) };
 
   /** The thread's state; a history that cannot be read as messages is a `corrupt_record` error, not a TypeError later. */
   async function stateOf(threadId: string, checkpointId?: string) {
@@ -345,26 +352,17 @@ export function createRunService(deps: RunDeps): RunService {
     }
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     return {
-      input: { messages: queued ? queued.map(steeringMessage) : [new HumanMessage(text)] },
+      input: { messages: queued ? queued.map(userMessage) : [new HumanMessage(text)] },
       text,
       shown: before + (partial?.trim() ? 1 : 0) + (queued?.length ?? 1),
       ...(head ? { checkpointId: head } : {}),
       before: async () => {
         // Taken only now that the run holds the thread: a run that could not start leaves them queued.
-        if (queued) deps.queues.take(threadId);
+        if (queued) queues?.take(threadId);
         if (head) await registry.setHead(threadId, undefined);
         if (partial) await keepPartial(threadId, partial);
       },
     };
-  }
-
-  /** Why the thread cannot be steered from here: no run of it in this worker (another tab's, or none). */
-  async function notSteerable(threadId: string): Promise<SteerResult<never> | undefined> {
-    if (runningHere(threadId)) return undefined;
-    const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
-    if (held.some((l) => l.name === threadLockName(threadId)))
-      return fail("thread_busy", "Another tab is running this thread: send your message there, or after its run ends.", "SteerError");
-    return fail("not_running", "The agent is not working on this thread now: send the message as a new turn.", "SteerError");
   }
 
   return {
@@ -372,12 +370,14 @@ export function createRunService(deps: RunDeps): RunService {
     pendingApproval,
     interrupted,
 
-    steer: async (threadId, text) => (await notSteerable(threadId)) ?? deps.queues.add(threadId, text),
-    editQueued: async (threadId, id, text) => deps.queues.edit(threadId, id, text),
-    withdrawQueued: async (threadId, id) => deps.queues.withdraw(threadId, id),
+    inbox,
+    // The steering code loads with the first message sent during a run (a first turn does not need it).
+    steer: async (threadId, text) => (await steering()).steer(threadId, text, runningHere(threadId)),
+    editQueued: async (threadId, id, text) => (await steering()).edit(threadId, id, text),
+    withdrawQueued: async (threadId, id) => (await steering()).withdraw(threadId, id),
     runQueued: (threadId, onEvent) =>
       begin(threadId, onEvent, async () => {
-        const queued = deps.queues.list(threadId);
+        const queued = queues?.list(threadId) ?? [];
         if (!queued.length) return startError("empty_input", "No message is queued for this thread.");
         return messagePlan(threadId, { text: queued.map((m) => m.text).join("\n\n") }, queued);
       }),

@@ -20,7 +20,7 @@ function said(body: Record<string, unknown>): string[] {
 }
 
 describe("steering in the worker", () => {
-  it("lands a queued message after the running task's result and before the next model call; edit and withdraw work until then", async () => {
+  it("lands a queued message after the running task's result, before the next model call; edit and withdraw work until then", async () => {
     const server = serverScope(inject("providerServer"));
     const slowChild: ServerReply = { when: { lastUserIncludes: "DIG-DEEP" }, text: "dug", delayMs: 5000 };
     await server.script([

@@ -28,6 +28,13 @@ describe("SteerQueues", () => {
     expect(q.withdraw("t", a.value.id)).toMatchObject({ ok: false, error: { code: "already_taken" } });
   });
 
+  it("steers only a run of this worker: none here is not_running", async () => {
+    const q = new SteerQueues();
+    expect(await q.steer("t", "go", false)).toMatchObject({ ok: false, error: { code: "not_running" } });
+    expect(q.list("t")).toEqual([]);
+    expect(await q.steer("t", "go", true)).toMatchObject({ ok: true, value: { text: "go" } });
+  });
+
   it("gives the loop user messages carrying the queued ids", () => {
     const q = new SteerQueues();
     const a = q.add("t", "one");

@@ -1,11 +1,13 @@
 /**
  * Steering: the messages a person sends while a run works, per thread, until the run's next model call takes them
- * (the loop's `inbox` step, harness/loop.ts). Pure bookkeeping in the worker's memory: the run lives in this tab's
- * worker, so a reload ends both (the page keeps what was queued as a draft; ui/chat/composer.svelte).
+ * (the loop's `inbox` step, harness/loop.ts; runs.ts hands it the queues). Kept in the worker's memory: the run lives
+ * in this tab's worker, so a reload ends both (the page keeps what was queued as a draft; ui/chat/composer.svelte).
+ * Loaded with the first message sent during a run.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { fail, ok } from "../../core/result.ts";
 import type { SteerResult } from "../../protocol/errors.ts";
+import { threadLockName } from "../../protocol/threads.ts";
 import type { QueuedMessage } from "../../protocol/worker-api.ts";
 
 const TAKEN = "The agent has read that message already: it is in the conversation now.";
@@ -17,6 +19,18 @@ export class SteerQueues {
   /** The thread's queued messages, in the order sent. */
   list(threadId: string): readonly QueuedMessage[] {
     return this.#queues.get(threadId) ?? [];
+  }
+
+  /**
+   * Queues `text` for the thread's run; `running`: whether this worker runs the thread (no run here: `not_running`, or
+   * `thread_busy` when another tab's worker holds the thread's lock).
+   */
+  async steer(threadId: string, text: string, running: boolean): Promise<SteerResult<QueuedMessage>> {
+    if (running) return this.add(threadId, text);
+    const { held = [] } = (await globalThis.navigator?.locks?.query()) ?? {};
+    if (held.some((l) => l.name === threadLockName(threadId)))
+      return fail("thread_busy", "Another tab is running this thread: send your message there, or after its run ends.", "SteerError");
+    return fail("not_running", "The agent is not working on this thread now: send the message as a new turn.", "SteerError");
   }
 
   add(threadId: string, text: string): SteerResult<QueuedMessage> {
