@@ -28,7 +28,7 @@ type OnEvent = (event: AgentEvent) => void;
 
 type RunCalls = "startRun" | "resume" | "continueRun" | "editAndRerun" | "retry" | "runQueued";
 /** Calls the client wraps: runs and callbacks (proxied), uploads (their bytes transferred, not copied). */
-type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi" | "previewAgentUpload";
+type CallbackCalls = RunCalls | "downloadModel" | "attachContainer" | "attachPromptApi" | "previewAgentUpload" | "runCommand";
 
 /** The worker calls that take no callback, as they are. */
 export type PlainCalls = Omit<AgentWorkerApi, CallbackCalls>;
@@ -51,6 +51,8 @@ export interface AgentClient extends PlainCalls {
   /** Hands the page's WebContainer to the worker (null: none). */
   attachContainer(port: ContainerPort | null, status: SandboxStatus["webcontainer"], reason: string): Promise<SandboxStatus>;
   attachPromptApi(remote: PromptApiRemote | null): Promise<void>;
+  /** Runs the person's command in a thread's shell; `onOutput` hears its output as it arrives (see the protocol's `runCommand`). */
+  runCommand: AgentWorkerApi["runCommand"];
   /** Validates a dropped or picked agent; its bytes are transferred to the worker (the page's copy is emptied). */
   previewAgentUpload: AgentWorkerApi["previewAgentUpload"];
   /** Listens to every tab's thread updates (one BroadcastChannel per client, closed by `close`). Returns the unsubscribe. */
@@ -114,6 +116,7 @@ export const PLAIN_CALLS = {
   getThreadStatus: true,
   ...PLAIN_AGENT_CALLS,
   mcpServers: true,
+  cancelCommand: true,
 } as const satisfies Record<keyof PlainCalls, true>;
 
 const PLAIN = Object.keys(PLAIN_CALLS) as (keyof PlainCalls)[];
@@ -207,6 +210,7 @@ export function connectAgent(worker: Worker): AgentClient {
       return guard(api.cancel(runId));
     },
     downloadModel: (source, onProgress) => guard(api.downloadModel(source, proxy(onProgress))),
+    runCommand: (threadId, command, onOutput, options) => guard(api.runCommand(threadId, command, proxy(onOutput), options)),
     attachContainer: (port, status, reason) => guard(api.attachContainer(port ? proxy(port) : null, status, reason)),
     previewAgentUpload: (upload) => guard(api.previewAgentUpload(transfer(upload, uploadBuffers(upload)))),
     attachPromptApi: (remoteApi) => guard(api.attachPromptApi(remoteApi ? proxy(promptRemote(remoteApi)) : null)),

@@ -31,6 +31,7 @@ import type { FileEntry, FilePage } from "./files.ts";
 import type { SandboxStatus, Settings, KeyStatus, RequestLogEntry } from "./settings.ts";
 import type { StartResult, FileResult, LocalFileError, SteerResult } from "./errors.ts";
 import type { AgentLibraryApi } from "./agents.ts";
+import type { TerminalApi } from "./terminal.ts";
 
 /**
  * The page's WebContainer as the worker reaches it (a `Comlink.proxy`).
@@ -74,7 +75,7 @@ export interface QueuedMessage {
 }
 
 /** The API the worker exposes with `Comlink.expose`. */
-export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi {
+export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, TerminalApi {
   ping(): Promise<WorkerInfo>;
 
   // Settings, keys, models.

@@ -40,6 +40,8 @@ import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import type { ServerProbes } from "./models/server-probes.ts";
 import { createSettingsService } from "./settings/settings.ts";
+import { commandRule } from "./terminal/command-rule.ts";
+import { createPersonCommands } from "./terminal/person-commands.ts";
 import { threadView } from "./threads/thread-view.ts";
 import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads/threads.ts";
 import { modelWindow } from "./models/windows.ts";
@@ -301,6 +303,20 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   });
   bound.runs = runs;
 
+  // The person's commands (the terminal panel): the sandbox and rules the thread's next run would have.
+  const terminal = createPersonCommands({
+    backend: backendFor,
+    runningHere,
+    async context(threadId) {
+      const s = await settings.get();
+      const folder = (await threads.agentOf(threadId)) ? await (await agents()).folderOf(threadId) : undefined;
+      const agent = folder?.ok ? folder.agent : undefined;
+      const wanted = agent?.manifest.sandbox;
+      const kind = sandbox.active(wanted === undefined ? s.sandbox : wanted === "webcontainer" ? "auto" : wanted);
+      return { sandbox: kind, rule: commandRule(s.approveExecute, kind, agent?.manifest) };
+    },
+  });
+
   const view = async (threadId: string) => ({
     ...(await threadView(threadId, {
       reader,
@@ -425,6 +441,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     writeFile: async (threadId, path, content) => files.write(await fsOf(threadId), path, content),
     deleteFile: async (threadId, path) => files.remove(await fsOf(threadId), path),
     workspaceZip: async (threadId) => files.zip(await fsOf(threadId)),
+    runCommand: terminal.runCommand,
+    cancelCommand: terminal.cancelCommand,
 
     listThreads: () => threads.listThreads(),
     renameThread: (id, title) => threads.renameThread(id, title),

@@ -19,6 +19,8 @@ export const EARLIER_STEP = 120;
 export interface Prefill {
   text: string;
   seq: number;
+  /** Added after the draft (a command shared from the terminal), not in its place. */
+  append?: boolean;
 }
 
 /** What the conversation reads of the Chat. */
@@ -89,6 +91,11 @@ export class Conversation {
   /** "Show earlier": renders EARLIER_STEP more of the older items. */
   showEarlier(): void {
     this.shown += EARLIER_STEP;
+  }
+
+  /** A terminal command the person shares goes at the end of the message box: it is sent with their next message. */
+  share(text: string): void {
+    this.prefill = { text, seq: (this.prefill?.seq ?? 0) + 1, append: true };
   }
 
   /** A starter prompt goes into the message box (nothing is sent until the person does). */
