@@ -40,8 +40,7 @@ import type { PythonPackages } from "../backends/sandbox/python-packages.ts";
 import { createSandboxService } from "./sandbox.ts";
 import type { ServerProbes } from "./models/server-probes.ts";
 import { createSettingsService } from "./settings/settings.ts";
-import { commandRule } from "./terminal/command-rule.ts";
-import { createPersonCommands } from "./terminal/person-commands.ts";
+import type { TerminalApi } from "../protocol/terminal.ts";
 import { threadView } from "./threads/thread-view.ts";
 import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads/threads.ts";
 import { modelWindow } from "./models/windows.ts";
@@ -303,19 +302,18 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   });
   bound.runs = runs;
 
-  // The person's commands (the terminal panel): the sandbox and rules the thread's next run would have.
-  const terminal = createPersonCommands({
-    backend: backendFor,
-    runningHere,
-    async context(threadId) {
-      const s = await settings.get();
-      const folder = (await threads.agentOf(threadId)) ? await (await agents()).folderOf(threadId) : undefined;
-      const agent = folder?.ok ? folder.agent : undefined;
-      const wanted = agent?.manifest.sandbox;
-      const kind = sandbox.active(wanted === undefined ? s.sandbox : wanted === "webcontainer" ? "auto" : wanted);
-      return { sandbox: kind, rule: commandRule(s.approveExecute, kind, agent?.manifest) };
-    },
-  });
+  // The person's commands (the terminal panel): their code loads with the first one.
+  let terminalLoaded: Promise<TerminalApi> | undefined;
+  const terminal = () =>
+    (terminalLoaded ??= import("./terminal/person-commands.ts").then((m) =>
+      m.createPersonCommands({
+        backend: backendFor,
+        runningHere,
+        sandbox,
+        settings: () => settings.get(),
+        folder: async (id) => ((await threads.agentOf(id)) ? (await agents()).folderOf(id) : undefined),
+      }),
+    ));
 
   const view = async (threadId: string) => ({
     ...(await threadView(threadId, {
@@ -441,8 +439,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     writeFile: async (threadId, path, content) => files.write(await fsOf(threadId), path, content),
     deleteFile: async (threadId, path) => files.remove(await fsOf(threadId), path),
     workspaceZip: async (threadId) => files.zip(await fsOf(threadId)),
-    runCommand: terminal.runCommand,
-    cancelCommand: terminal.cancelCommand,
+    runCommand: async (threadId, command, onOutput, options) => (await terminal()).runCommand(threadId, command, onOutput, options),
+    cancelCommand: async (threadId) => (await terminal()).cancelCommand(threadId),
 
     listThreads: () => threads.listThreads(),
     renameThread: (id, title) => threads.renameThread(id, title),

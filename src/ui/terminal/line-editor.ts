@@ -100,7 +100,8 @@ export function remember(history: readonly string[], command: string): readonly 
 export function feed(state: LineState, data: string): FeedResult {
   let s = state;
   const effects: LineEffect[] = [];
-  const keys = tokens(data);
+  // A pasted CR LF is one line break.
+  const keys = tokens(data.replace(/\r\n/g, "\r"));
   keys.forEach((key, i) => {
     const last = i === keys.length - 1;
     const length = chars(s.line).length;
@@ -108,11 +109,10 @@ export function feed(state: LineState, data: string): FeedResult {
       case "\r":
       case "\n":
         if (!last) {
-          // A line break inside a paste (\r\n counts once): part of the command.
-          if (!(key === "\n" && keys[i - 1] === "\r")) s = insert(s, "\n");
+          // A line break inside a paste: part of the command.
+          s = insert(s, "\n");
           break;
         }
-        if (key === "\n" && keys[i - 1] === "\r") break;
         effects.push({ kind: "submit", command: s.line });
         s = emptyLine(remember(s.history, s.line));
         break;

@@ -13,23 +13,32 @@ import { createBackendRuntime, resolveBackend, type BackendFactory } from "../..
 import { canExecute } from "../../backends/protocol.ts";
 import { toErrorInfo } from "../../core/errors.ts";
 import { fail, ok } from "../../core/result.ts";
-import type { SandboxKind } from "../../protocol/settings.ts";
+import type { SandboxKind, Settings } from "../../protocol/settings.ts";
 import type { CommandResult, TerminalApi } from "../../protocol/terminal.ts";
-
-/** Where a thread's commands run now, and the rule that asks first (if any). */
-export interface CommandContext {
-  sandbox: SandboxKind;
-  /** The rule that stops commands until approved, said for people (command-rule.ts). */
-  rule: string | undefined;
-}
+import type { AgentDefinition } from "../../agent-folders/definition.ts";
+import type { SandboxService } from "../sandbox.ts";
+import { commandRule } from "./command-rule.ts";
 
 export interface PersonCommandDeps {
-  /** The thread's sandbox and rule, as its next run would have them. */
-  context(threadId: string): Promise<CommandContext>;
   /** The workspace route for a sandbox (the same one the agent's `execute` uses). */
   backend(kind: SandboxKind): BackendFactory;
   /** A run of this thread is going on in this worker. */
   runningHere(threadId: string): boolean;
+  /** Which sandbox runs commands (worker/sandbox.ts). */
+  sandbox: Pick<SandboxService, "active">;
+  settings(): Promise<Pick<Settings, "sandbox" | "approveExecute">>;
+  /** The thread's agent folder (undefined: the general agent). */
+  folder(threadId: string): Promise<{ ok: true; agent: AgentDefinition | undefined } | { ok: false } | undefined>;
+}
+
+/** The sandbox and the rule (if any) of a thread's commands: as its next run would have them (worker/app.ts). */
+async function contextOf(deps: PersonCommandDeps, threadId: string): Promise<{ sandbox: SandboxKind; rule: string | undefined }> {
+  const s = await deps.settings();
+  const folder = await deps.folder(threadId);
+  const agent = folder?.ok ? folder.agent : undefined;
+  const wanted = agent?.manifest.sandbox;
+  const sandbox = deps.sandbox.active(wanted === undefined ? s.sandbox : wanted === "webcontainer" ? "auto" : wanted);
+  return { sandbox, rule: commandRule(s.approveExecute, sandbox, agent?.manifest) };
 }
 
 /** A cancelled command's output, as a terminal shows Ctrl+C. */
@@ -51,7 +60,7 @@ export function createPersonCommands(deps: PersonCommandDeps): TerminalApi {
     const controller = new AbortController();
     running.set(threadId, controller);
     try {
-      const { sandbox, rule } = await deps.context(threadId);
+      const { sandbox, rule } = await contextOf(deps, threadId);
       if (sandbox === "none")
         return fail("no_sandbox", "This thread has no sandbox to run commands in. Choose one in Settings → Sandbox.");
       if (rule && !options.approved) return { ok: false, error: { name: "Error", code: "needs_approval", message: `Approval needed: ${rule}.`, rule } };
