@@ -214,7 +214,11 @@ export function render(prompt: string, state: LineState, drawn: Drawn, cols: num
   const before = chars(state.line).slice(0, state.cursor);
   const breaks = before.filter((c) => c === "\n").length;
   const offset = chars(prompt).length + before.length + breaks * chars(CONTINUATION).length;
-  const end = position(lines, lines.reduce((n, l) => n + l.length + 1, -1), width);
+  const end = position(
+    lines,
+    lines.reduce((n, l) => n + l.length + 1, -1),
+    width,
+  );
   const cursor = position(lines, offset, width);
   let text = "\r" + (drawn.row > 0 ? `\x1b[${drawn.row}A` : "") + "\x1b[J" + shown;
   // A line that fills its last row exactly leaves xterm's cursor waiting to wrap: move it down for real.

@@ -78,7 +78,10 @@ describe("the person's terminal", () => {
   });
 
   it("says why a command was refused, and keeps it out of the list", async () => {
-    const t = setup(async () => ({ ok: false, error: { name: "Error", code: "thread_busy", message: "The agent is working in this thread." } }));
+    const t = setup(async () => ({
+      ok: false,
+      error: { name: "Error", code: "thread_busy", message: "The agent is working in this thread." },
+    }));
     t.term.input("ls\r");
     await vi.waitFor(() => expect(t.drawn()).toContain("The agent is working in this thread.\n$ "));
     expect(t.changes).toEqual([]);

@@ -36,7 +36,6 @@ export const PROMPT = "$ ";
 /** Characters of a command's output that Share puts in the message (its tail). */
 export const SHARE_OUTPUT_CAP = 4_000;
 
-const DIM = "\x1b[2m";
 const RED = "\x1b[31m";
 const YELLOW = "\x1b[33m";
 const RESET = "\x1b[0m";
@@ -50,8 +49,7 @@ export function crlf(text: string): string {
 export function shareText(c: PersonCommand): string {
   const cut = c.output.length > SHARE_OUTPUT_CAP;
   const output = cut ? c.output.slice(-SHARE_OUTPUT_CAP) : c.output;
-  const ended =
-    c.state === "timed_out" ? "it timed out" : c.state === "cancelled" ? "I cancelled it" : `exit code ${c.exitCode ?? "?"}`;
+  const ended = c.state === "timed_out" ? "it timed out" : c.state === "cancelled" ? "I cancelled it" : `exit code ${c.exitCode ?? "?"}`;
   const fence = output.includes("```") ? "~~~~" : "```";
   return (
     `I ran this in the terminal (${ended}):\n${fence}\n$ ${c.command}\n` +
@@ -94,7 +92,7 @@ export class PersonTerminal {
 
   /** Writes the greeting and the first prompt. */
   start(greeting: string): void {
-    this.#screen.write(crlf(`${DIM}${greeting}${RESET}\n`));
+    this.#screen.write(crlf(`${greeting}\n`));
     this.#redraw();
   }
 
@@ -114,7 +112,7 @@ export class PersonTerminal {
       this.#screen.write(`${yes ? "y" : "n"}\r\n`);
       const command = this.#confirming;
       if (yes) void this.#run(command, true);
-      else this.#prompt(`${DIM}Not run.${RESET}\r\n`);
+      else this.#prompt("Not run.\r\n");
       return;
     }
     const { state, effects } = feed(this.#line, data);
@@ -188,7 +186,7 @@ export class PersonTerminal {
     if (run.output && !streamed.endsWith(run.output)) onOutput(run.output);
     const shown = streamed.endsWith(run.output) ? streamed : run.output;
     let tail = shown && !shown.endsWith("\n") ? "\r\n" : "";
-    if (run.truncated) tail += `${DIM}[output cut at the sandbox's limit]${RESET}\r\n`;
+    if (run.truncated) tail += "[output cut at the sandbox's limit]\r\n";
     if (run.timedOut) tail += `${RED}[timed out]${RESET}\r\n`;
     else if (!run.cancelled && run.exitCode !== 0) tail += `${RED}[exit code ${run.exitCode ?? "?"}]${RESET}\r\n`;
     this.#commands.push({

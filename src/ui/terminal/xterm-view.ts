@@ -6,7 +6,7 @@
  */
 import { FitAddon } from "@xterm/addon-fit";
 import { WebLinksAddon } from "@xterm/addon-web-links";
-import { Terminal } from "@xterm/xterm";
+import { Terminal, type ITheme } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import type { Screen } from "./person-terminal.ts";
 
@@ -21,16 +21,18 @@ export interface XtermView {
   dispose(): void;
 }
 
-/** The page's theme colours (theme.css) as xterm's theme. */
-function themeOf(el: HTMLElement): { background: string; foreground: string; cursor: string; selectionBackground: string } {
-  const css = getComputedStyle(el);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    background: v("--code-bg", "#111"),
-    foreground: v("--code-fg", "#eee"),
-    cursor: v("--code-fg", "#eee"),
-    selectionBackground: v("--selection", "#4a6fa580"),
+/** The page's theme colours (theme.css, resolved for the current scheme: its variables hold `light-dark()`) for xterm. */
+function themeOf(el: HTMLElement): ITheme {
+  const probe = document.createElement("span");
+  el.append(probe);
+  const colour = (name: string) => {
+    probe.style.color = `var(${name})`;
+    return getComputedStyle(probe).color;
   };
+  const [fg, bg, red, yellow, green] = ["--code-fg", "--code-bg", "--danger", "--warning", "--success"].map(colour);
+  probe.remove();
+  // Red, yellow and green are the page's own (legible on its background: xterm's defaults are not, in light mode).
+  return { foreground: fg, background: bg, cursor: fg, red, brightRed: red, yellow, brightYellow: yellow, green, brightGreen: green };
 }
 
 /** Mounts xterm in `el`; `onData` hears keys and pastes. */

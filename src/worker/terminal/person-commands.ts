@@ -61,9 +61,9 @@ export function createPersonCommands(deps: PersonCommandDeps): TerminalApi {
     running.set(threadId, controller);
     try {
       const { sandbox, rule } = await contextOf(deps, threadId);
-      if (sandbox === "none")
-        return fail("no_sandbox", "This thread has no sandbox to run commands in. Choose one in Settings → Sandbox.");
-      if (rule && !options.approved) return { ok: false, error: { name: "Error", code: "needs_approval", message: `Approval needed: ${rule}.`, rule } };
+      if (sandbox === "none") return fail("no_sandbox", "This thread has no sandbox to run commands in. Choose one in Settings → Sandbox.");
+      if (rule && !options.approved)
+        return { ok: false, error: { name: "Error", code: "needs_approval", message: `Approval needed: ${rule}.`, rule } };
       const rt = createBackendRuntime({}, { configurable: { thread_id: threadId }, signal: controller.signal });
       const backend = resolveBackend(deps.backend(sandbox), rt);
       if (!canExecute(backend)) return fail("no_sandbox", "This thread's sandbox cannot run commands.");
