@@ -48,6 +48,7 @@ export function emptyLine(history: readonly string[] = []): LineState {
 /** The keys of a chunk: escape sequences (CSI and SS3) and single characters (code points). */
 export function tokens(data: string): string[] {
   const out: string[] = [];
+  // eslint-disable-next-line no-control-regex -- escape sequences are what it reads
   const csi = /^\x1b(\[[0-9;?]*[\x40-\x7e]|O[A-Za-z])/;
   let i = 0;
   while (i < data.length) {

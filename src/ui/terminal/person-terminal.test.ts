@@ -5,6 +5,7 @@ import { PersonTerminal, SHARE_OUTPUT_CAP, shareText, type CommandRunner, type P
 
 /** What the terminal drew, escape sequences removed. */
 function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the escape sequences drawn
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
 }
 

@@ -32,7 +32,7 @@ export interface PersonCommand {
   truncated: boolean;
 }
 
-export const PROMPT = "$ ";
+const PROMPT = "$ ";
 /** Characters of a command's output that Share puts in the message (its tail). */
 export const SHARE_OUTPUT_CAP = 4_000;
 
@@ -41,7 +41,7 @@ const YELLOW = "\x1b[33m";
 const RESET = "\x1b[0m";
 
 /** Text for xterm: every line break as CR LF. */
-export function crlf(text: string): string {
+function crlf(text: string): string {
   return text.replace(/\r?\n/g, "\r\n");
 }
 

@@ -13,7 +13,7 @@ export type ShellClient = Pick<AgentClient, "runCommand" | "cancelCommand">;
 /** How much of what a terminal drew is kept for a new xterm (characters, its tail). */
 const TRANSCRIPT_CAP = 200_000;
 
-export const GREETING =
+const GREETING =
   "Your terminal: this thread's shell, over the files the agent sees. " +
   "What you run here is not sent to the agent unless you press Share with the agent.";
 
@@ -78,6 +78,7 @@ export class TerminalSessions {
   /** xterm's screen-reader mode, on for every terminal (the person's choice, kept on this device). */
   screenReader = $state(readScreenReader());
   readonly #client: ShellClient;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not state: nothing renders from the map itself
   readonly #sessions = new Map<string, TerminalSession>();
 
   constructor(client: ShellClient) {

@@ -5,7 +5,7 @@
 import type { SandboxKind } from "../../protocol/settings.ts";
 
 /** The Settings switch's name, as the Settings dialog labels it. */
-export const ASK_BEFORE_COMMANDS = "Ask before running commands";
+const ASK_BEFORE_COMMANDS = "Ask before running commands";
 
 /** The setting asks before every command (when there is a sandbox to run them in). */
 export function settingAsksForCommands(approveExecute: boolean, sandbox: SandboxKind): boolean {

@@ -42,7 +42,7 @@ async function contextOf(deps: PersonCommandDeps, threadId: string): Promise<{ s
 }
 
 /** A cancelled command's output, as a terminal shows Ctrl+C. */
-export const CANCELLED_LINE = "^C";
+const CANCELLED_LINE = "^C";
 
 export function createPersonCommands(deps: PersonCommandDeps): TerminalApi {
   const running = new Map<string, AbortController>();
