@@ -5,7 +5,7 @@
  */
 import { flushSync } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupRendered, render } from "../../testing/render.svelte.ts";
+import { cleanupRendered, reactiveProps, render } from "../../testing/render.svelte.ts";
 import { workerPool } from "../../testing/worker-pool.ts";
 import { Chat } from "./chat.svelte.ts";
 import Composer from "./composer.svelte";
@@ -29,6 +29,22 @@ function type(root: HTMLElement, text: string): void {
 const boxOf = (root: HTMLElement) => root.querySelector("textarea")!;
 
 describe("composer drafts", () => {
+  it("adds a command shared from the terminal after the draft, and a starter prompt in its place", async () => {
+    const client = pool.spawn();
+    const chat = new Chat(client, "thread-share");
+    cleanup.push(() => chat.dispose());
+    await chat.connect();
+    const props = reactiveProps<{ chat: Chat; prefill: { text: string; seq: number; append?: boolean } | null }>({ chat, prefill: null });
+    const root = render(Composer, props);
+    type(root, "Look at this:  ");
+    props.prefill = { text: "I ran this in the terminal", seq: 1, append: true };
+    flushSync();
+    expect(boxOf(root).value).toBe("Look at this:\n\nI ran this in the terminal");
+    props.prefill = { text: "Plan a trip", seq: 2 };
+    flushSync();
+    expect(boxOf(root).value).toBe("Plan a trip");
+  });
+
   it("keeps each thread's draft across thread switches and a remount, and clears it once sent", async () => {
     const client = pool.spawn();
     const chat = new Chat(client, "thread-a");

@@ -74,4 +74,11 @@ describe("the conversation", () => {
     expect(first).toEqual({ text: "Plan a trip", seq: 1 });
     expect(conversation.prefill).toEqual({ text: "Plan a trip", seq: 2 });
   });
+
+  it("adds a command shared from the terminal after the draft", () => {
+    const conversation = conversationOf({});
+    conversation.suggest("Look at this:");
+    conversation.share("I ran this in the terminal (exit code 0):");
+    expect(conversation.prefill).toEqual({ text: "I ran this in the terminal (exit code 0):", seq: 2, append: true });
+  });
 });
