@@ -79,6 +79,7 @@ export function createPersonCommands(deps: PersonCommandDeps): TerminalApi {
           sandbox,
         });
       // The WebContainer does not take the signal: Ctrl+C returns the prompt, and its timeout stops the process.
+      if (controller.signal.aborted) return done(CANCELLED_LINE, null, { cancelled: true });
       const cancelled = new Promise<"cancelled">((resolve) => controller.signal.addEventListener("abort", () => resolve("cancelled")));
       try {
         const execution = backend.execute(command, undefined, { onOutput });

@@ -1,0 +1,87 @@
+/**
+ * The person's commands on the WebContainer path, without booting one (StackBlitz is unreachable where deeptab is
+ * tested): the thread's sandbox is the WebContainer backend (backends/sandbox/container.ts) over a container host
+ * written here, which streams a command's output in chunks and holds `node` until it is killed at its timeout.
+ * The offline-shell path runs in the real worker (person-commands.browser.test.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { threadScope } from "../../backends/indexeddb.ts";
+import { MemoryFileStore } from "../../backends/memory-store.ts";
+import { WebContainerBackend, type ContainerHost, type ContainerRun } from "../../backends/sandbox/container.ts";
+import type { SandboxKind } from "../../protocol/settings.ts";
+import { createPersonCommands } from "./person-commands.ts";
+
+/** A container whose `npm -v` prints in two chunks and whose `node server.js` runs until its timeout. */
+function containerHost(): ContainerHost & { ran: string[] } {
+  let mounted: string | undefined;
+  const ran: string[] = [];
+  return {
+    ran,
+    workspace: async () => mounted,
+    mount: async (workspace) => void (mounted = workspace),
+    writeFile: async () => undefined,
+    remove: async () => undefined,
+    files: async () => [],
+    run(command, options): Promise<ContainerRun> {
+      ran.push(command);
+      if (command === "npm -v") {
+        options.onOutput?.("10.");
+        options.onOutput?.("8.2\n");
+        return Promise.resolve({ output: "10.8.2\n", exitCode: 0, truncated: false });
+      }
+      return new Promise((resolve) => setTimeout(() => resolve({ output: "", exitCode: null, truncated: false }), options.timeoutMs));
+    },
+  };
+}
+
+function setup(kind: SandboxKind = "webcontainer") {
+  const host = containerHost();
+  const store = new MemoryFileStore();
+  const commands = createPersonCommands({
+    backend: () => (rt) => new WebContainerBackend({ host, workspace: threadScope(rt), files: store, maxTimeout: 2 }),
+    runningHere: () => false,
+    sandbox: { active: () => kind },
+    settings: async () => ({ sandbox: "auto", approveExecute: false }),
+    folder: async () => undefined,
+  });
+  return { host, commands };
+}
+
+describe("the person's commands in the WebContainer", () => {
+  it("stream the container's output chunk by chunk and report where they ran", async () => {
+    const { host, commands } = setup();
+    const chunks: string[] = [];
+    const result = await commands.runCommand("t1", "npm -v", (c) => chunks.push(c));
+    expect(chunks).toEqual(["10.", "8.2\n"]);
+    expect(result).toMatchObject({ ok: true, value: { output: "10.8.2\n", exitCode: 0, sandbox: "webcontainer", cancelled: false } });
+    expect(host.ran).toContain("npm -v");
+  });
+
+  it("give the prompt back on Ctrl+C (the process stops at its timeout)", async () => {
+    const { host, commands } = setup();
+    const running = commands.runCommand("t1", "node server.js", () => undefined);
+    await expect.poll(() => host.ran).toContain("node server.js");
+    const stopAt = performance.now();
+    expect(await commands.cancelCommand("t1")).toBe(true);
+    expect(await running).toMatchObject({ ok: true, value: { cancelled: true, exitCode: null } });
+    // Well before the container's 2 s timeout.
+    expect(performance.now() - stopAt).toBeLessThan(1_000);
+    expect(await commands.cancelCommand("t1")).toBe(false);
+  });
+
+  it("ask first where an agent folder's interrupt_on stops execute", async () => {
+    const host = containerHost();
+    const commands = createPersonCommands({
+      backend: () => (rt) => new WebContainerBackend({ host, workspace: threadScope(rt), files: new MemoryFileStore() }),
+      runningHere: () => false,
+      sandbox: { active: () => "webcontainer" },
+      settings: async () => ({ sandbox: "auto", approveExecute: false }),
+      folder: async () => ({ ok: true, agent: { manifest: { interruptOn: { execute: true }, permissions: [] } } as never }),
+    });
+    expect(await commands.runCommand("t1", "npm -v", () => undefined)).toMatchObject({
+      ok: false,
+      error: { code: "needs_approval", rule: expect.stringMatching(/interrupt_on/) },
+    });
+    expect(host.ran).toEqual([]);
+  });
+});
