@@ -41,9 +41,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * one table per concept (issue 43: the provider rows' api, waitingFor and serverEnv, the settings' specs, the tool
  * names' table) added 0.3, trimmed back to a few bytes over 249.5 (budget 249.75 KiB); steering a running agent
  * (issue 40: the loop's inbox step, the steered event, runQueued; the queues' code loads with the first message sent
- * during a run) 0.5 (250.0 KiB, budget 250.0): lower it when the startup JS shrinks.
+ * during a run) 0.5 (250.0 KiB, budget 250.0); the person's terminal (issue 40: runCommand and cancelCommand, whose
+ * code loads with the first command) 0.07 (budget 250.25): lower it when the startup JS shrinks.
  */
-export const WORKER_STARTUP_BUDGET = 250 * 1024;
+export const WORKER_STARTUP_BUDGET = 250.25 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

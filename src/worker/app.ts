@@ -306,13 +306,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   let terminalLoaded: Promise<TerminalApi> | undefined;
   const terminal = () =>
     (terminalLoaded ??= import("./terminal/person-commands.ts").then((m) =>
-      m.createPersonCommands({
-        backend: backendFor,
-        runningHere,
-        sandbox,
-        settings: () => settings.get(),
-        folder: async (id) => ((await threads.agentOf(id)) ? (await agents()).folderOf(id) : undefined),
-      }),
+      m.createPersonCommands({ backend: backendFor, runningHere, sandbox, settings, threads, agents }),
     ));
 
   const view = async (threadId: string) => ({
@@ -439,7 +433,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     writeFile: async (threadId, path, content) => files.write(await fsOf(threadId), path, content),
     deleteFile: async (threadId, path) => files.remove(await fsOf(threadId), path),
     workspaceZip: async (threadId) => files.zip(await fsOf(threadId)),
-    runCommand: async (threadId, command, onOutput, options) => (await terminal()).runCommand(threadId, command, onOutput, options),
+    runCommand: async (...args) => (await terminal()).runCommand(...args),
     cancelCommand: async (threadId) => (await terminal()).cancelCommand(threadId),
 
     listThreads: () => threads.listThreads(),

@@ -33,7 +33,6 @@ import type { SandboxKind, ToolProfileChoice } from "../../protocol/settings.ts"
 import type { RunStatus } from "./run-status.ts";
 import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "../../agent/deeptab-prompt.ts";
 import { modelWindow } from "../models/windows.ts";
-import { settingAsksForCommands } from "../terminal/command-rule.ts";
 
 /**
  * The code every run needs that the worker starts without (fetch_url; js_eval's middleware, whose interpreter loads
@@ -137,7 +136,8 @@ export async function buildAgent(
   const built = await chatModel(spec.choice, deps, onStatus);
   if (!built.ok) return built;
   const interruptOn: InterruptOnConfig = {};
-  if (settingAsksForCommands(spec.approveExecute, spec.sandbox)) interruptOn.execute = true;
+  // The same rule asks before the person's commands in the terminal (terminal/command-rule.ts).
+  if (spec.approveExecute && spec.sandbox !== "none") interruptOn.execute = true;
   if (spec.choice.provider === "demo") interruptOn.delete = true;
   if (spec.approveWrites) for (const name of CHANGING_TOOLS) interruptOn[name] = true;
   // fetch_url asks first: a URL the model writes can carry what it read to any host (the person sees the URL).

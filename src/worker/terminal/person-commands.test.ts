@@ -41,8 +41,9 @@ function setup(kind: SandboxKind = "webcontainer") {
     backend: () => (rt) => new WebContainerBackend({ host, workspace: threadScope(rt), files: store, maxTimeout: 2 }),
     runningHere: () => false,
     sandbox: { active: () => kind },
-    settings: async () => ({ sandbox: "auto", approveExecute: false }),
-    folder: async () => undefined,
+    settings: { get: async () => ({ sandbox: "auto", approveExecute: false }) },
+    threads: { agentOf: async () => undefined },
+    agents: async () => ({ folderOf: async () => ({ ok: false }) }),
   });
   return { host, commands };
 }
@@ -75,8 +76,11 @@ describe("the person's commands in the WebContainer", () => {
       backend: () => (rt) => new WebContainerBackend({ host, workspace: threadScope(rt), files: new MemoryFileStore() }),
       runningHere: () => false,
       sandbox: { active: () => "webcontainer" },
-      settings: async () => ({ sandbox: "auto", approveExecute: false }),
-      folder: async () => ({ ok: true, agent: { manifest: { interruptOn: { execute: true }, permissions: [] } } as never }),
+      settings: { get: async () => ({ sandbox: "auto", approveExecute: false }) },
+      threads: { agentOf: async () => "an-agent" },
+      agents: async () => ({
+        folderOf: async () => ({ ok: true, agent: { manifest: { interruptOn: { execute: true }, permissions: [] } } as never }),
+      }),
     });
     expect(await commands.runCommand("t1", "npm -v", () => undefined)).toMatchObject({
       ok: false,

@@ -26,15 +26,17 @@ export interface PersonCommandDeps {
   runningHere(threadId: string): boolean;
   /** Which sandbox runs commands (worker/sandbox.ts). */
   sandbox: Pick<SandboxService, "active">;
-  settings(): Promise<Pick<Settings, "sandbox" | "approveExecute">>;
-  /** The thread's agent folder (undefined: the general agent). */
-  folder(threadId: string): Promise<{ ok: true; agent: AgentDefinition | undefined } | { ok: false } | undefined>;
+  settings: { get(): Promise<Pick<Settings, "sandbox" | "approveExecute">> };
+  /** Whether a thread has an agent folder of its own. */
+  threads: { agentOf(threadId: string): Promise<unknown> };
+  /** The agents' service (loaded on demand): a thread's agent folder. */
+  agents(): Promise<{ folderOf(threadId: string): Promise<{ ok: true; agent: AgentDefinition | undefined } | { ok: false }> }>;
 }
 
 /** The sandbox and the rule (if any) of a thread's commands: as its next run would have them (worker/app.ts). */
 async function contextOf(deps: PersonCommandDeps, threadId: string): Promise<{ sandbox: SandboxKind; rule: string | undefined }> {
-  const s = await deps.settings();
-  const folder = await deps.folder(threadId);
+  const s = await deps.settings.get();
+  const folder = (await deps.threads.agentOf(threadId)) ? await (await deps.agents()).folderOf(threadId) : undefined;
   const agent = folder?.ok ? folder.agent : undefined;
   const wanted = agent?.manifest.sandbox;
   const sandbox = deps.sandbox.active(wanted === undefined ? s.sandbox : wanted === "webcontainer" ? "auto" : wanted);
