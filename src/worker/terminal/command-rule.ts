@@ -1,6 +1,7 @@
 /**
- * Whether a command asks the person first: the one rule for the agent's `execute` calls (buildAgent,
- * agent-run.ts's folder options) and the person's own commands in the terminal (person-commands.ts).
+ * Whether a command asks the person first, for the person's own commands in the terminal (person-commands.ts): the
+ * rules the agent's `execute` calls follow, as buildAgent (the setting; kept inline there, off the worker's startup
+ * code) and agent-run.ts's folder options (path rules beside a shell, `interrupt_on.execute`) apply them.
  */
 import type { SandboxKind } from "../../protocol/settings.ts";
 
