@@ -181,6 +181,25 @@ describe("approval dialog", () => {
     expect(second.onDecide).toHaveBeenCalledWith([{ type: "respond", message: "It is already gone." }]);
   });
 
+  it("respond takes the reason's place: one text field, labelled for it, keeping what was typed", async () => {
+    const { dialog, onDecide } = show({ actions: [del()] });
+    const labels = () => [...dialog.querySelectorAll("textarea")].map((t) => t.labels?.[0]?.textContent?.trim());
+    expect(labels()).toEqual(["Reason (the agent sees it)"]);
+    await userEvent.fill(field(dialog, "Reason (the agent sees it)"), "It is already gone.");
+    await userEvent.click(button(dialog, "Respond")!);
+    expect(labels()).toEqual(["Answer instead of running the tool"]);
+    const answer = field(dialog, "Answer instead of running the tool");
+    expect(answer.value).toBe("It is already gone.");
+    expect(document.activeElement).toBe(answer);
+    // Closing Respond brings the reason back, with the text.
+    await userEvent.click(button(dialog, "Respond")!);
+    expect(labels()).toEqual(["Reason (the agent sees it)"]);
+    expect(field(dialog, "Reason (the agent sees it)").value).toBe("It is already gone.");
+    await userEvent.click(button(dialog, "Respond")!);
+    await userEvent.click(button(dialog, "Send answer")!);
+    expect(onDecide).toHaveBeenCalledWith([{ type: "respond", message: "It is already gone." }]);
+  });
+
   it("several calls: a decision each, then one Send; Approve all when every call allows it", async () => {
     const approval = { actions: [del(), action("execute", { command: "ls" }, ["approve", "reject"])] };
     const { dialog, onDecide } = show(approval);

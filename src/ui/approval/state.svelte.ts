@@ -148,9 +148,19 @@ export class ApprovalState {
     void this.#validate(i, text);
   }
 
-  /** One call: Edit and Respond open (and close) their field; the field gets the focus. */
+  /**
+   * One call: Edit and Respond open (and close) their field; the field gets
+   * the focus. Respond's answer replaces the reason's field, so the text
+   * typed in one carries over to the other when that one is empty.
+   */
   async toggle(type: "edit" | "respond"): Promise<void> {
-    const open = this.choices[0]?.type !== type;
+    const choice = this.choices[0];
+    if (!choice) return;
+    const open = choice.type !== type;
+    if (type === "respond") {
+      if (open && !choice.answer.trim()) this.update(0, { answer: choice.reason });
+      if (!open && !choice.reason.trim()) this.update(0, { reason: choice.answer });
+    }
     this.choose(0, open ? type : null);
     if (!open) return;
     await tick();
