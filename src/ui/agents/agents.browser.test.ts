@@ -80,6 +80,26 @@ describe("agents on the page", () => {
     expect(card.querySelector('button[aria-label="Remove Research assistant"]')).toBeNull();
   });
 
+  it("Share: the outcome shows in the scrolled view (a status region), with how the download becomes a ?agent= link", async () => {
+    const { agents } = await setup();
+    // The gallery in a short scrolled view, as on a phone above the message box.
+    const view = document.createElement("div");
+    view.style.cssText = "height: 240px; overflow: auto; width: 360px";
+    document.body.append(view);
+    cleanup.push(() => view.remove());
+    const root = render(Gallery, { agents, onSuggest: () => {} }, { into: view });
+    root.querySelector<HTMLButtonElement>('button[aria-label="Share Research assistant"]')!.click();
+    const status = root.querySelector<HTMLElement>('[data-testid="agent-status"]')!;
+    expect(status.getAttribute("role")).toBe("status");
+    await expect.poll(() => status.textContent, WAIT).toContain("Downloaded");
+    expect(status.textContent).toContain("To share it as a link, put the zip on a web host that allows this site (CORS)");
+    expect(status.textContent).toContain("http://127.0.0.1/app/?agent= followed by the zip's address");
+    const seen = view.getBoundingClientRect();
+    const box = status.getBoundingClientRect();
+    expect(box.top).toBeGreaterThanOrEqual(seen.top);
+    expect(box.bottom).toBeLessThanOrEqual(seen.bottom);
+  });
+
   it("opens on the site's default agent when the person has no threads yet, and not once they have one", async () => {
     const { chat, client, agents: first } = await setup(undefined, { defaultAgent: "site:data" });
     expect(chat.view?.agent.id).toBe("site:data");

@@ -334,9 +334,20 @@ export class AgentsState {
     const copied = url ? await copyText(this.linkOf(url)) : false;
     const files = `Downloaded ${slug}.zip and ${slug}.json.`;
     this.#notice = {
-      text: url ? (copied ? `${files} The link to open it was copied.` : `${files} Copy the link: ${this.linkOf(url)}`) : files,
+      text: url
+        ? copied
+          ? `${files} The link to open it was copied.`
+          : `${files} Copy the link: ${this.linkOf(url)}`
+        : `${files} ${this.linkHowTo()}`,
       error: false,
     };
+  }
+
+  /** How a downloaded agent becomes a link (docs/agent-folders.md): where the zip goes, and the address that opens it. */
+  linkHowTo(): string {
+    const page = this.#address.get();
+    const link = `${page.origin}${page.pathname}?${AGENT_PARAM}=`;
+    return `To share it as a link, put the zip on a web host that allows this site (CORS) and send ${link} followed by the zip's address.`;
   }
 
   /** The address of this page that opens the agent at `url` (what "Share agent" copies). */
