@@ -62,6 +62,28 @@ export function issueProblems(
   return out;
 }
 
+/**
+ * `data` without the fields zod refused (an unknown field; a wrong one, or the field whose list holds a wrong item),
+ * so the rest can still be read and checked in the same pass; undefined when an issue is about the whole value.
+ */
+export function withoutRefused(data: object, issues: readonly Issue[]): object | undefined {
+  const copy = structuredClone(data) as Record<PropertyKey, unknown>;
+  for (const { issue, path } of issues.flatMap((i) => flatten(i, []))) {
+    const paths = issue.code === "unrecognized_keys" ? issue.keys.map((key) => [...path, key]) : [path];
+    for (const at of paths) {
+      // The nearest field that is an object's key (not a list's index): the whole list goes.
+      let end = at.length;
+      while (end > 0 && typeof at[end - 1] === "number") end--;
+      if (end === 0) return undefined;
+      let node: unknown = copy;
+      for (const key of at.slice(0, end - 1))
+        node = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+      if (typeof node === "object" && node !== null) delete (node as Record<PropertyKey, unknown>)[at[end - 1]!];
+    }
+  }
+  return copy;
+}
+
 /** `{ line }` of a path in the YAML, when known. */
 export function line(yaml: LocatedYaml, path: ReadonlyArray<PropertyKey>): { line?: number } {
   const found = yaml.lineOf(path);

@@ -217,6 +217,25 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     );
   });
 
+  it("lists every problem in one pass: unknown and wrong fields, and the misspelt tool names beside them", () => {
+    const error = refused({
+      "AGENTS.md": "x",
+      "agent.yaml": "name: x\ndescripton: typo\ntools: [read_file, red_file]\nsuggestions: 3\ninterrupt_on:\n  exec: true\n",
+      "agents/critic.md": "---\ndescription: d\ncolour: red\ntools: [grep, web_serch]\n---\nBody",
+    });
+    expect(where(error.problems)).toEqual([
+      { code: "unknown_field", file: "agent.yaml", field: "descripton", line: 2 },
+      { code: "unknown_tool", file: "agent.yaml", field: "tools.1", line: 3 },
+      { code: "invalid_field", file: "agent.yaml", field: "suggestions", line: 4 },
+      { code: "unknown_tool", file: "agent.yaml", field: "interrupt_on.exec", line: 6 },
+      { code: "unknown_field", file: "agents/critic.md", field: "colour", line: 3 },
+      { code: "unknown_tool", file: "agents/critic.md", field: "tools.1", line: 4 },
+    ]);
+    // Each keeps its own message.
+    expect(error.problems[0]!.message).toBe("agent.yaml line 2: descripton: an unknown field (a typo?)");
+    expect(error.problems[1]!.message).toMatch(/^agent\.yaml line 3: tools\.1: no tool is named 'red_file' \(the tools are ls, /);
+  });
+
   it("knows fetch_url, the app's tool: a folder may keep it, drop it or ask before it", () => {
     const kept = loaded({ "agent.yaml": "name: x\ntools: [read_file, fetch_url]\ninterrupt_on:\n  fetch_url: true\n", "AGENTS.md": "x" });
     expect(kept.manifest.tools?.allowed).toEqual(["read_file", "fetch_url"]);
@@ -367,6 +386,8 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
       { code: "invalid_field", file: "agent.yaml", field: "model.provider", line: 5 },
       { code: "invalid_field", file: "agent.yaml", field: "model.base_url", line: 5 },
       { code: "invalid_field", file: "agent.yaml", field: "interrupt_on.execute.allowed_decisions.0", line: 6 },
+      // Read in the same pass as the fields above.
+      { code: "invalid_field", file: "agent.yaml", field: "permissions.0.paths.0", line: 7 },
     ]);
     expect(error.problems.find((p) => p.field === "sandbox")!.message).toBe(
       "agent.yaml line 3: sandbox: must be shell, webcontainer or none",

@@ -29,7 +29,7 @@ import { parseAgentBundle } from "./bundle.ts";
 import type { AgentDefinition, AgentManifest, AgentToolSelection, ModelRef, SkillDefinition, SubagentDefinition } from "./definition.ts";
 import { compareCodePoints, INSTRUCTIONS_FILE, MANIFEST_FILE, readAgentFiles, type AgentFileInput, type AgentFiles } from "./file-map.ts";
 import { invisibleProblem } from "./invisible.ts";
-import { issueProblems, line } from "./issues.ts";
+import { issueProblems, line, withoutRefused } from "./issues.ts";
 import { MAX_MANIFEST_BYTES } from "./limits.ts";
 import { problem, refuse, type AgentFolderError, type AgentProblem } from "./problems.ts";
 import { reservedPathProblem } from "./reserved.ts";
@@ -103,7 +103,8 @@ class Reading {
 
   /**
    * Parses YAML, reporting secrets, names holding invisible characters (`names` picks them from the raw data) and
-   * shape problems; undefined when there are any.
+   * shape problems; undefined when there are any, except fields the schema refused: then the data without them (the
+   * problems are on record), so the rest is checked in the same pass.
    */
   yaml<S extends z.ZodType>(
     file: string,
@@ -146,7 +147,11 @@ class Reading {
           [...secrets, ...invisible].map((s) => s.path),
         ),
       );
-      return undefined;
+      // The rest is still read, so its own problems (a misspelt tool name) are listed with these, not on the next try;
+      // problems are on record, so the folder is refused all the same.
+      const rest = withoutRefused(data, checked.error.issues);
+      const again = rest && schema.safeParse(rest);
+      return again?.success && !secrets.length && !invisible.length ? { data: again.data, at } : undefined;
     }
     return secrets.length || invisible.length ? undefined : { data: checked.data, at };
   }
