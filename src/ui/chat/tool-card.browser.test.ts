@@ -119,6 +119,12 @@ describe("tool card", () => {
     expect(el.querySelector("article")?.classList.contains("error")).toBe(true);
   });
 
+  it("previews a JSON error's message (fetch_url's), not its opening brace", () => {
+    const result = JSON.stringify({ success: false, error: "Fetch URL error: HTTP 404 Not Found", url: "https://a.test/x" }, null, 2);
+    const el = render(ToolCard, { name: "fetch_url", summary: "https://a.test/x", status: "error", result });
+    expect(el.querySelector(".error-line")?.textContent).toBe("Fetch URL error: HTTP 404 Not Found");
+  });
+
   it("streams a running command's output live, then keeps it as the result", () => {
     const props = reactiveProps<{ name: string; summary: string; status: "running" | "done"; output: string; open?: boolean }>({
       name: "execute",

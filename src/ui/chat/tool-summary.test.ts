@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
+import { errorPreview, formatDuration, oneLine, summarizeArgs } from "./tool-summary.ts";
 
 describe("summarizeArgs", () => {
   it("shows the path of file tools (file_path or path)", () => {
@@ -62,5 +62,18 @@ describe("formatDuration", () => {
     expect(formatDuration(3_780_000)).toBe("1 h 3 min");
     expect(formatDuration(-1)).toBe("");
     expect(formatDuration(Number.NaN)).toBe("");
+  });
+});
+
+describe("errorPreview", () => {
+  it("is a JSON error's message, else the first line", () => {
+    expect(errorPreview(JSON.stringify({ success: false, error: "Fetch URL error: timed out", url: "u" }, null, 2))).toBe(
+      "Fetch URL error: timed out",
+    );
+    expect(errorPreview(JSON.stringify({ message: "denied\n  by policy" }))).toBe("denied by policy");
+    expect(errorPreview('{\n  "code": 3\n}')).toBe("{");
+    expect(errorPreview("{ not json\nmore")).toBe("{ not json");
+    expect(errorPreview("  Error: old_string not found\nmore")).toBe("Error: old_string not found");
+    expect(errorPreview(JSON.stringify({ error: "x".repeat(400) })).length).toBe(300);
   });
 });

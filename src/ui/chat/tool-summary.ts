@@ -109,3 +109,25 @@ export function formatDuration(ms: number): string {
   const m = minutes % 60;
   return m ? `${hours} h ${m} min` : `${hours} h`;
 }
+
+/**
+ * The line an error card shows while collapsed: a JSON error's message (fetch_url's
+ * `{ "error": "Fetch URL error: …" }`), else the text's first line; at most 300 characters.
+ */
+export function errorPreview(result: string): string {
+  const text = result.trim();
+  if (text.startsWith("{")) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === "object" && value !== null) {
+        const { error, message } = value as Record<string, unknown>;
+        const said =
+          typeof error === "string" && error.trim() ? error : typeof message === "string" && message.trim() ? message : undefined;
+        if (said) return oneLine(said, 300);
+      }
+    } catch {
+      // Not JSON after all: its first line, as any text.
+    }
+  }
+  return (text.split("\n", 1)[0] ?? "").slice(0, 300);
+}
