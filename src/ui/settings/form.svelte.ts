@@ -32,6 +32,7 @@ import {
   endpointOf,
   fieldsOf,
   modelError,
+  onlyListed,
   providerOptions,
   suggestionsOf,
   switchProvider,
@@ -148,6 +149,14 @@ export class SettingsForm {
     });
     $effect(() => this.#followDefaultWindow());
     $effect(() => this.#followModelList());
+    // A server that lists one model: that is the model, when none is typed (once per listing: emptying it again stays empty).
+    $effect(() => {
+      const only = onlyListed(
+        this.listed,
+        untrack(() => this.model),
+      );
+      if (only) untrack(() => (this.model = only));
+    });
   }
 
   get settings(): SettingsState {

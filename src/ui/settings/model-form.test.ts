@@ -9,6 +9,7 @@ import {
   choiceOf,
   fieldsOf,
   keyHint,
+  onlyListed,
   keyPlaceholder,
   localNetworkNote,
   modelError,
@@ -73,6 +74,17 @@ describe("the model fields", () => {
     expect(keyHint(info("openai"), { ...set, set: false, notKept: true })).toBe(
       "No key set: the one used before the reload was for that session only and was not kept. It is sent only to OpenAI.",
     );
+    // While a key is typed, the hint says what Save does with it (never the key).
+    expect(keyHint(info("openai"), unset, "sk-typed")).toBe("The key you typed is set when you save. It is sent only to OpenAI.");
+    expect(keyHint(info("openai"), set, "sk-typed")).toBe(
+      "The key you typed replaces the one set when you save. It is sent only to OpenAI.",
+    );
+    expect(keyHint(info("openai"), unset, "  ")).toBe("No key set. It is sent only to OpenAI.");
+    // A server that lists one model: it is chosen when none is typed.
+    expect(onlyListed({ ok: true, value: ["qwen.gguf", "qwen.gguf"] }, "")).toBe("qwen.gguf");
+    expect(onlyListed({ ok: true, value: ["qwen.gguf"] }, "mine")).toBeUndefined();
+    expect(onlyListed({ ok: true, value: ["a", "b"] }, "")).toBeUndefined();
+    expect(onlyListed({ ok: false, error: { message: "HTTP 401" } }, "")).toBeUndefined();
     const compatible = info("openai-compatible");
     expect(modelHint(compatible, { ok: true, value: ["a"] }, null, unset)).toBe("1 model listed by the server: or type any id.");
     expect(modelHint(compatible, { ok: true, value: ["a", "b"] }, "Enter a model id.", unset)).toBe(

@@ -135,12 +135,17 @@ export function keyPlaceholder(info: ProviderInfo, status: KeyStatus | undefined
   return info.keyPlaceholder ?? "paste your key";
 }
 
-export function keyHint(info: ProviderInfo, status: KeyStatus | undefined): string {
-  const set = status?.set
-    ? "A key is set. It is never shown again."
-    : status?.notKept
-      ? "No key set: the one used before the reload was for that session only and was not kept."
-      : "No key set.";
+/** The key's hint: whether one is set, or what happens to the one being typed (`typed`, never shown). */
+export function keyHint(info: ProviderInfo, status: KeyStatus | undefined, typed = ""): string {
+  const set = typed.trim()
+    ? status?.set
+      ? "The key you typed replaces the one set when you save."
+      : "The key you typed is set when you save."
+    : status?.set
+      ? "A key is set. It is never shown again."
+      : status?.notKept
+        ? "No key set: the one used before the reload was for that session only and was not kept."
+        : "No key set.";
   return `${set} It is sent only to ${info.label}.`;
 }
 
@@ -156,6 +161,13 @@ export type Listing = { ok: true; value: readonly string[] } | { ok: false; erro
 export function suggestionsOf(info: ProviderInfo, listed: Listing | undefined): string[] {
   const ids = listed?.ok ? listed.value : info.suggestions;
   return ids.filter((m, i, all) => all.indexOf(m) === i);
+}
+
+/** The model to choose when a server lists exactly one and none is typed; undefined otherwise. */
+export function onlyListed(listed: Listing | undefined, model: string): string | undefined {
+  if (!listed?.ok || model.trim()) return undefined;
+  const ids = listed.value.filter((m, i, all) => all.indexOf(m) === i);
+  return ids.length === 1 ? ids[0] : undefined;
 }
 
 /** The line under the model id: what the server listed, the problem, why there is no list, or a nudge. */

@@ -406,6 +406,21 @@ describe("settings dialog", () => {
     expect((await client.getSettings()).harnessProfile).toBe("openai:gpt-5.3-codex");
   });
 
+  it("chooses the one model a server lists, so Save is ready; the key hint follows a typed key", async () => {
+    await open();
+    await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai-compatible");
+    await expect.element(field("Model")).toHaveValue("");
+    await expect.element(save()).toBeDisabled();
+    await userEvent.fill(field("Base URL"), `${inject("llamaServer")}/v1`);
+    await expect.element(field("Model")).toHaveValue("qwen.gguf");
+    await expect.element(save()).toBeEnabled();
+    const key = field("API key");
+    await expect.element(key).toHaveAccessibleDescription(expect.stringContaining("No key set."));
+    await userEvent.fill(key, KEY);
+    await expect.element(key).toHaveAccessibleDescription(expect.stringContaining("The key you typed is set when you save."));
+    expect(document.body.textContent).not.toContain(KEY);
+  });
+
   it("takes a local server's loaded context as the window and says a setting may only lower it", async () => {
     await open();
     await userEvent.selectOptions(page.getByRole("combobox", { name: "Provider" }), "openai-compatible");
