@@ -215,6 +215,24 @@ describe("settings dialog", () => {
     await expect.element(page.getByRole("checkbox", { name: "Ask before running commands" })).toBeChecked();
   });
 
+  it("Runtime: the server's hint shows commands as code (no literal backticks), its fields spaced like the form's", async () => {
+    const runtime = new RuntimeState(() => undefined);
+    await open(runtime);
+    await userEvent.click(page.getByRole("radio", { name: /^LangGraph server/ }));
+    const url = page.getByTestId("runtime-form").getByLabelText("Server URL", { exact: true }).element() as HTMLInputElement;
+    const hint = document.getElementById(url.getAttribute("aria-describedby")!.split(" ")[0]!)!;
+    expect(hint.textContent).not.toContain("`");
+    expect([...hint.querySelectorAll("code")].map((c) => c.textContent)).toEqual([
+      "npm run serve",
+      "npx @langchain/langgraph-cli dev",
+      "http.cors.allow_origins",
+      "langgraph.json",
+    ]);
+    const fieldset = url.closest("fieldset")!;
+    expect(parseFloat(getComputedStyle(fieldset).rowGap)).toBeGreaterThanOrEqual(8);
+    expect(url.getBoundingClientRect().width).toBeGreaterThan(fieldset.getBoundingClientRect().width * 0.8);
+  });
+
   it("Forget everything also forgets a remembered LangGraph server key, its URL and the runtime choice", async () => {
     const SERVER_KEY = "lg-forget-me-3e2d1c0b9a";
     const server = serverScope(inject("providerServer"));
