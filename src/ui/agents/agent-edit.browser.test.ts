@@ -135,6 +135,26 @@ describe("the agent editor", () => {
 });
 
 describe("a thread's agent on the page", () => {
+  it("wraps a file's long lines (no sideways scrolling), and Wrap lines turns it off", async () => {
+    const { agents } = await open();
+    await agents.edit("site:research");
+    const narrow = document.createElement("div");
+    narrow.style.cssText = "width: 320px; height: 600px";
+    document.body.append(narrow);
+    cleanup.push(() => narrow.remove());
+    const root = render(AgentEditor, { editor: agents.editor, onDone: () => {} }, { into: narrow });
+    const code = () => root.querySelector<HTMLElement>('[data-testid="file-viewer"] [role="region"]');
+    await expect.poll(code, WAIT).not.toBeNull();
+    expect(Math.max(...[...code()!.querySelectorAll(".text")].map((t) => t.textContent!.length))).toBeGreaterThan(60);
+    expect(code()!.scrollWidth).toBeLessThanOrEqual(code()!.clientWidth);
+    const wrap = button(root, "Wrap lines");
+    expect(wrap.getAttribute("aria-pressed")).toBe("true");
+    wrap.click();
+    flushSync();
+    expect(wrap.getAttribute("aria-pressed")).toBe("false");
+    expect(code()!.scrollWidth).toBeGreaterThan(code()!.clientWidth);
+  });
+
   it("says so when the thread's agent changed since it ran (a thread exported where the site's agent was older)", async () => {
     const first = await open();
     await ranThread(first.chat);
