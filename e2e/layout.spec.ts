@@ -245,3 +245,23 @@ for (const scheme of ["light", "dark"] as const) {
     await page.screenshot({ path: shot(`phone-${scheme}-settings`) });
   });
 }
+
+test("New thread puts the focus in the message box with a mouse", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await page.getByRole("button", { name: "New thread" }).click();
+  await expect(page.getByTestId("composer-input")).toBeFocused();
+});
+
+test.describe("on a touch phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("opening a thread leaves the message box unfocused, so no on-screen keyboard covers the thread", async ({ page }) => {
+    await page.goto("/");
+    await turn(page, "hello");
+    await page.getByRole("button", { name: "Threads", exact: true }).click();
+    await page.getByRole("button", { name: "New thread" }).click();
+    await expect(page.getByRole("button", { name: "New thread" })).toBeHidden();
+    await expect(page.getByTestId("composer-input")).not.toBeFocused();
+  });
+});
