@@ -103,3 +103,11 @@ export const RUBRIC_GRADER_SOURCE = "rubric_grader";
 export function isGraderFeedback(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === RUBRIC_GRADER_SOURCE;
 }
+
+/** The tag on the notes deeptab adds when the person changes the workspace by rewinding or reverting a turn's files. */
+export const WORKSPACE_NOTE_SOURCE = "workspace_note";
+
+/** Is this a workspace note (a rewind's or a revert's; the person's action, told to the agent), not a message they typed? */
+export function isWorkspaceNote(m: BaseMessage): boolean {
+  return m.getType() === "human" && m.additional_kwargs?.lc_source === WORKSPACE_NOTE_SOURCE;
+}

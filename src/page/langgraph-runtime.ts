@@ -185,6 +185,10 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
     workspaceZip: async () => {
       throw new DeeptabError("not_supported", NOT_SUPPORTED);
     },
+    rewindPreview: async () => err({ name: "RewindError", code: "not_supported", message: NOT_SUPPORTED }),
+    rewind: async () => err({ name: "RewindError", code: "not_supported", message: NOT_SUPPORTED }),
+    turnChanges: async () => err({ name: "RewindError", code: "not_supported", message: NOT_SUPPORTED }),
+    revertTurn: async () => err({ name: "RewindError", code: "not_supported", message: NOT_SUPPORTED }),
     renameThread: async () => err({ name: "ThreadError", code: "unavailable", message: NOT_SUPPORTED }),
     exportThread: async () => err({ name: "ThreadError", code: "unavailable", message: NOT_SUPPORTED }),
     importThread: async () => err({ name: "ThreadError", code: "unavailable", message: NOT_SUPPORTED }),

@@ -58,6 +58,8 @@ export interface MessageInfo {
   grade?: GradeInfo;
   /** User messages: feedback the rubric loop's grader added (not the person's). */
   grader?: true;
+  /** User messages: the note deeptab added when the person rewound or reverted the workspace's files (protocol/rewind.ts). */
+  note?: true;
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
   /**

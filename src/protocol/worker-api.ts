@@ -28,6 +28,7 @@ import type { EventCallback } from "./events.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { ThreadView, ThreadApi } from "./threads.ts";
 import type { FileEntry, FilePage } from "./files.ts";
+import type { RewindApi } from "./rewind.ts";
 import type { SandboxStatus, Settings, KeyStatus, RequestLogEntry } from "./settings.ts";
 import type { StartResult, FileResult, LocalFileError, SteerResult } from "./errors.ts";
 import type { AgentLibraryApi } from "./agents.ts";
@@ -75,7 +76,7 @@ export interface QueuedMessage {
 }
 
 /** The API the worker exposes with `Comlink.expose`. */
-export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, TerminalApi {
+export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, TerminalApi, RewindApi {
   ping(): Promise<WorkerInfo>;
 
   // Settings, keys, models.

@@ -26,6 +26,8 @@ import { basePrompt } from "../agent/deeptab-prompt.ts";
 import { KEY_PROVIDERS, providerInfo } from "../protocol/catalog.ts";
 import { enrichApproval } from "./runs/approvals.ts";
 import { createFilesService } from "./threads/files.ts";
+import { createRewindService } from "./threads/rewind.ts";
+import { SNAPSHOT_NAMESPACES, WorkspaceSnapshots } from "./threads/snapshots.ts";
 import type { CheckpointReader } from "./threads/history.ts";
 import type { Layout } from "./layout.ts";
 import type { LocalModels } from "./models/local-models.ts";
@@ -247,7 +249,19 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const agentView = async (threadId: string) =>
     (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
+  const rewind = createRewindService({
+    snapshots: new WorkspaceSnapshots(storage.layout.store),
+    fs: fsOf,
+    reader,
+    registry: threads,
+    history,
+    runningHere,
+    view: (threadId) => view(threadId),
+    notify: options.notify,
+  });
+
   const runs = createRunService({
+    turnFiles: rewind,
     reader,
     registry: threads,
     history,
@@ -369,7 +383,15 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       log.clear();
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
-      for (const ns of [["threads"], ["partials"], ["memories"], ["skills"], AGENTS_NS, AGENT_LINKS_NS]) {
+      for (const ns of [
+        ["threads"],
+        ["partials"],
+        ["memories"],
+        ["skills"],
+        AGENTS_NS,
+        AGENT_LINKS_NS,
+        ...SNAPSHOT_NAMESPACES.map((ns) => [...ns]),
+      ]) {
         const items = await storage.layout.store.search(ns, { limit: 100_000 });
         if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
       }
@@ -435,6 +457,10 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     workspaceZip: async (threadId) => files.zip(await fsOf(threadId)),
     runCommand: async (...args) => (await terminal()).runCommand(...args),
     cancelCommand: async (threadId) => (await terminal()).cancelCommand(threadId),
+    rewindPreview: rewind.rewindPreview,
+    rewind: rewind.rewind,
+    turnChanges: rewind.turnChanges,
+    revertTurn: rewind.revertTurn,
 
     listThreads: () => threads.listThreads(),
     renameThread: (id, title) => threads.renameThread(id, title),

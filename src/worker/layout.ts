@@ -26,6 +26,7 @@ import {
 import { deleteStoreEffects, StoreBackend, storeStepGuard } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./threads/files.ts";
+import { WorkspaceSnapshots } from "./threads/snapshots.ts";
 
 /**
  * Paths under these prefixes are shared by every thread (not part of a thread's workspace or export): the routes of
@@ -66,6 +67,8 @@ export function createLayout(prefix = "deeptab"): Layout {
     async deleteThreadFiles(threadId) {
       const own = (id: string) => rootThreadId(id) === threadId;
       for (const ns of ["memories", "skills"]) await deleteStoreEffects(store, [ns], own);
+      // The thread's recorded workspace (threads/snapshots.ts) goes with it.
+      await new WorkspaceSnapshots(store).deleteThread(threadId);
       return workspace.deleteScope(threadId);
     },
     async uploadThreadFiles(threadId, files) {

@@ -3,7 +3,7 @@
  * page gets. Pure.
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { isGraderFeedback, messageText, TOOL_DURATION_KEY, WEB_SEARCH_KEY } from "../../core/messages.ts";
+import { isGraderFeedback, isWorkspaceNote, messageText, TOOL_DURATION_KEY, WEB_SEARCH_KEY } from "../../core/messages.ts";
 import { MAX_TOOL_IMAGES, TOOL_IMAGES_KEY, type ToolImage } from "../../core/tool-images.ts";
 import { tokenUsage } from "../../core/usage.ts";
 import { evictionPreview } from "../../middleware/eviction.ts";
@@ -35,6 +35,7 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
   const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: messageText(msg) };
   if (msg.id) info.id = msg.id;
   if (isGraderFeedback(msg)) info.grader = true;
+  if (isWorkspaceNote(msg)) info.note = true;
   if (AIMessage.isInstance(msg)) {
     if (msg.tool_calls?.length) info.toolCalls = msg.tool_calls.map(toToolCallInfo);
     const usage = usageOf(msg);

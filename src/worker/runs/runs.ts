@@ -27,6 +27,7 @@ import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "../threads/history.ts";
 import { CUT_OFF_KEY } from "../../protocol/message-marks.ts";
+import { isWorkspaceNote } from "../../core/messages.ts";
 import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
@@ -82,6 +83,11 @@ export interface RunDeps {
   tokenBatchMs?: number;
   /** How often a streaming answer is saved for a reload. Default 1,000 ms. */
   partialEveryMs?: number;
+  /** Records the workspace at a turn's start (before its message, by id) and as each run ends (threads/rewind.ts). */
+  turnFiles?: {
+    turnStarted(threadId: string, messageId: string): Promise<void>;
+    turnEnded(threadId: string, messages: readonly BaseMessage[]): Promise<void>;
+  };
 }
 
 export interface RunService {
@@ -273,7 +279,9 @@ export function createRunService(deps: RunDeps): RunService {
     }
     await saving;
     await registry.savePartial(threadId, undefined).catch(() => undefined);
-    await registry.runEnded(threadId, await messagesOf(threadId).catch(() => [])).catch(() => undefined);
+    const ended = await messagesOf(threadId).catch(() => []);
+    await deps.turnFiles?.turnEnded(threadId, ended).catch(() => undefined);
+    await registry.runEnded(threadId, ended).catch(() => undefined);
     return terminal;
   }
 
@@ -345,6 +353,9 @@ export function createRunService(deps: RunDeps): RunService {
       return startError("awaiting_approval", "The agent is waiting for your approval. Answer it first, or reject it with your message.");
     }
     let text = input.text;
+    // The message's id is known before it is sent: the workspace just before it is recorded under it (before the attachments).
+    const id = queued?.[0]?.id ?? crypto.randomUUID();
+    await deps.turnFiles?.turnStarted(threadId, id);
     if (files.length) {
       const paths = await deps.attach(threadId, files);
       if (!paths.ok) return startError("attachment_failed", paths.error.message);
@@ -352,7 +363,7 @@ export function createRunService(deps: RunDeps): RunService {
     }
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     return {
-      input: { messages: queued ? queued.map(userMessage) : [new HumanMessage(text)] },
+      input: { messages: queued ? queued.map(userMessage) : [new HumanMessage({ content: text, id })] },
       text,
       shown: before + (partial?.trim() ? 1 : 0) + (queued?.length ?? 1),
       ...(head ? { checkpointId: head } : {}),
@@ -401,8 +412,10 @@ export function createRunService(deps: RunDeps): RunService {
         if (!HumanMessage.isInstance(messages[messageIndex])) return startError("not_found", "There is no user message there to edit.");
         const fork = deps.history ? await forkCheckpoint(deps.history, threadId, messageIndex, head) : undefined;
         if (!fork) return startError("not_found", "The checkpoint before that message is not stored; it cannot be edited.");
+        const id = crypto.randomUUID();
+        await deps.turnFiles?.turnStarted(threadId, id);
         return {
-          input: { messages: [new HumanMessage(text)] },
+          input: { messages: [new HumanMessage({ content: text, id })] },
           text,
           shown: visibleCount(messages.slice(0, messageIndex)) + 1,
           checkpointId: fork,
@@ -412,7 +425,8 @@ export function createRunService(deps: RunDeps): RunService {
 
     async retry(threadId, onEvent) {
       const messages = await messagesOf(threadId, await registry.head(threadId));
-      const index = messages.findLastIndex((m) => HumanMessage.isInstance(m));
+      // The person's last message: not a note of theirs about the workspace (threads/rewind.ts), which is not a request.
+      const index = messages.findLastIndex((m) => HumanMessage.isInstance(m) && !isWorkspaceNote(m));
       if (index < 0) {
         release(onEvent);
         return startError("not_found", "There is no message to retry.");
