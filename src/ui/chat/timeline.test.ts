@@ -304,3 +304,12 @@ describe("the live reducer", () => {
     expect(beginTurn(live).status).toBeNull();
   });
 });
+
+describe("workspace notes in the timeline", () => {
+  it("shows a rewind's or a revert's note as a note of its own, in the turn before it (not a turn of the person's)", () => {
+    const note: MessageInfo = { role: "user", content: "[Workspace note] The person reverted these files", note: true };
+    const items = buildTimeline([user("go"), ai("done"), note, user("next"), ai("ok")]);
+    expect(items.map((i) => i.kind)).toEqual(["user", "assistant", "note", "user", "assistant"]);
+    expect(items[2]).toEqual({ kind: "note", index: 2, text: note.content });
+  });
+});

@@ -98,7 +98,14 @@ export interface GraderItem {
   text: string;
 }
 
-export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem | UsageItem | GradeItem | GraderItem;
+/** The note deeptab added when the person rewound or reverted files (the agent reads it; rewinding to before it undoes it). */
+export interface NoteItem {
+  kind: "note";
+  index: number;
+  text: string;
+}
+
+export type TimelineItem = UserItem | AssistantItem | ToolItem | SummaryItem | UsageItem | GradeItem | GraderItem | NoteItem;
 
 export interface TimelineOptions {
   /** A run is active: unanswered calls are running, not cancelled. */
@@ -152,7 +159,7 @@ function withTurnUsage(items: TimelineItem[], messages: readonly MessageInfo[], 
   const live = options.children ?? {};
   const childrenOf = (call: { id: string; children?: MessageInfo[] }) =>
     call.children?.length ? call.children : (live[call.id]?.messages ?? []);
-  const starts = messages.flatMap((m, i) => (m.role === "user" && !m.grader ? [i] : []));
+  const starts = messages.flatMap((m, i) => (m.role === "user" && !m.grader && !m.note ? [i] : []));
   if (starts[0] !== 0) starts.unshift(0);
   const out = [...items];
   // Last turn first, so inserting an item leaves the earlier positions as they are.
@@ -180,8 +187,7 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
   for (let i = 0; i < messages.length; i++) {
     if (options.summary && i === options.summary.cutoff && i > 0) items.push({ kind: "summary", historyPath: options.summary.historyPath });
     const m = messages[i]!;
-    if (m.role === "user")
-      items.push(m.grader ? { kind: "grader", index: i, text: m.content } : { kind: "user", index: i, text: m.content });
+    if (m.role === "user") items.push({ kind: m.grader ? "grader" : m.note ? "note" : "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
     // The provider ran these searches before it wrote the answer.
     for (const search of Array.isArray(m.searches) ? m.searches : []) items.push(searchItem(i, search));
