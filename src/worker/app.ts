@@ -27,7 +27,7 @@ import { KEY_PROVIDERS, providerInfo } from "../protocol/catalog.ts";
 import { enrichApproval } from "./runs/approvals.ts";
 import { createFilesService } from "./threads/files.ts";
 import { createRewindService } from "./threads/rewind.ts";
-import { SNAPSHOT_NAMESPACES, WorkspaceSnapshots } from "./threads/snapshots.ts";
+import { SNAPSHOT_NAMESPACES } from "./threads/snapshots.ts";
 import type { CheckpointReader } from "./threads/history.ts";
 import type { Layout } from "./layout.ts";
 import type { LocalModels } from "./models/local-models.ts";
@@ -250,7 +250,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
   const rewind = createRewindService({
-    snapshots: new WorkspaceSnapshots(storage.layout.store),
+    snapshots: storage.layout.snapshots,
     fs: fsOf,
     reader,
     registry: threads,
@@ -395,6 +395,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         const items = await storage.layout.store.search(ns, { limit: 100_000 });
         if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
       }
+      storage.layout.snapshots.forgetCaches();
       options.notify({ type: "thread_updated", threadId: "*", running: false });
     },
 

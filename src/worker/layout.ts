@@ -43,6 +43,8 @@ export interface Layout {
   files(threadId: string): Promise<Record<string, FileData>>;
   /** Removes a thread's workspace files and its records of shared-file effects (memories and skills stay). */
   deleteThreadFiles(threadId: string): Promise<number>;
+  /** The workspace recorded at each turn's start and end (threads/snapshots.ts), in `store`; deleted with the thread's files. */
+  snapshots: WorkspaceSnapshots;
   /** Writes files into a thread's workspace, keeping each file's `modifiedAt` (one transaction per timestamp). */
   uploadThreadFiles(threadId: string, files: Record<string, FileData>): Promise<void>;
 }
@@ -59,16 +61,18 @@ export function createLayout(prefix = "deeptab"): Layout {
   } satisfies Record<(typeof SHARED_ROUTES)[number], BackendFactory>;
   const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
   const plain = backend(workspace);
+  const snapshots = new WorkspaceSnapshots(store);
   return {
     workspace,
     store,
+    snapshots,
     backend,
     files: (threadId) => readAllFiles(resolveBackend(plain, createBackendRuntime({}, { configurable: { thread_id: threadId } }))),
     async deleteThreadFiles(threadId) {
       const own = (id: string) => rootThreadId(id) === threadId;
       for (const ns of ["memories", "skills"]) await deleteStoreEffects(store, [ns], own);
       // The thread's recorded workspace (threads/snapshots.ts) goes with it.
-      await new WorkspaceSnapshots(store).deleteThread(threadId);
+      await snapshots.deleteThread(threadId);
       return workspace.deleteScope(threadId);
     },
     async uploadThreadFiles(threadId, files) {

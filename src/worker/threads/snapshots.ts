@@ -14,8 +14,8 @@
  * and `["workspace_blobs", thread]`, deleted with the thread.
  */
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import type { BackendProtocol, FileData } from "../../backends/protocol.ts";
-import { readAllFiles } from "./files.ts";
+import { fileDataFromBytes } from "../../backends/file-ops.ts";
+import { isBackendError, type BackendProtocol, type FileData, type FileInfo } from "../../backends/protocol.ts";
 import { isTracked, type Manifest } from "./workspace-changes.ts";
 
 /** The namespaces snapshots live under (each followed by the thread's id). */
@@ -28,6 +28,13 @@ export type StoredContent = Pick<FileData, "content" | "encoding">;
 /** The moment a snapshot records. */
 export type SnapshotKey = `before:${string}` | `after:${string}`;
 
+/** The workspace as read now: its manifest, the contents read (by hash; unchanged files are not read), the listing. */
+export interface WorkspaceNow {
+  manifest: Record<string, string>;
+  blobs: Map<string, StoredContent>;
+  listed: FileInfo[];
+}
+
 async function hashOf(blob: StoredContent): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${blob.encoding}:${blob.content}`));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -37,29 +44,46 @@ export class WorkspaceSnapshots {
   readonly #store: Pick<BaseStore, "get" | "batch" | "search">;
   /** Hashes known to be stored, by thread (a put of a known one is skipped). */
   readonly #stored = new Map<string, Set<string>>();
+  /** By thread, each file's stamp (size and modification time) and hash as last recorded. */
+  readonly #stamps = new Map<string, Map<string, { stamp: string; hash: string }>>();
 
   constructor(store: Pick<BaseStore, "get" | "batch" | "search">) {
     this.#store = store;
   }
 
-  /** The workspace as it is now: its manifest, and each tracked file's content by hash. */
-  async read(fs: BackendProtocol): Promise<{ manifest: Record<string, string>; blobs: Map<string, StoredContent> }> {
-    const files = await readAllFiles(fs);
+  /**
+   * The workspace as it is now: its manifest, and the content of each tracked file read (by hash). With `threadId`,
+   * a file whose size and modification time are those of its last recording is not read again: its hash is reused
+   * (its content is stored already), so a turn over a large, unchanged workspace reads only what changed.
+   */
+  async read(fs: BackendProtocol, threadId?: string): Promise<WorkspaceNow> {
+    const listed = await fs.glob("**/*", "/");
+    const stamps = threadId === undefined ? undefined : this.#stamps.get(threadId);
     const manifest: Record<string, string> = {};
     const blobs = new Map<string, StoredContent>();
-    for (const [path, data] of Object.entries(files)) {
-      if (!isTracked(path)) continue;
-      const blob = { content: data.content, encoding: data.encoding };
-      const hash = await hashOf(blob);
-      manifest[path] = hash;
-      blobs.set(hash, blob);
+    const toRead: string[] = [];
+    for (const f of isBackendError(listed) ? [] : listed) {
+      if (f.isDir || !isTracked(f.path)) continue;
+      const known = f.modifiedAt ? stamps?.get(f.path) : undefined;
+      if (known && known.stamp === `${f.size}|${f.modifiedAt}`) manifest[f.path] = known.hash;
+      else toRead.push(f.path);
     }
-    return { manifest, blobs };
+    if (toRead.length && fs.downloadFiles) {
+      for (const d of await fs.downloadFiles(toRead)) {
+        if (!d.content) continue;
+        const data = fileDataFromBytes(d.content, "");
+        const blob = { content: data.content, encoding: data.encoding };
+        const hash = await hashOf(blob);
+        manifest[d.path] = hash;
+        blobs.set(hash, blob);
+      }
+    }
+    return { manifest, blobs, listed: isBackendError(listed) ? [] : listed };
   }
 
   /** Records the workspace now under `key`; returns its manifest. */
   async take(threadId: string, key: SnapshotKey, fs: BackendProtocol): Promise<Manifest> {
-    const { manifest, blobs } = await this.read(fs);
+    const { manifest, blobs, listed } = await this.read(fs, threadId);
     const known = this.#stored.get(threadId) ?? new Set<string>();
     this.#stored.set(threadId, known);
     const fresh = [...blobs].filter(([hash]) => !known.has(hash));
@@ -68,6 +92,13 @@ export class WorkspaceSnapshots {
       { namespace: [...MANIFESTS, threadId], key, value: { files: manifest, at: new Date().toISOString() } },
     ]);
     for (const [hash] of fresh) known.add(hash);
+    // Each recorded file's stamp: the next recording reuses its hash while the stamp is unchanged.
+    const stamps = new Map<string, { stamp: string; hash: string }>();
+    for (const f of listed) {
+      const hash = manifest[f.path];
+      if (hash && f.modifiedAt) stamps.set(f.path, { stamp: `${f.size}|${f.modifiedAt}`, hash });
+    }
+    this.#stamps.set(threadId, stamps);
     return manifest;
   }
 
@@ -85,9 +116,16 @@ export class WorkspaceSnapshots {
     return { content: value.content, encoding: value.encoding === "base64" ? "base64" : "utf-8" };
   }
 
+  /** Forgets what this worker remembers of every thread's recordings (the store was emptied: forget everything). */
+  forgetCaches(): void {
+    this.#stored.clear();
+    this.#stamps.clear();
+  }
+
   /** Forgets a thread's snapshots (the thread is deleted). */
   async deleteThread(threadId: string): Promise<void> {
     this.#stored.delete(threadId);
+    this.#stamps.delete(threadId);
     for (const ns of SNAPSHOT_NAMESPACES) {
       const items = await this.#store.search([...ns, threadId], { limit: 1_000_000 });
       if (items.length) await this.#store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
