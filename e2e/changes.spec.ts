@@ -60,9 +60,8 @@ test("review a turn's changes by keyboard, revert one file, and the agent is tol
   const sent = await scope.chatRequests();
   const messages = sent.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
   const users = messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
-  expect(users.at(-2)).toContain(
-    'The person reverted these files to how they were before their message \\"Start the app\\": /draft.md (deleted: it did not exist then).',
-  );
+  const told = 'The person reverted these files to how they were before their message \\"Start the app\\": ';
+  expect(users.at(-2)).toContain(`${told}/draft.md (deleted: it did not exist then).`);
   expect(users.at(-1)).toContain("Carry on");
   expect(errors).toEqual([]);
 });
