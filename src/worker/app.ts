@@ -26,8 +26,7 @@ import { basePrompt } from "../agent/deeptab-prompt.ts";
 import { KEY_PROVIDERS, providerInfo } from "../protocol/catalog.ts";
 import { enrichApproval } from "./runs/approvals.ts";
 import { createFilesService } from "./threads/files.ts";
-import { createRewindService } from "./threads/rewind.ts";
-import { SNAPSHOT_NAMESPACES } from "./threads/snapshots.ts";
+import type { createRewindService } from "./threads/rewind.ts";
 import type { CheckpointReader } from "./threads/history.ts";
 import type { Layout } from "./layout.ts";
 import type { LocalModels } from "./models/local-models.ts";
@@ -249,16 +248,29 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const agentView = async (threadId: string) =>
     (await threads.agentOf(threadId)) ? (await agents()).view(threadId) : { id: GENERAL_AGENT.id, name: GENERAL_AGENT.name };
 
-  const rewind = createRewindService({
-    snapshots: storage.layout.snapshots,
-    fs: fsOf,
-    reader,
-    registry: threads,
-    history,
-    runningHere,
-    view: (threadId) => view(threadId),
-    notify: options.notify,
-  });
+  // Rewind and a turn's changes: loaded with a first turn's start (or a first rewind), not with the worker.
+  let rewindLoaded: Promise<ReturnType<typeof createRewindService>> | undefined;
+  const rewindService = () =>
+    (rewindLoaded ??= Promise.all([import("./threads/rewind.ts"), storage.layout.snapshots()]).then(([m, snapshots]) =>
+      m.createRewindService({
+        snapshots,
+        fs: fsOf,
+        reader,
+        registry: threads,
+        history,
+        runningHere,
+        view: (threadId) => view(threadId),
+        notify: options.notify,
+      }),
+    ));
+  const rewind: ReturnType<typeof createRewindService> = {
+    turnStarted: async (threadId, id) => (await rewindService()).turnStarted(threadId, id),
+    turnEnded: async (threadId, messages) => (await rewindService()).turnEnded(threadId, messages),
+    rewindPreview: async (threadId, index) => (await rewindService()).rewindPreview(threadId, index),
+    rewind: async (threadId, index, mode) => (await rewindService()).rewind(threadId, index, mode),
+    turnChanges: async (threadId, index) => (await rewindService()).turnChanges(threadId, index),
+    revertTurn: async (threadId, index, paths) => (await rewindService()).revertTurn(threadId, index, paths),
+  };
 
   const runs = createRunService({
     turnFiles: rewind,
@@ -383,19 +395,11 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       log.clear();
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
-      for (const ns of [
-        ["threads"],
-        ["partials"],
-        ["memories"],
-        ["skills"],
-        AGENTS_NS,
-        AGENT_LINKS_NS,
-        ...SNAPSHOT_NAMESPACES.map((ns) => [...ns]),
-      ]) {
+      await (await storage.layout.snapshots()).forgetAll();
+      for (const ns of [["threads"], ["partials"], ["memories"], ["skills"], AGENTS_NS, AGENT_LINKS_NS]) {
         const items = await storage.layout.store.search(ns, { limit: 100_000 });
         if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
       }
-      storage.layout.snapshots.forgetCaches();
       options.notify({ type: "thread_updated", threadId: "*", running: false });
     },
 

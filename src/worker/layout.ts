@@ -26,7 +26,7 @@ import {
 import { deleteStoreEffects, StoreBackend, storeStepGuard } from "../backends/store.ts";
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./threads/files.ts";
-import { WorkspaceSnapshots } from "./threads/snapshots.ts";
+import type { WorkspaceSnapshots } from "./threads/snapshots.ts";
 
 /**
  * Paths under these prefixes are shared by every thread (not part of a thread's workspace or export): the routes of
@@ -43,8 +43,11 @@ export interface Layout {
   files(threadId: string): Promise<Record<string, FileData>>;
   /** Removes a thread's workspace files and its records of shared-file effects (memories and skills stay). */
   deleteThreadFiles(threadId: string): Promise<number>;
-  /** The workspace recorded at each turn's start and end (threads/snapshots.ts), in `store`; deleted with the thread's files. */
-  snapshots: WorkspaceSnapshots;
+  /**
+   * The workspace recorded at each turn's start and end (threads/snapshots.ts), in `store`; deleted with the thread's
+   * files. One per layout, loaded on first use (a first turn's worker code does not carry it).
+   */
+  snapshots(): Promise<WorkspaceSnapshots>;
   /** Writes files into a thread's workspace, keeping each file's `modifiedAt` (one transaction per timestamp). */
   uploadThreadFiles(threadId: string, files: Record<string, FileData>): Promise<void>;
 }
@@ -61,7 +64,8 @@ export function createLayout(prefix = "deeptab"): Layout {
   } satisfies Record<(typeof SHARED_ROUTES)[number], BackendFactory>;
   const backend = (workspaceRoute: BackendFactory) => compositeBackend(workspaceRoute, routes);
   const plain = backend(workspace);
-  const snapshots = new WorkspaceSnapshots(store);
+  let snapshotsLoaded: Promise<WorkspaceSnapshots> | undefined;
+  const snapshots = () => (snapshotsLoaded ??= import("./threads/snapshots.ts").then((m) => new m.WorkspaceSnapshots(store)));
   return {
     workspace,
     store,
@@ -72,7 +76,7 @@ export function createLayout(prefix = "deeptab"): Layout {
       const own = (id: string) => rootThreadId(id) === threadId;
       for (const ns of ["memories", "skills"]) await deleteStoreEffects(store, [ns], own);
       // The thread's recorded workspace (threads/snapshots.ts) goes with it.
-      await snapshots.deleteThread(threadId);
+      await (await snapshots()).deleteThread(threadId);
       return workspace.deleteScope(threadId);
     },
     async uploadThreadFiles(threadId, files) {

@@ -20,7 +20,7 @@ function workspace(threadId: string) {
 describe("the recorded workspace", () => {
   it("records each file by content hash, re-reads only what changed, and forgets the thread with it", async () => {
     const { layout, fs, read, write } = workspace("t");
-    const snapshots = layout.snapshots;
+    const snapshots = await layout.snapshots();
     await write("/a.txt", "alpha\n");
     await write("/b.txt", "beta\n");
     await write("/large_tool_results/call_1", "offloaded");

@@ -19,7 +19,7 @@ import { isBackendError, type BackendProtocol, type FileData, type FileInfo } fr
 import { isTracked, type Manifest } from "./workspace-changes.ts";
 
 /** The namespaces snapshots live under (each followed by the thread's id). */
-export const SNAPSHOT_NAMESPACES = [["workspace_snapshots"], ["workspace_blobs"]] as const;
+const SNAPSHOT_NAMESPACES = [["workspace_snapshots"], ["workspace_blobs"]] as const;
 const [MANIFESTS, BLOBS] = SNAPSHOT_NAMESPACES;
 
 /** A stored content: the file's text, or base64 for binary files. */
@@ -116,10 +116,14 @@ export class WorkspaceSnapshots {
     return { content: value.content, encoding: value.encoding === "base64" ? "base64" : "utf-8" };
   }
 
-  /** Forgets what this worker remembers of every thread's recordings (the store was emptied: forget everything). */
-  forgetCaches(): void {
+  /** Deletes every thread's recordings (Forget everything). */
+  async forgetAll(): Promise<void> {
     this.#stored.clear();
     this.#stamps.clear();
+    for (const ns of SNAPSHOT_NAMESPACES) {
+      const items = await this.#store.search([...ns], { limit: 1_000_000 });
+      if (items.length) await this.#store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));
+    }
   }
 
   /** Forgets a thread's snapshots (the thread is deleted). */
