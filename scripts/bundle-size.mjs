@@ -44,9 +44,10 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * during a run) 0.5 (250.0 KiB, budget 250.0); the person's terminal (issue 40: runCommand and cancelCommand, whose
  * code loads with the first command) 0.07 (budget 250.25); rewind and a turn's changes (issue 40: the message id, the
  * workspace note's mark, the turn hooks; their service and snapshots load at a first turn's start) 0.15 (budget
- * 250.5): lower it when the startup JS shrinks.
+ * 250.5); the workspace recorded as a steered message lands (issue 40: the inbox waits for it) a few bytes over
+ * (budget 250.75): lower it when the startup JS shrinks (issue 44).
  */
-export const WORKER_STARTUP_BUDGET = 250.5 * 1024;
+export const WORKER_STARTUP_BUDGET = 250.75 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

@@ -107,6 +107,17 @@ export function isGraderFeedback(m: BaseMessage): boolean {
 /** The tag on the notes deeptab adds when the person changes the workspace by rewinding or reverting a turn's files. */
 export const WORKSPACE_NOTE_SOURCE = "workspace_note";
 
+/**
+ * `additional_kwargs` key on a user message the person sent while a run worked (steering): it landed inside a turn,
+ * after the tool results of the step before it, not at the turn's start.
+ */
+export const STEERED_KEY = "deeptab_steered";
+
+/** Did this user message land inside a running turn (steering), rather than start one? */
+export function isSteered(m: BaseMessage): boolean {
+  return m.getType() === "human" && m.additional_kwargs?.[STEERED_KEY] === true;
+}
+
 /** Is this a workspace note (a rewind's or a revert's; the person's action, told to the agent), not a message they typed? */
 export function isWorkspaceNote(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === WORKSPACE_NOTE_SOURCE;

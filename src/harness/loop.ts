@@ -90,10 +90,11 @@ export const INBOX_NODE = "inbox";
 
 /**
  * Where a run's steering messages wait. `take` removes and returns every message waiting for `threadId` (the run's
- * thread), in the order sent; each keeps its id, so whoever queued it can tell where it landed.
+ * thread), in the order sent (or a promise of them: the step waits); each keeps its id, so whoever queued it can tell
+ * where it landed.
  */
 export interface Inbox {
-  take(threadId: string): BaseMessage[];
+  take(threadId: string): BaseMessage[] | Promise<BaseMessage[]>;
 }
 
 /** The built-in channels every agent has, typed. */
@@ -354,7 +355,7 @@ export function buildAgentLoop(spec: LoopSpec) {
   /** Commits the messages waiting in the inbox (none: an empty update), so the model call after it reads them. */
   async function inboxNode(_state: AgentState, config: LangGraphRunnableConfig): Promise<NodeResult> {
     const threadId = config.configurable?.thread_id;
-    const taken = spec.inbox && typeof threadId === "string" ? spec.inbox.take(threadId) : [];
+    const taken = spec.inbox && typeof threadId === "string" ? await spec.inbox.take(threadId) : [];
     return taken.length ? { messages: taken } : {};
   }
 

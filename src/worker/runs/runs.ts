@@ -147,7 +147,15 @@ export function createRunService(deps: RunDeps): RunService {
   let queues: SteerQueues | undefined;
   const steering = async () => (queues ??= new (await import("./steering.ts")).SteerQueues());
   const userMessage = (m: QueuedMessage) => new HumanMessage({ id: m.id, content: m.text });
-  const inbox: Inbox = { take: (threadId) => (queues?.take(threadId) ?? []).map(userMessage) };
+  const inbox: Inbox = {
+    async take(threadId) {
+      const taken = queues?.inbox().take(threadId) ?? [];
+      // The workspace as each lands, recorded before the model call reads it (the tool calls of the step before have
+      // finished, the next have not started): Rewind on a steered message restores what the files were then.
+      for (const m of taken) await deps.turnFiles?.turnStarted(threadId, m.id!).catch(() => undefined);
+      return taken;
+    },
+  };
 
   /** The thread's state; a history that cannot be read as messages is a `corrupt_record` error, not a TypeError later. */
   async function stateOf(threadId: string, checkpointId?: string) {

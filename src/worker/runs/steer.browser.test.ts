@@ -112,4 +112,49 @@ describe("steering in the worker", () => {
     expect(stored).toEqual(["user:LAST-CALL", "assistant:final answer", "user:AFTER-END please", "assistant:next turn answer"]);
     expect(await client.runQueued(t)).toMatchObject({ ok: false, error: { code: "empty_input" } });
   }, 120_000);
+
+  it("records the workspace as a steered message lands: the turn's Changes cover the run, Rewind on it goes back to then", async () => {
+    const server = serverScope(inject("providerServer"));
+    const slowChild: ServerReply = { when: { lastUserIncludes: "REC-DIG" }, text: "dug", delayMs: 3000 };
+    await server.script([
+      {
+        when: { lastUserIncludes: "REC-GO", toolResults: 0 },
+        toolCalls: [
+          { id: "wa", name: "write_file", args: { file_path: "/a.txt", content: "a\n" } },
+          { id: "dig", name: "task", args: { description: "REC-DIG", subagent_type: "general-purpose" } },
+        ],
+      },
+      slowChild,
+      slowChild,
+      {
+        when: { lastUserIncludes: "REC-STEER", toolResults: 2 },
+        toolCalls: [{ id: "wb", name: "write_file", args: { file_path: "/b.txt", content: "b\n" } }],
+      },
+      { when: { lastUserIncludes: "REC-STEER", toolResults: 3 }, text: "recorded" },
+    ]);
+    const client = spawn();
+    const t = "t-steer-rec";
+    await client.setThreadModel(t, { provider: "openai-compatible", model: "m", baseUrl: server.baseUrl });
+    const events: AgentEvent[] = [];
+    const started = await client.run(t, { text: "REC-GO" }, (e) => events.push(e));
+    if (!started.ok) throw new Error(started.error.message);
+    await vi.waitFor(() => {
+      const calls = events.flatMap((e) => (e.type === "messages" && !e.taskId ? e.messages.flatMap((m) => m.toolCalls ?? []) : []));
+      expect(calls.map((c) => c.name)).toContain("task");
+    }, WAIT);
+    expect((await client.steer(t, "REC-STEER")).ok).toBe(true);
+    expect(await started.value.done).toMatchObject({ type: "done", status: "complete" });
+
+    const shown = (await client.getThread(t)).messages;
+    const start = shown.findIndex((m) => m.role === "user" && m.content === "REC-GO");
+    const steered = shown.findIndex((m) => m.role === "user" && m.content === "REC-STEER");
+    expect(steered).toBeGreaterThan(start);
+    const kinds = (r: Awaited<ReturnType<typeof client.turnChanges>>) =>
+      r.ok ? r.value.map((c) => `${c.kind} ${c.path}`) : [r.error.code];
+    // The turn the run started: every file it wrote, before and after the steer.
+    expect(kinds(await client.turnChanges(t, start))).toEqual(["added /a.txt", "added /b.txt"]);
+    // From the steered message on: only what came after it landed.
+    expect(kinds(await client.turnChanges(t, steered))).toEqual(["added /b.txt"]);
+    expect(kinds(await client.rewindPreview(t, steered))).toEqual(["deleted /b.txt"]);
+  }, 120_000);
 });

@@ -5,6 +5,7 @@
  * Loaded with the first message sent during a run.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { STEERED_KEY } from "../../core/messages.ts";
 import { fail, ok } from "../../core/result.ts";
 import type { SteerResult } from "../../protocol/errors.ts";
 import { threadLockName } from "../../protocol/threads.ts";
@@ -81,7 +82,10 @@ export class SteerQueues {
   }
 }
 
-/** A queued message as the user message the run reads (its id kept, so the page can tell where it landed). */
+/**
+ * A queued message as the user message the run reads: its id kept, so the page can tell where it landed, and marked
+ * steered (it lands inside a turn, not at its start: rewind.ts ends that turn with the run).
+ */
 export function steeringMessage(message: QueuedMessage): HumanMessage {
-  return new HumanMessage({ id: message.id, content: message.text });
+  return new HumanMessage({ id: message.id, content: message.text, additional_kwargs: { [STEERED_KEY]: true } });
 }

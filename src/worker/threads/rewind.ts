@@ -12,14 +12,14 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { fileDataToBytes } from "../../backends/file-ops.ts";
 import { isBackendError, type BackendProtocol } from "../../backends/protocol.ts";
 import { toErrorInfo } from "../../core/errors.ts";
-import { isGraderFeedback, isWorkspaceNote, WORKSPACE_NOTE_SOURCE } from "../../core/messages.ts";
+import { isGraderFeedback, WORKSPACE_NOTE_SOURCE } from "../../core/messages.ts";
 import { fail, ok } from "../../core/result.ts";
 import type { DeepAgent } from "../../agent/create-deep-agent.ts";
 import type { FileChange, RewindApi, RewindErrorCode, RewindResult } from "../../protocol/rewind.ts";
 import { threadLockName, type ThreadEvent, type ThreadView } from "../../protocol/threads.ts";
 import { forkCheckpoint, type CheckpointReader } from "./history.ts";
 import type { StoredContent, WorkspaceSnapshots } from "./snapshots.ts";
-import { changesBetween, restoreSteps, workspaceNote, type Manifest } from "./workspace-changes.ts";
+import { changesBetween, restoreSteps, turnMessageIds, workspaceNote, type Manifest } from "./workspace-changes.ts";
 
 /** Texts longer than this are listed without a diff. */
 const DIFF_LIMIT = 200_000;
@@ -167,8 +167,8 @@ export function createRewindService(deps: RewindDeps): RewindApi & {
     },
 
     async turnEnded(threadId, messages) {
-      const last = messages.findLast((m) => HumanMessage.isInstance(m) && !isGraderFeedback(m) && !isWorkspaceNote(m));
-      if (last?.id) await snapshots.take(threadId, `after:${last.id}`, await deps.fs(threadId)).catch(() => undefined);
+      const fs = await deps.fs(threadId);
+      for (const id of turnMessageIds(messages)) await snapshots.take(threadId, `after:${id}`, fs).catch(() => undefined);
     },
 
     rewindPreview: (threadId, index) =>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { changesBetween, isTracked, quoted, restoreSteps, workspaceNote } from "./workspace-changes.ts";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { RUBRIC_GRADER_SOURCE, STEERED_KEY, WORKSPACE_NOTE_SOURCE } from "../../core/messages.ts";
+import { changesBetween, isTracked, quoted, restoreSteps, turnMessageIds, workspaceNote } from "./workspace-changes.ts";
 
 describe("the workspace over time", () => {
   const before = { "/a.txt": "h1", "/b.txt": "h2", "/c.txt": "h3" };
@@ -36,5 +38,19 @@ describe("the workspace over time", () => {
     );
     expect(workspaceNote("rewind", "go", { write: [], remove: [] })).toContain("restored the workspace to how it was before");
     expect(quoted("x".repeat(100))).toHaveLength(82);
+  });
+
+  it("ends the turn of the last message that started one, and of every message steered into it", () => {
+    const person = (id: string) => new HumanMessage({ id, content: id });
+    const steered = (id: string) => new HumanMessage({ id, content: id, additional_kwargs: { [STEERED_KEY]: true } });
+    const tagged = (id: string, source: string) => new HumanMessage({ id, content: id, additional_kwargs: { lc_source: source } });
+    const call = new AIMessage({ content: "", tool_calls: [{ id: "c", name: "ls", args: {} }] });
+    const result = new ToolMessage({ tool_call_id: "c", content: "" });
+    expect(turnMessageIds([person("a"), new AIMessage("done"), person("b"), new AIMessage("done")])).toEqual(["b"]);
+    expect(turnMessageIds([person("a"), call, result, steered("s1"), steered("s2"), new AIMessage("done")])).toEqual(["a", "s1", "s2"]);
+    // A message queued as a run ended starts the next turn (not marked steered): the earlier turn is left as it ended.
+    expect(turnMessageIds([person("a"), call, result, steered("s1"), new AIMessage("x"), person("q"), new AIMessage("y")])).toEqual(["q"]);
+    expect(turnMessageIds([person("a"), tagged("g", RUBRIC_GRADER_SOURCE), tagged("n", WORKSPACE_NOTE_SOURCE)])).toEqual(["a"]);
+    expect(turnMessageIds([new AIMessage("hi")])).toEqual([]);
   });
 });

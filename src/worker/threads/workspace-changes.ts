@@ -5,6 +5,8 @@
  * note the agent reads when the person did that. snapshots.ts stores the
  * manifests and contents; rewind.ts applies them.
  */
+import type { BaseMessage } from "@langchain/core/messages";
+import { isGraderFeedback, isSteered, isWorkspaceNote } from "../../core/messages.ts";
 import type { FileChangeKind } from "../../protocol/rewind.ts";
 
 /** The workspace's files at one moment: each path to its content's hash. */
@@ -69,4 +71,20 @@ export function workspaceNote(kind: "rewind" | "revert", message: string, steps:
         "Read a file again before relying on it."
     : `[Workspace note] The person reverted these files to how they were before their message ${quoted(message)}: ${files}. ` +
         "Read a file again before relying on it.";
+}
+
+/**
+ * The user messages whose turn ends when a run over `messages` ends, in order: the last message of the person's that
+ * started a turn, and every message steered into that turn after it (each of those turns ends with the run too). The
+ * rubric's feedback and workspace notes are not the person's messages; an earlier turn is left as it ended.
+ */
+export function turnMessageIds(messages: readonly BaseMessage[]): string[] {
+  const ids: string[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.getType() !== "human" || isGraderFeedback(m) || isWorkspaceNote(m)) continue;
+    if (m.id) ids.unshift(m.id);
+    if (!isSteered(m)) break;
+  }
+  return ids;
 }
