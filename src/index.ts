@@ -43,6 +43,7 @@ export type {
   SubagentDefinition,
 } from "./agent-folders/definition.ts";
 export type { SandboxKind } from "./agent/sandbox-kinds.ts";
+export type { Inbox } from "./harness/loop.ts";
 export { readAgentFiles, type AgentFileInput, type AgentFiles } from "./agent-folders/file-map.ts";
 export { isAgentFolderError, type AgentFolderError, type AgentProblem, type AgentProblemCode } from "./agent-folders/problems.ts";
 export { zipAgent, unzipAgent } from "./agent-folders/zip.ts";
