@@ -13,11 +13,11 @@ import type { AgentWorkerApi } from "../protocol/worker-api.ts";
 
 export function openWorkerApi(
   db = `t-${crypto.randomUUID()}`,
-  options: { fetch?: typeof fetch } = {},
+  options: { fetch?: typeof fetch; notify?: Parameters<typeof createWorkerApi>[0]["notify"] } = {},
 ): { api: ReturnType<typeof createWorkerApi>; db: string } {
   const api = createWorkerApi({
     storage: { saver: new IndexedDBSaver(`${db}-checkpoints`), layout: createLayout(db) },
-    notify: () => undefined,
+    notify: options.notify ?? (() => undefined),
     tokenBatchMs: 0,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });

@@ -15,6 +15,7 @@ import { collectRun, openWorkerApi, waitUntil } from "../../testing/worker-api.t
 import { IndexedDBSaver } from "../../storage/indexeddb-saver.ts";
 import { createWorkerApi } from "../app.ts";
 import { createLayout } from "../layout.ts";
+import type { ThreadEvent } from "../../protocol/threads.ts";
 
 const serve = serveScripted();
 
@@ -125,10 +126,14 @@ describe("Continue after a reload", () => {
 
     vi.resetModules();
     const fresh = await import("../../testing/worker-api.ts");
-    const second = fresh.openWorkerApi(db).api;
+    const updates: ThreadEvent[] = [];
+    const second = fresh.openWorkerApi(db, { notify: (e) => updates.push(e) }).api;
     const view = await second.getThread("t");
     expect(view.messages).toEqual([]);
     expect(view.interrupted).toBeUndefined();
+    // Marked ended: the lists that showed it interrupted are told to read it again, and no longer show it so.
+    expect(updates).toContainEqual({ type: "thread_updated", threadId: "t", running: false });
+    expect((await second.listThreads()).find((t) => t.id === "t")?.interrupted).toBeUndefined();
     const refused = await second.continueRun("t", () => undefined);
     expect(refused).toMatchObject({ ok: false, error: { code: "not_interrupted" } });
     // The person sends the message again (the page kept it as the draft): one message, one answer.

@@ -220,6 +220,8 @@ export function createRunService(deps: RunDeps): RunService {
     const latest = await stateOf(threadId);
     if (latest.next.length > 0 || (await registry.partial(threadId)) !== undefined) return true;
     await registry.runEnded(threadId, messagesIn(latest));
+    // The thread lists (this tab's and others') showed it interrupted: they read it again.
+    deps.notify({ type: "thread_updated", threadId, running: false });
     return false;
   }
 
