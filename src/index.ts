@@ -231,6 +231,23 @@ export {
   type ScriptedToolCall,
   type ScriptedTurn,
 } from "./models/scripted.ts";
+// Recorded demos: record a run's model replies, keep them as a file, replay them while the tools run for real.
+export {
+  DEMO_FORMAT,
+  DEMOS_DIR,
+  parseDemo,
+  serializeDemo,
+  summarizeDemo,
+  type Demo,
+  type DemoCall,
+  type DemoProblems,
+  type DemoRequestPart,
+  type DemoSummary,
+  type DemoToolCall,
+} from "./models/replay/format.ts";
+export { maskVolatile } from "./models/replay/match.ts";
+export { DemoRecorder, demoOf, type DemoInfo } from "./models/replay/recorder.ts";
+export { DemoDivergedError, ReplayChatModel, type ReplayChatModelParams } from "./models/replay/replay-chat-model.ts";
 export {
   ChatWllama,
   type ChatWllamaCallOptions,

@@ -6,6 +6,7 @@ import type { SandboxKind } from "../agent/sandbox-kinds.ts";
 import type { FilesystemPermission } from "../backends/permissions.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import type { ProviderId } from "../models/catalog.ts";
+import type { DemoSummary } from "../models/replay/format.ts";
 import type { AgentFiles } from "./file-map.ts";
 
 /** Where an agent's commands run: the offline shell, a WebContainer (Node.js and npm), or nowhere (agent/sandbox-kinds.ts). */
@@ -99,6 +100,12 @@ export interface SkillDefinition {
   files: string[];
 }
 
+/** A recorded demo the folder carries (`demos/<name>.json`), as its review lists it; the file holds the replies. */
+export interface DemoDefinition extends DemoSummary {
+  /** Its file in the folder (`demos/summarize.json`). */
+  file: string;
+}
+
 /** A loaded agent folder. */
 export interface AgentDefinition {
   manifest: AgentManifest;
@@ -110,4 +117,6 @@ export interface AgentDefinition {
   starterFiles: Array<{ file: string; path: string }>;
   /** Every file of the folder (normalized, in order): what is hashed, exported and stored. */
   files: AgentFiles;
+  /** Its recorded demos, in file order (unset in definitions stored before demos existed: none). */
+  demos?: DemoDefinition[];
 }

@@ -575,3 +575,58 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(error.problems.map((p) => p.code)).toEqual(["unsafe_path", "unsafe_path", "unsafe_path", "duplicate_path"]);
   });
 });
+
+describe("agent folders: recorded demos (demos/<name>.json)", () => {
+  const demo = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      format: "deeptab-demo/1",
+      model: "openai:gpt-4.1-mini",
+      recordedBy: "Ada",
+      prompts: ["Say hi"],
+      calls: [
+        {
+          conversation: "ab",
+          index: 0,
+          request: [{ kind: "human", text: "Say hi" }],
+          reply: { text: "", toolCalls: [{ id: "c0", name: "write_file", args: { file_path: "/hi.md", content: "hi" } }] },
+          timing: { firstMs: 300, chunks: [], endMs: 420 },
+        },
+        { conversation: "ab", index: 1, request: [], reply: { text: "Hi!" }, timing: { firstMs: 200, chunks: [[200, 3]], endMs: 210 } },
+      ],
+      ...over,
+    });
+
+  it("lists each demo with its prompt, its replies and the tools they call", () => {
+    const agent = loaded({ "AGENTS.md": "Greets.", "demos/say-hi.json": demo() });
+    expect(agent.demos).toEqual([
+      {
+        file: "demos/say-hi.json",
+        title: "Say hi",
+        prompt: "Say hi",
+        replies: 2,
+        tools: ["write_file"],
+        model: "openai:gpt-4.1-mini",
+        recordedBy: "Ada",
+        scripted: false,
+      },
+    ]);
+    expect(loaded({ "AGENTS.md": "Greets." }).demos).toBeUndefined();
+  });
+
+  it("refuses a demo that is not one, a file out of place in demos/, and a key in a demo, all at once", () => {
+    const error = refused({
+      "AGENTS.md": "Greets.",
+      "demos/broken.json": demo({ format: "other" }),
+      "demos/notes.txt": "x",
+      "demos/nested/a.json": demo(),
+      "demos/leaky.json": demo({ prompts: ["use sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEF"] }),
+    });
+    expect(where(error.problems).map(({ code, file }) => ({ code, file }))).toEqual([
+      { code: "invalid_demo", file: "demos/broken.json" },
+      { code: "secret", file: "demos/leaky.json" },
+      { code: "misplaced_file", file: "demos/nested/a.json" },
+      { code: "misplaced_file", file: "demos/notes.txt" },
+    ]);
+    expect(error.problems[0]!.message).toContain('not a recorded demo: format: must be "deeptab-demo/1"');
+  });
+});

@@ -10,6 +10,7 @@
  *   agents/<name>.md         subagents: frontmatter name, description, tools, model; body = system prompt
  *   skills/<name>/SKILL.md   Agent Skills, with any files beside them
  *   files/...                starter files (files/data/a.csv → /data/a.csv)
+ *   demos/<name>.json        recorded demos (models/replay/format.ts), replayed with the tools run for real
  * ```
  *
  * Other files at the top (README.md, LICENSE) are kept and ignored; files where the format has a place but not for
@@ -24,9 +25,18 @@ import { splitFrontmatter } from "../middleware/frontmatter.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import { skillNameProblem } from "../middleware/skills.ts";
 import type { ProviderId } from "../models/catalog.ts";
+import { DEMOS_DIR, parseDemo, summarizeDemo } from "../models/replay/format.ts";
 import { MAX_TOOL_NAME, serverPrefix } from "../tools/mcp-names.ts";
 import { parseAgentBundle } from "./bundle.ts";
-import type { AgentDefinition, AgentManifest, AgentToolSelection, ModelRef, SkillDefinition, SubagentDefinition } from "./definition.ts";
+import type {
+  AgentDefinition,
+  AgentManifest,
+  DemoDefinition,
+  AgentToolSelection,
+  ModelRef,
+  SkillDefinition,
+  SubagentDefinition,
+} from "./definition.ts";
 import { compareCodePoints, INSTRUCTIONS_FILE, MANIFEST_FILE, readAgentFiles, type AgentFileInput, type AgentFiles } from "./file-map.ts";
 import { invisibleProblem } from "./invisible.ts";
 import { issueProblems, line, withoutRefused } from "./issues.ts";
@@ -408,6 +418,29 @@ function readSkills(r: Reading): SkillDefinition[] {
   return out;
 }
 
+function readDemos(r: Reading): DemoDefinition[] {
+  const out: DemoDefinition[] = [];
+  for (const file of r.files.keys()) {
+    if (!file.startsWith(DEMOS_DIR)) continue;
+    const stem = file.slice(DEMOS_DIR.length);
+    if (stem.includes("/") || !stem.endsWith(".json")) {
+      r.problems.push(
+        problem("misplaced_file", "demos/ holds one JSON file per recorded demo (demos/<name>.json), nothing else", { file }),
+      );
+      continue;
+    }
+    const text = r.text(file);
+    if (text === undefined) continue;
+    const before = r.problems.length;
+    // A demo holds what its thread held: a key shown to the model there must not travel with the agent.
+    r.keys(file, text);
+    const demo = parseDemo(text);
+    if (!demo.ok) for (const why of demo.error) r.problems.push(problem("invalid_demo", `not a recorded demo: ${why}`, { file }));
+    if (demo.ok && r.problems.length === before) out.push({ file, ...summarizeDemo(demo.value) });
+  }
+  return out;
+}
+
 /** Problems in reading order: folder-wide ones first, then by file (as the folder lists them) and line. */
 function sortProblems(problems: AgentProblem[]): AgentProblem[] {
   const key = (p: AgentProblem) => p.file ?? "";
@@ -439,6 +472,7 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
   if (instructions) r.keys(INSTRUCTIONS_FILE, instructions);
   const subagents = readSubagents(r);
   const skills = readSkills(r);
+  const demos = readDemos(r);
   const starterFiles = [...files.keys()]
     .filter((f) => f.startsWith(STARTER_DIR))
     .map((file) => ({ file, path: `/${file.slice(STARTER_DIR.length)}` }));
@@ -449,5 +483,5 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
     if (why) r.problems.push(problem("reserved_path", why, { file }));
   }
   if (r.problems.length || manifest === undefined || instructions === undefined) return refuse(sortProblems(r.problems));
-  return ok({ manifest, instructions: instructions.trim(), subagents, skills, starterFiles, files });
+  return ok({ manifest, instructions: instructions.trim(), subagents, skills, starterFiles, files, ...(demos.length ? { demos } : {}) });
 }

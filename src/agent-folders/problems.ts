@@ -49,7 +49,9 @@ export type AgentProblemCode =
    */
   | "reserved_path"
   /** A name or path holding an invisible or format character (a bidi override, a zero-width space; Unicode Cf). */
-  | "invisible_character";
+  | "invisible_character"
+  /** A file in `demos/` that is not a recorded demo (models/replay/format.ts): each shape problem, with where. */
+  | "invalid_demo";
 
 /** One problem. `message` is complete for people ("agents/critic.md line 3: 'description' is missing …"). */
 export interface AgentProblem {

@@ -5,7 +5,14 @@
 import type { AgentManifest, McpServerSpec, ModelRef } from "../agent-folders/definition.ts";
 import { MAX_AGENT_ARCHIVE_BYTES, MAX_AGENT_BYTES, MAX_AGENT_FILES } from "../agent-folders/limits.ts";
 import type { AgentHost } from "../agent-folders/hosts.ts";
+import type { DemoSummary } from "../models/replay/format.ts";
 import type { AgentResult } from "./errors.ts";
+
+/** A recorded demo an agent folder carries (`demos/<name>.json`), as a review and the starter chips show it. */
+export interface AgentDemo extends DemoSummary {
+  /** Its file in the folder (`demos/summarize.json`): what a replay names. */
+  file: string;
+}
 
 /**
  * Where an agent comes from:
@@ -54,6 +61,8 @@ export interface AgentSummary {
   editedFrom?: string;
   /** Stored with an imported thread and not reviewed yet: it does not run until the person uses it from its review. */
   unreviewed?: true;
+  /** The recorded demos it carries (`demos/*.json`), in file order; none: unset or empty. */
+  demos?: AgentDemo[];
 }
 
 /**

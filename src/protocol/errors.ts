@@ -72,6 +72,9 @@ export type ThreadResult<T> = Result<T, ErrorInfo & { code: ThreadErrorCode }>;
  * - `unchanged`: `saveAgentEdit` with changes that leave every file as it was (no new version);
  * - `file_exists`: `setThreadAgent` where the thread already has a file of its own at a starter file's path (an
  *   agent's files never replace the person's; the message names each one, and nothing was written).
+ * - `not_recorded`: `saveDemo` on a thread whose turns on the branch shown were not all recorded (run before
+ *   recording, on a LangGraph server, or a branch whose run was replaced): the message says which turn;
+ * - `thread_busy`: `saveDemo` while a run works on the thread (save it when the run ends).
  */
 export type AgentErrorCode =
   | "invalid_agent"
@@ -82,7 +85,9 @@ export type AgentErrorCode =
   | "storage_failed"
   | "thread_started"
   | "unchanged"
-  | "file_exists";
+  | "file_exists"
+  | "not_recorded"
+  | "thread_busy";
 export type AgentError = ErrorInfo & { code: AgentErrorCode; problems?: AgentProblem[] };
 export type AgentResult<T> = Result<T, AgentError>;
 

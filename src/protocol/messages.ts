@@ -60,6 +60,8 @@ export interface MessageInfo {
   grader?: true;
   /** User messages: the note deeptab added when the person rewound or reverted the workspace's files (protocol/rewind.ts). */
   note?: true;
+  /** User messages: the turn was answered by a recorded demo (its replies recorded, its tools run here). */
+  replay?: ReplayInfo;
   /** Tool messages: the full result was offloaded to this file. */
   offloadedTo?: string;
   /**
@@ -80,6 +82,18 @@ export interface MessageInfo {
   searches?: WebSearchInfo[];
   /** Assistant messages: the links the answer cites (http(s) only; shown as links, never as HTML). */
   citations?: CitationInfo[];
+}
+
+/** Where a replayed turn's answers come from: the demo's file and what it says of itself. */
+export interface ReplayInfo {
+  file: string;
+  title: string;
+  /** The model that answered when it was recorded. */
+  model: string;
+  recordedBy?: string;
+  recordedAt?: string;
+  /** Recorded against a scripted provider, not a real model. */
+  scripted: boolean;
 }
 
 /** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */

@@ -67,6 +67,12 @@ export interface WorkerInfo {
 export interface UserInput {
   text: string;
   attachments?: Array<{ name: string; content: Uint8Array }>;
+  /**
+   * Replay a demo of the thread's agent (its file, `demos/<name>.json`) instead of calling a model: the recorded
+   * replies answer, the tools run for real, and a request that no longer fits ends the run with `demo_diverged`.
+   * `speed`: how much faster than recorded the replies stream (1: the recorded pace; `Infinity`: at once).
+   */
+  replay?: { file: string; speed?: number };
 }
 
 /** A message the person sent while a run works (steering), waiting for the run's next model call. */
