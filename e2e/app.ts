@@ -32,8 +32,18 @@ export async function recordStreamed(page: Page): Promise<void> {
   await page.getByTestId("messages").evaluate((el) => {
     const seen: string[] = [];
     (window as unknown as { streamed: string[] }).streamed = seen;
-    new MutationObserver(() => {
-      for (const live of el.querySelectorAll('[data-testid="assistant-live"]')) seen.push(live.textContent ?? "");
+    const selector = '[data-testid="assistant-live"]';
+    new MutationObserver((records) => {
+      // From the records themselves: on a loaded machine the live answer can be added and replaced by the final one
+      // in one task, before this callback runs; the records still hold the (now detached) node with its text.
+      for (const record of records) {
+        for (const node of [record.target, ...record.addedNodes]) {
+          const element = node instanceof Element ? node : node.parentElement;
+          const live = element?.closest(selector) ?? element?.querySelector(selector);
+          if (live) seen.push(live.textContent ?? "");
+        }
+      }
+      for (const live of el.querySelectorAll(selector)) seen.push(live.textContent ?? "");
     }).observe(el, { childList: true, characterData: true, subtree: true });
   });
 }
