@@ -9,6 +9,7 @@ import type { AgentDefinition } from "../../agent-folders/definition.ts";
 import type { BaseStore } from "@langchain/langgraph/web";
 import type { AgentLibraryApi } from "../../protocol/agents.ts";
 import type { ThreadView } from "../../protocol/threads.ts";
+import { agentFail } from "./agent-review.ts";
 import { siteAgents } from "./site-agents.ts";
 import { defaultSiteBase } from "./site-base.ts";
 import { threadAgentTransfer } from "../threads/thread-agent-transfer.ts";
@@ -45,7 +46,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const { resolve: _resolve, ...calls } = library;
   return {
     library,
-    api: { ...calls, setThreadAgent: threadAgentSetter({ ...deps, library }) },
+    api: {
+      ...calls,
+      setThreadAgent: threadAgentSetter({ ...deps, library }),
+      saveDemo: async () => agentFail("not_recorded", "This thread's runs were not recorded, so it cannot be saved as a demo yet."),
+    },
     view: (threadId) => threadAgentView(threadId, threads),
     folderOf: (threadId) => threadAgent(threadId, threads),
     transfer: threadAgentTransfer({ library, store }),
