@@ -136,16 +136,16 @@ export interface AgentFolderView {
 /** One change of an edit: a file's new text (a new file when the path is new), or its removal. */
 export type AgentFileChange = { path: string; text: string } | { path: string; remove: true };
 
-/**
- * The agent calls. A review comes first (nothing is stored by a preview); `useAgent` stores the reviewed agent,
- * pinned by the hash the person saw. Validation is all or nothing: an agent with a problem is refused whole.
- */
 /** What the person gives when a thread is saved as a demo: a title (else the first prompt) and who recorded it. */
 export interface DemoSaveInput {
   title?: string;
   recordedBy?: string;
 }
 
+/**
+ * The agent calls. A review comes first (nothing is stored by a preview); `useAgent` stores the reviewed agent,
+ * pinned by the hash the person saw. Validation is all or nothing: an agent with a problem is refused whole.
+ */
 export interface AgentLibraryApi {
   /** The general agent, the site's agents (agents/ bundled by the build), then the stored ones, newest first. */
   listAgents(): Promise<AgentSummary[]>;
