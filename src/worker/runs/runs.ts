@@ -251,6 +251,8 @@ export function createRunService(deps: RunDeps): RunService {
 
   async function describeError(err: unknown, choice: ModelChoice): Promise<ErrorInfo> {
     const info = toErrorInfo(err);
+    // A replay that no longer fits says why itself (models/replay): its message and code reach the page as they are.
+    if (info.code === "demo_diverged") return { ...info, message: deps.redact(info.message) };
     // The message is rewritten for people (what failed, what to do): coded, so the page shows it alone.
     return { ...info, code: info.code ?? "run_failed", message: deps.redact(await deps.describe(err, choice)) };
   }
