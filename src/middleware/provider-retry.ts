@@ -56,6 +56,8 @@ function retryAfterMs(err: unknown, now = Date.now()): number | undefined {
 const NETWORK = /failed to fetch|fetch failed|networkerror|network error|load failed|connection error|econnrefused|enotfound|cors/i;
 
 export function classifyProviderError(err: unknown): ClassifiedError {
+  // A replay that no longer fits its recording (models/replay): retrying cannot change it, whatever its reason says.
+  if ((err as { code?: unknown } | null)?.code === "demo_diverged") return { kind: "unknown" };
   if (isContextOverflow(err)) return { kind: "overflow" };
   const status = (err as { status?: unknown } | null)?.status;
   const name = err instanceof Error ? err.name : "";

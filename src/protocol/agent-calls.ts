@@ -16,4 +16,5 @@ export const AGENT_CALLS = {
   agentFolder: true,
   saveAgentEdit: true,
   setThreadAgent: true,
+  saveDemo: true,
 } as const satisfies Record<keyof AgentLibraryApi, true>;

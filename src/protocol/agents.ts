@@ -136,6 +136,12 @@ export interface AgentFolderView {
 /** One change of an edit: a file's new text (a new file when the path is new), or its removal. */
 export type AgentFileChange = { path: string; text: string } | { path: string; remove: true };
 
+/** What the person gives when a thread is saved as a demo: a title (else the first prompt) and who recorded it. */
+export interface DemoSaveInput {
+  title?: string;
+  recordedBy?: string;
+}
+
 /**
  * The agent calls. A review comes first (nothing is stored by a preview); `useAgent` stores the reviewed agent,
  * pinned by the hash the person saw. Validation is all or nothing: an agent with a problem is refused whole.
@@ -174,4 +180,10 @@ export interface AgentLibraryApi {
    * files and skills are written to the thread's workspace then.
    */
   setThreadAgent(threadId: string, agentId: string): Promise<AgentResult<null>>;
+  /**
+   * Saves the thread's recorded run (the branch shown) as a demo of its agent: a new version of the agent folder
+   * with demos/<name>.json added (as saveAgentEdit stores one). Codes: not_recorded, thread_busy, invalid_agent,
+   * storage_failed.
+   */
+  saveDemo(threadId: string, info: DemoSaveInput): Promise<AgentResult<{ agent: AgentSummary; file: string }>>;
 }

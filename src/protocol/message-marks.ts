@@ -11,3 +11,9 @@ export const STOPPED_KEY = "deeptab_stopped";
 
 /** `response_metadata` key of an AI message cut off by a failure (a dropped connection): its text is what had arrived. */
 export const CUT_OFF_KEY = "deeptab_cut_off";
+
+/**
+ * `additional_kwargs` key of a user message whose turn replays a recorded demo: the demo's `ReplayInfo` (file, title,
+ * model, recordedBy, recordedAt, scripted), which becomes `MessageInfo.replay` on the page.
+ */
+export const REPLAY_KEY = "deeptab_replay";

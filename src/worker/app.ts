@@ -45,6 +45,8 @@ import type { TerminalApi } from "../protocol/terminal.ts";
 import { threadView } from "./threads/thread-view.ts";
 import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads/threads.ts";
 import { modelWindow } from "./models/windows.ts";
+import { ModelReplies } from "./runs/model-replies.ts";
+import { replayOf } from "./runs/replay-spec.ts";
 
 export interface WorkerAppOptions {
   /**
@@ -180,6 +182,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
   const reader = readerAgent({ checkpointer, store: storage.layout.store, backend: backendFor });
+  /** Each run's model calls, per turn: what a thread saved as a demo holds (runs/model-replies.ts). */
+  const replies = new ModelReplies(storage.layout.store);
   /** Bound once the run service exists (the registry it uses needs this first). */
   const bound: { runs?: ReturnType<typeof createRunService> } = {};
   const runningHere = (id: string) => bound.runs?.runningHere(id) ?? false;
@@ -242,6 +246,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
         runningHere,
         workspace: ownFsOf,
         notify: (threadId) => options.notify({ type: "thread_updated", threadId, running: runningHere(threadId) }),
+        branchMessages: async (id) => messagesOf(id, await threads.head(id)),
+        record: (id, turnId) => replies.get(id, turnId),
       }),
     ));
   /** The thread's agent as its view shows it; a thread of the general agent needs none of the agents' code. */
@@ -274,6 +280,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
 
   const runs = createRunService({
     turnFiles: rewind,
+    replies,
     reader,
     registry: threads,
     history,
@@ -286,7 +293,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
     enrich: async (threadId, approval) => enrichApproval(approval, (path) => fsOf(threadId).then((fs) => files.text(fs, path))),
     ...(options.tokenBatchMs !== undefined ? { tokenBatchMs: options.tokenBatchMs } : {}),
     missingKey: (choice) => missingKey(choice, settings),
-    async agent(choice, onStatus, threadId) {
+    async agent(choice, onStatus, threadId, replay) {
       const s = await settings.get();
       // The page's stop flag for the thread, cleared for this run (Stop sets it again).
       const stopFlag = threadId === undefined ? undefined : stopFlags.get(threadId);
@@ -294,6 +301,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       const own = threadId !== undefined && (await threads.agentOf(threadId));
       const folder = own ? await (await agents()).folderOf(threadId) : { ok: true as const, agent: undefined };
       if (!folder.ok) return err(folder.message);
+      const played = replay ? await replayOf(folder.agent, replay) : undefined;
+      if (played && !played.ok) return played;
       // The agent's sandbox when it names one (a WebContainer the page has not booted: the offline shell).
       const wanted = folder.agent?.manifest.sandbox;
       return buildAgent(
@@ -308,6 +317,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
           pythonPackages: packageHost(s.pythonPackages),
           stopFlag,
           inbox: runs.inbox,
+          ...(played ? { replay: played.value } : {}),
         },
         {
           checkpointer,
@@ -396,6 +406,7 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       for (const id of await storage.saver.listThreads()) await storage.saver.deleteThread(id);
       for (const scope of await storage.layout.workspace.listScopes()) await storage.layout.workspace.deleteScope(scope);
       await (await storage.layout.snapshots()).forgetAll();
+      await replies.forgetAll();
       for (const ns of [["threads"], ["partials"], ["memories"], ["skills"], AGENTS_NS, AGENT_LINKS_NS]) {
         const items = await storage.layout.store.search(ns, { limit: 100_000 });
         if (items.length) await storage.layout.store.batch(items.map((i) => ({ namespace: i.namespace, key: i.key, value: null })));

@@ -27,6 +27,7 @@ import { deleteStoreEffects, StoreBackend, storeStepGuard } from "../backends/st
 import { IndexedDBStore } from "../storage/indexeddb-store.ts";
 import { readAllFiles } from "./threads/files.ts";
 import type { WorkspaceSnapshots } from "./threads/snapshots.ts";
+import { ModelReplies } from "./runs/model-replies.ts";
 
 /**
  * Paths under these prefixes are shared by every thread (not part of a thread's workspace or export): the routes of
@@ -77,6 +78,8 @@ export function createLayout(prefix = "deeptab"): Layout {
       for (const ns of ["memories", "skills"]) await deleteStoreEffects(store, [ns], own);
       // The thread's recorded workspace (threads/snapshots.ts) goes with it.
       await (await snapshots()).deleteThread(threadId);
+      // So do its recorded model replies (runs/model-replies.ts).
+      await new ModelReplies(store).deleteThread(threadId);
       return workspace.deleteScope(threadId);
     },
     async uploadThreadFiles(threadId, files) {

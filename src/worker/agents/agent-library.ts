@@ -1,5 +1,5 @@
 /**
- * The agent library (AgentLibraryApi less `setThreadAgent`, which thread-agents.ts does): the general agent, the
+ * The agent library (AgentLibraryApi less `setThreadAgent`, which thread-agents.ts does, and `saveDemo`): the general agent, the
  * site's agents (site-agents.ts) and the ones stored in this browser (agent-store.ts); previews of a link or an
  * upload, which store nothing; `useAgent`, which stores exactly the agent the person reviewed (by its hash); removal,
  * export, and the definition a run or a thread needs.
@@ -52,7 +52,7 @@ export interface ResolvedAgent {
 }
 
 /** The library: the protocol's calls, and what threads and runs ask of it. */
-export type AgentLibrary = Omit<AgentLibraryApi, "setThreadAgent"> & {
+export type AgentLibrary = Omit<AgentLibraryApi, "setThreadAgent" | "saveDemo"> & {
   /** The agent with this id (its folder loaded), or `not_found`. */
   resolve(agentId: string): Promise<AgentResult<ResolvedAgent>>;
 };

@@ -50,6 +50,8 @@ export function agentSummary(agent: AgentDefinition, place: AgentPlace): AgentSu
     ...(manifest.model ? { model: { ...manifest.model } } : {}),
     ...(manifest.sandbox ? { sandbox: manifest.sandbox } : {}),
     ...(place.addedAt ? { addedAt: place.addedAt } : {}),
+    // Definitions stored before demos existed have none.
+    demos: (agent.demos ?? []).map((d) => structuredClone(d)),
   };
 }
 

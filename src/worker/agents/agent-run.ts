@@ -34,6 +34,8 @@ export interface FolderRunContext {
   keyOrigin?(provider: ModelChoice["provider"]): Promise<string | undefined>;
   /** The request log's fetch. */
   fetch: typeof fetch;
+  /** The run replays a demo: its model (the main one) answers for every subagent, whatever model the folder names. */
+  replaying?: boolean;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function folderOptions(
   const models = new Map<string, BaseChatModel>();
   const fallbacks = new Map<string, string>();
   for (const sub of agent.subagents) {
-    if (!sub.model) continue;
+    if (!sub.model || context.replaying) continue;
     const built = await subagentModel(sub.model, context).catch((cause: unknown) => err(String(cause)));
     if (built.ok) models.set(sub.name, built.value);
     else fallbacks.set(sub.name, built.error);

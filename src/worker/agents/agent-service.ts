@@ -9,13 +9,18 @@ import type { AgentDefinition } from "../../agent-folders/definition.ts";
 import type { BaseStore } from "@langchain/langgraph/web";
 import type { AgentLibraryApi } from "../../protocol/agents.ts";
 import type { ThreadView } from "../../protocol/threads.ts";
+import { demoSaver, type SaveDemoDeps } from "./save-demo.ts";
 import { siteAgents } from "./site-agents.ts";
 import { defaultSiteBase } from "./site-base.ts";
 import { threadAgentTransfer } from "../threads/thread-agent-transfer.ts";
 import { threadAgent, threadAgentSetter, threadAgentView, type ThreadAgentDeps } from "../threads/thread-agents.ts";
 import type { ThreadAgentTransfer } from "../threads/threads.ts";
 
-export interface AgentServiceDeps extends Omit<AgentLibraryDeps, "store" | "site" | "origin">, Omit<ThreadAgentDeps, "library"> {
+export interface AgentServiceDeps
+  extends
+    Omit<AgentLibraryDeps, "store" | "site" | "origin">,
+    Omit<ThreadAgentDeps, "library">,
+    Pick<SaveDemoDeps, "branchMessages" | "record"> {
   /** The IndexedDB store; none: agents are kept for the session. */
   store: BaseStore | undefined;
   /** The site's base URL; default: where this script runs (site-base.ts); none there (Node): the site has no agents. */
@@ -45,7 +50,17 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const { resolve: _resolve, ...calls } = library;
   return {
     library,
-    api: { ...calls, setThreadAgent: threadAgentSetter({ ...deps, library }) },
+    api: {
+      ...calls,
+      setThreadAgent: threadAgentSetter({ ...deps, library }),
+      saveDemo: demoSaver({
+        library,
+        runningHere: deps.runningHere,
+        agentOf: async (threadId) => (await deps.threads.agentOf(threadId))?.id,
+        branchMessages: deps.branchMessages,
+        record: deps.record,
+      }),
+    },
     view: (threadId) => threadAgentView(threadId, threads),
     folderOf: (threadId) => threadAgent(threadId, threads),
     transfer: threadAgentTransfer({ library, store }),

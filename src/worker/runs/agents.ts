@@ -31,6 +31,8 @@ import type { McpRunTools } from "../mcp/mcp-servers.ts";
 import type { RunPhase } from "../../protocol/events.ts";
 import type { SandboxKind, ToolProfileChoice } from "../../protocol/settings.ts";
 import type { RunStatus } from "./run-status.ts";
+import type { Demo } from "../../models/replay/format.ts";
+import type { ReplayInfo } from "../../protocol/messages.ts";
 import { basePrompt, MEMORY_FILE, SKILLS_DIR } from "../../agent/deeptab-prompt.ts";
 import { modelWindow } from "../models/windows.ts";
 
@@ -81,6 +83,11 @@ export interface AgentSpec {
   pythonPackages?: string | undefined;
   /** The run's steering messages (harness/loop.ts `Inbox`), read before each of the top-level agent's model calls. */
   inbox?: Inbox | undefined;
+  /**
+   * A recorded demo to replay: its model answers for the main agent, every subagent and the summaries (no key, no
+   * request), and summaries are sized to its window when it has one.
+   */
+  replay?: { demo: Demo; speed?: number | undefined; info: ReplayInfo } | undefined;
 }
 
 export interface BuiltAgent {
@@ -89,13 +96,22 @@ export interface BuiltAgent {
   window: number | undefined;
   /** What the model's calls wait on before their first token (the status the page shows); none for the demo. */
   phase?: RunPhase;
+  /** The run replays a recorded demo: what the turn's user message is marked with. */
+  replay?: ReplayInfo;
 }
 
 async function chatModel(
   choice: ModelChoice,
   deps: AgentDeps,
   onStatus: (status: RunStatus) => void,
+  replay?: AgentSpec["replay"],
 ): Promise<Result<{ model: BaseChatModel; window: number | undefined; phase?: RunPhase }, string>> {
+  if (replay) {
+    // Loaded only for a replay (the worker's startup code does not carry it).
+    const { ReplayChatModel } = await import("../../models/replay/replay-chat-model.ts");
+    const speed = replay.speed ?? 1;
+    return ok({ model: new ReplayChatModel({ demo: replay.demo, speed }), window: replay.demo.window });
+  }
   // What builds the model follows where it runs (the provider table's `runsIn`), never a provider's name.
   const { runsIn } = providerInfo(choice.provider);
   if (runsIn === "tab") {
@@ -133,7 +149,7 @@ export async function buildAgent(
   const servers = deps.mcpTools?.();
   void code.catch(() => undefined);
   void servers?.catch(() => undefined);
-  const built = await chatModel(spec.choice, deps, onStatus);
+  const built = await chatModel(spec.choice, deps, onStatus, spec.replay);
   if (!built.ok) return built;
   const interruptOn: InterruptOnConfig = {};
   // The same rule asks before the person's commands in the terminal (terminal/command-rule.ts).
@@ -178,7 +194,14 @@ export async function buildAgent(
   const folder = spec.agent
     ? await (
         await import("../agents/agent-run.ts")
-      ).folderOptions(spec.agent, base, { choice: spec.choice, sandbox: spec.sandbox, pythonPackages: spec.pythonPackages, ...deps })
+      ).folderOptions(spec.agent, base, {
+        choice: spec.choice,
+        sandbox: spec.sandbox,
+        pythonPackages: spec.pythonPackages,
+        ...deps,
+        // A replay's model answers for every subagent: the folder's subagent models are not built (nor called).
+        ...(spec.replay ? { replaying: true } : {}),
+      })
     : base;
   const chosen = spec.harnessProfile && spec.harnessProfile !== "auto" ? { ...folder, harnessProfile: spec.harnessProfile } : folder;
   // js_eval (tools/js-eval.ts) is on for every agent (a folder may drop it); QuickJS's code and wasm load on its first call.
@@ -193,7 +216,12 @@ export async function buildAgent(
   };
   try {
     const agent = createDeepAgent(options);
-    return ok({ agent, window: built.value.window, ...(built.value.phase ? { phase: built.value.phase } : {}) });
+    return ok({
+      agent,
+      window: built.value.window,
+      ...(built.value.phase ? { phase: built.value.phase } : {}),
+      ...(spec.replay ? { replay: spec.replay.info } : {}),
+    });
   } catch (cause) {
     return err(`This agent cannot run: ${toErrorInfo(cause).message}`);
   }

@@ -11,9 +11,18 @@ import { DECISION_KEY } from "../../middleware/hitl.ts";
 import { RUBRIC_RESULTS } from "../../middleware/rubric-events.ts";
 import { CANCELLED_KEY } from "../../middleware/patch-tool-calls.ts";
 import { hash53 } from "../../storage/encoding.ts";
-import { CUT_OFF_KEY, STOPPED_KEY } from "../../protocol/message-marks.ts";
+import { CUT_OFF_KEY, REPLAY_KEY, STOPPED_KEY } from "../../protocol/message-marks.ts";
 import type { ApprovalAction, PendingApproval } from "../../protocol/approvals.ts";
-import type { CitationInfo, GradeInfo, MessageInfo, Role, ToolCallInfo, UsageInfo, WebSearchInfo } from "../../protocol/messages.ts";
+import type {
+  CitationInfo,
+  GradeInfo,
+  MessageInfo,
+  ReplayInfo,
+  Role,
+  ToolCallInfo,
+  UsageInfo,
+  WebSearchInfo,
+} from "../../protocol/messages.ts";
 
 const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
 
@@ -30,12 +39,29 @@ export function usageOf(msg: AIMessage): UsageInfo | undefined {
   return msg.usage_metadata ? tokenUsage(msg.usage_metadata) : undefined;
 }
 
+/** A replayed turn's mark as the page gets it, or undefined when it is not one (a crafted import could hold anything). */
+function replayInfoOf(value: unknown): ReplayInfo | undefined {
+  if (!isRecord(value)) return undefined;
+  const { file, title, model, recordedBy, recordedAt, scripted } = value;
+  if (typeof file !== "string" || typeof title !== "string" || typeof model !== "string") return undefined;
+  return {
+    file,
+    title,
+    model,
+    ...(typeof recordedBy === "string" ? { recordedBy } : {}),
+    ...(typeof recordedAt === "string" ? { recordedAt } : {}),
+    scripted: scripted === true,
+  };
+}
+
 /** A message as plain data. Unknown message types are reported as `user`. */
 export function toMessageInfo(msg: BaseMessage): MessageInfo {
   const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: messageText(msg) };
   if (msg.id) info.id = msg.id;
   if (isGraderFeedback(msg)) info.grader = true;
   if (isWorkspaceNote(msg)) info.note = true;
+  const replay = msg.getType() === "human" ? replayInfoOf(msg.additional_kwargs?.[REPLAY_KEY]) : undefined;
+  if (replay) info.replay = replay;
   if (AIMessage.isInstance(msg)) {
     if (msg.tool_calls?.length) info.toolCalls = msg.tool_calls.map(toToolCallInfo);
     const usage = usageOf(msg);

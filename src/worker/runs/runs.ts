@@ -39,6 +39,10 @@ import type { QueuedMessage, UserInput } from "../../protocol/worker-api.ts";
 import type { Inbox } from "../../harness/loop.ts";
 import type { SteerQueues } from "./steering.ts";
 import { keepStopped, partialAnswer } from "./stop.ts";
+import { DemoRecorder } from "../../models/replay/recorder.ts";
+import { REPLAY_KEY } from "../../protocol/message-marks.ts";
+import type { ModelReplies } from "./model-replies.ts";
+import { turnMessageIds } from "../threads/workspace-changes.ts";
 
 /** What runs need of the thread registry (threads.ts). */
 export interface RunRegistry {
@@ -60,7 +64,12 @@ export interface RunDeps {
    * Builds the run's agent for the thread (its agent folder, when it has one); `onStatus` hears what takes a while
    * meanwhile (loading a model in the tab).
    */
-  agent(choice: ModelChoice, onStatus: (status: RunStatus) => void, threadId?: string): Promise<Result<BuiltAgent, string>>;
+  agent(
+    choice: ModelChoice,
+    onStatus: (status: RunStatus) => void,
+    threadId?: string,
+    replay?: UserInput["replay"],
+  ): Promise<Result<BuiltAgent, string>>;
   /**
    * Why `choice` cannot run for want of a key (a key for a past session only, or a required one never
    * given), as a message for people; undefined when it can. Checked before anything is sent or written.
@@ -83,6 +92,11 @@ export interface RunDeps {
   tokenBatchMs?: number;
   /** How often a streaming answer is saved for a reload. Default 1,000 ms. */
   partialEveryMs?: number;
+  /**
+   * Where each run's recorded model calls are kept, per turn (model-replies.ts): one write as the run ends. A failure
+   * to store never fails the run.
+   */
+  replies?: Pick<ModelReplies, "save">;
   /** Records the workspace at a turn's start (before its message, by id) and as each run ends (threads/rewind.ts). */
   turnFiles?: {
     turnStarted(threadId: string, messageId: string): Promise<void>;
@@ -125,6 +139,10 @@ interface RunPlan {
   checkpointId?: string;
   /** Messages the user sees as the run starts, its own included (the thread row's count while it runs). */
   shown?: number;
+  /** The id of the user message whose turn this run starts (its record is replaced); none: the run goes on with a turn. */
+  turnId?: string;
+  /** The user message the run sends (a replay's mark is put on it once the demo is read). */
+  user?: HumanMessage;
   /** Run before the stream starts (holding the lock): e.g. keeping an interrupted answer. */
   before?: () => Promise<void>;
 }
@@ -233,6 +251,8 @@ export function createRunService(deps: RunDeps): RunService {
 
   async function describeError(err: unknown, choice: ModelChoice): Promise<ErrorInfo> {
     const info = toErrorInfo(err);
+    // A replay that no longer fits says why itself (models/replay): its message and code reach the page as they are.
+    if (info.code === "demo_diverged") return { ...info, message: deps.redact(info.message) };
     // The message is rewritten for people (what failed, what to do): coded, so the page shows it alone.
     return { ...info, code: info.code ?? "run_failed", message: deps.redact(await deps.describe(err, choice)) };
   }
@@ -251,6 +271,8 @@ export function createRunService(deps: RunDeps): RunService {
     let lastSaved = 0;
     let saving: Promise<void> = Promise.resolve();
     let terminal: TerminalEvent;
+    // Every model call of the run (every agent's), in memory until the run ends (model-replies.ts).
+    const recorder = new DemoRecorder();
     try {
       await plan.before?.();
       await registry.runStarted(threadId, plan.text, choice, plan.shown);
@@ -263,7 +285,7 @@ export function createRunService(deps: RunDeps): RunService {
         ...configOf(threadId, plan.checkpointId),
         streamMode: ["messages", "updates", "custom"],
         signal,
-        callbacks: [children, status],
+        callbacks: [children, status, recorder],
       });
       for await (const chunk of stream) {
         for (const event of translator.translate(chunk)) {
@@ -290,18 +312,46 @@ export function createRunService(deps: RunDeps): RunService {
     await saving;
     await registry.savePartial(threadId, undefined).catch(() => undefined);
     const ended = await messagesOf(threadId).catch(() => []);
+    await keepRecord(threadId, plan, built, choice, recorder, ended).catch(() => undefined);
     await deps.turnFiles?.turnEnded(threadId, ended).catch(() => undefined);
     await registry.runEnded(threadId, ended).catch(() => undefined);
     return terminal;
   }
 
-  async function begin(threadId: string, onEvent: EventCallback, plan: () => Promise<RunPlan | StartResult>): Promise<StartResult> {
+  /**
+   * Stores what the run recorded under its turn: a run starting the turn replaces the turn's record, one going on
+   * (an approval's answer, Continue, a steered message) appends to the turn it ended in.
+   */
+  async function keepRecord(
+    threadId: string,
+    plan: RunPlan,
+    built: BuiltAgent,
+    choice: ModelChoice,
+    recorder: DemoRecorder,
+    ended: readonly BaseMessage[],
+  ): Promise<void> {
+    if (!deps.replies) return;
+    const turnId = plan.turnId ?? turnMessageIds(ended)[0];
+    const calls = recorder.calls;
+    if (!turnId || (!plan.turnId && !calls.length)) return;
+    const model = `${choice.provider}:${choice.model ?? ""}`;
+    const record = { model, calls, ...(built.window ? { window: built.window } : {}) };
+    await deps.replies.save(threadId, turnId, record, plan.turnId ? "replace" : "append");
+  }
+
+  async function begin(
+    threadId: string,
+    onEvent: EventCallback,
+    plan: () => Promise<RunPlan | StartResult>,
+    replay?: UserInput["replay"],
+  ): Promise<StartResult> {
     if (runningHere(threadId)) {
       release(onEvent);
       return startError("thread_busy", "This thread already has a run in progress.");
     }
     const choice = await registry.model(threadId);
-    const missing = await deps.missingKey?.(choice);
+    // A replay needs no key: its model is the demo.
+    const missing = replay ? undefined : await deps.missingKey?.(choice);
     if (missing) {
       release(onEvent);
       return startError("key_missing", missing);
@@ -317,12 +367,14 @@ export function createRunService(deps: RunDeps): RunService {
     const runId = crypto.randomUUID();
     // Open before the agent is built: loading a model in the tab reports its progress on it.
     const sink = new EventSink(onEvent, batchMs);
-    const built = await deps.agent(choice, (status) => sink.push({ type: "status", runId, ...status }), threadId);
+    const built = await deps.agent(choice, (status) => sink.push({ type: "status", runId, ...status }), threadId, replay);
     if (!built.ok) {
       await sink.close();
       release(onEvent);
       return startError("model_unavailable", deps.redact(built.error));
     }
+    // A replayed turn's message says so, across reloads (MessageInfo.replay).
+    if (built.value.replay && planned.user) planned.user.additional_kwargs[REPLAY_KEY] = { ...built.value.replay };
     const controller = new AbortController();
     runs.set(runId, { threadId, controller });
     let terminal: TerminalEvent = { type: "error", runId, error: { name: "Error", message: "The run ended without a result." } };
@@ -372,9 +424,12 @@ export function createRunService(deps: RunDeps): RunService {
       text = `${text.trim()}\n\nAttached files: ${paths.value.join(", ")}`.trim();
     }
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
+    const user = new HumanMessage({ content: text, id });
     return {
-      input: { messages: queued ? queued.map(userMessage) : [new HumanMessage({ content: text, id })] },
+      input: { messages: queued ? queued.map(userMessage) : [user] },
       text,
+      turnId: id,
+      ...(queued ? {} : { user }),
       shown: before + (partial?.trim() ? 1 : 0) + (queued?.length ?? 1),
       ...(head ? { checkpointId: head } : {}),
       before: async () => {
@@ -403,7 +458,7 @@ export function createRunService(deps: RunDeps): RunService {
         return messagePlan(threadId, { text: queued.map((m) => m.text).join("\n\n") }, queued);
       }),
 
-    startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input)),
+    startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input), input.replay),
 
     resume: (threadId, decisions, onEvent, approvalId) => begin(threadId, onEvent, () => resumePlan(threadId, decisions, approvalId)),
 
@@ -427,6 +482,7 @@ export function createRunService(deps: RunDeps): RunService {
         return {
           input: { messages: [new HumanMessage({ content: text, id })] },
           text,
+          turnId: id,
           shown: visibleCount(messages.slice(0, messageIndex)) + 1,
           checkpointId: fork,
           before: () => registry.setHead(threadId, undefined),
