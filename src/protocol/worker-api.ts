@@ -128,7 +128,10 @@ export interface AgentWorkerApi extends ThreadApi, AgentLibraryApi, TerminalApi,
    * one request waits.
    */
   resume(threadId: string, decisions: ApprovalDecision[], onEvent: EventCallback, approvalId?: string): Promise<StartResult>;
-  /** Continues an interrupted run from its last checkpoint. */
+  /**
+   * Continues an interrupted run from its last checkpoint, or a run that ended with a step left (a replay that
+   * diverged, a failed model call), with the thread's own model.
+   */
   continueRun(threadId: string, onEvent: EventCallback): Promise<StartResult>;
   /** Replaces the user message at `messageIndex` and runs from there (a new branch; the old one stays). */
   editAndRerun(threadId: string, messageIndex: number, text: string, onEvent: EventCallback): Promise<StartResult>;

@@ -243,6 +243,16 @@ export function createRunService(deps: RunDeps): RunService {
     return false;
   }
 
+  /**
+   * A thread whose last run ended with a step still to run and no approval waiting (a replay that diverged, a model
+   * call that failed): Continue runs that step, with the thread's own model.
+   */
+  async function stepLeft(threadId: string): Promise<boolean> {
+    if (runningHere(threadId)) return false;
+    const latest = await stateOf(threadId);
+    return latest.next.length > 0 && !approvalIn(latest);
+  }
+
   /** Writes the partial answer into the thread as an assistant message marked stopped (or cut off). */
   async function keepPartial(threadId: string, text: string, mark?: Parameters<typeof partialAnswer>[1]): Promise<void> {
     if (!text.trim()) return;
@@ -464,7 +474,8 @@ export function createRunService(deps: RunDeps): RunService {
 
     continueRun: (threadId, onEvent) =>
       begin(threadId, onEvent, async () => {
-        if (!(await interrupted(threadId))) return startError("not_interrupted", "This thread has no interrupted run to continue.");
+        if (!(await interrupted(threadId)) && !(await stepLeft(threadId)))
+          return startError("not_interrupted", "This thread has no interrupted run to continue.");
         return { input: null, before: () => registry.savePartial(threadId, undefined) };
       }),
 
