@@ -235,16 +235,15 @@ export {
 export {
   DEMO_FORMAT,
   DEMOS_DIR,
-  parseDemo,
   serializeDemo,
   summarizeDemo,
   type Demo,
   type DemoCall,
-  type DemoProblems,
   type DemoRequestPart,
   type DemoSummary,
   type DemoToolCall,
 } from "./models/replay/format.ts";
+export { parseDemo, type DemoProblems } from "./models/replay/parse.ts";
 export { maskVolatile } from "./models/replay/match.ts";
 export { DemoRecorder, demoOf, type DemoInfo } from "./models/replay/recorder.ts";
 export { DemoDivergedError, ReplayChatModel, type ReplayChatModelParams } from "./models/replay/replay-chat-model.ts";

@@ -25,7 +25,8 @@ import { splitFrontmatter } from "../middleware/frontmatter.ts";
 import type { DecisionType } from "../middleware/hitl.ts";
 import { skillNameProblem } from "../middleware/skills.ts";
 import type { ProviderId } from "../models/catalog.ts";
-import { DEMOS_DIR, parseDemo, summarizeDemo } from "../models/replay/format.ts";
+import { DEMOS_DIR, summarizeDemo } from "../models/replay/format.ts";
+import { parseDemo } from "../models/replay/parse.ts";
 import { MAX_TOOL_NAME, serverPrefix } from "../tools/mcp-names.ts";
 import { parseAgentBundle } from "./bundle.ts";
 import type {

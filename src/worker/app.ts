@@ -45,8 +45,8 @@ import type { TerminalApi } from "../protocol/terminal.ts";
 import { threadView } from "./threads/thread-view.ts";
 import { createThreadService, type ThreadAgents, type ThreadModels } from "./threads/threads.ts";
 import { modelWindow } from "./models/windows.ts";
-import { ModelReplies } from "./runs/model-replies.ts";
-import { replayOf } from "./runs/replay-spec.ts";
+import type { ModelReplies } from "./runs/model-replies.ts";
+import { once } from "../core/once.ts";
 
 export interface WorkerAppOptions {
   /**
@@ -182,8 +182,17 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   const windowOf = (choice: ModelChoice) => modelWindow(choice, { serverWindow, promptApi: () => promptApi });
 
   const reader = readerAgent({ checkpointer, store: storage.layout.store, backend: backendFor });
-  /** Each run's model calls, per turn: what a thread saved as a demo holds (runs/model-replies.ts). */
-  const replies = new ModelReplies(storage.layout.store);
+  /**
+   * Each run's model calls, per turn: what a thread saved as a demo holds (runs/model-replies.ts). Its code loads
+   * when a run first ends (not with the worker's startup code).
+   */
+  const repliesStore = once(async () => new (await import("./runs/model-replies.ts")).ModelReplies(storage.layout.store));
+  const replies: Pick<ModelReplies, "save" | "get" | "deleteThread" | "forgetAll"> = {
+    save: async (...args) => (await repliesStore()).save(...args),
+    get: async (...args) => (await repliesStore()).get(...args),
+    deleteThread: async (...args) => (await repliesStore()).deleteThread(...args),
+    forgetAll: async () => (await repliesStore()).forgetAll(),
+  };
   /** Bound once the run service exists (the registry it uses needs this first). */
   const bound: { runs?: ReturnType<typeof createRunService> } = {};
   const runningHere = (id: string) => bound.runs?.runningHere(id) ?? false;
@@ -301,7 +310,8 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
       const own = threadId !== undefined && (await threads.agentOf(threadId));
       const folder = own ? await (await agents()).folderOf(threadId) : { ok: true as const, agent: undefined };
       if (!folder.ok) return err(folder.message);
-      const played = replay ? await replayOf(folder.agent, replay) : undefined;
+      // A replay's code loads with the first one.
+      const played = replay ? await (await import("./runs/replay-spec.ts")).replayOf(folder.agent, replay) : undefined;
       if (played && !played.ok) return played;
       // The agent's sandbox when it names one (a WebContainer the page has not booted: the offline shell).
       const wanted = folder.agent?.manifest.sandbox;

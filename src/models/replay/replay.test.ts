@@ -2,7 +2,8 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { describe, expect, it } from "vitest";
 import { createDeepAgent } from "../../agent/create-deep-agent.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../scripted.ts";
-import { DEMO_FORMAT, parseDemo, serializeDemo, summarizeDemo, demoFileName, type Demo } from "./format.ts";
+import { DEMO_FORMAT, serializeDemo, summarizeDemo, demoFileName, type Demo } from "./format.ts";
+import { parseDemo } from "./parse.ts";
 import { conversationKey, maskVolatile, mismatch, replyIndex, requestParts } from "./match.ts";
 import { DemoRecorder } from "./recorder.ts";
 import { DemoDivergedError, ReplayChatModel } from "./replay-chat-model.ts";

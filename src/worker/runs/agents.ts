@@ -42,7 +42,13 @@ import { modelWindow } from "../models/windows.ts";
  * (agent.worker.ts), so that a first run does not wait for one import after another.
  */
 export const preloadRunCode = once(() =>
-  Promise.all([import("../../tools/fetch-url.ts"), import("../../tools/js-eval.ts"), import("../mcp/mcp-servers.ts")]),
+  Promise.all([
+    import("../../tools/fetch-url.ts"),
+    import("../../tools/js-eval.ts"),
+    import("../mcp/mcp-servers.ts"),
+    // Every run records its model calls (runs.ts).
+    import("../../models/replay/recorder.ts"),
+  ]),
 );
 
 export interface AgentDeps {

@@ -5,7 +5,7 @@
  * changed prompt stops the replay with its reason, and Continue goes on from there with the thread's own model.
  */
 import { describe, expect, inject, it } from "vitest";
-import { parseDemo } from "../../models/replay/format.ts";
+import { parseDemo } from "../../models/replay/parse.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { AgentClient } from "../../page/client.ts";
 import { serverScope } from "../../testing/server-scope.ts";

@@ -4,17 +4,18 @@
  */
 import type { AgentDefinition } from "../../agent-folders/definition.ts";
 import { err, ok, type Result } from "../../core/result.ts";
-import { parseDemo } from "../../models/replay/format.ts";
 import type { AgentSpec } from "./agents.ts";
 import type { UserInput } from "../../protocol/worker-api.ts";
 
 /** The replay a run plays, or why it cannot: no such demo in the folder, or a file that is not a demo. */
-export function replayOf(
+export async function replayOf(
   agent: AgentDefinition | undefined,
   replay: NonNullable<UserInput["replay"]>,
-): Result<NonNullable<AgentSpec["replay"]>, string> {
+): Promise<Result<NonNullable<AgentSpec["replay"]>, string>> {
   const bytes = agent?.files.get(replay.file);
   if (!bytes) return err(`This thread's agent has no demo ${replay.file}: nothing was sent.`);
+  // The schema loads with the first replay (the worker's startup code does not carry it).
+  const { parseDemo } = await import("../../models/replay/parse.ts");
   const parsed = parseDemo(new TextDecoder().decode(bytes));
   if (!parsed.ok) return err(`The demo ${replay.file} cannot be replayed (${parsed.error.join("; ")}): nothing was sent.`);
   const demo = parsed.value;

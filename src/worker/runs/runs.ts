@@ -39,7 +39,7 @@ import type { QueuedMessage, UserInput } from "../../protocol/worker-api.ts";
 import type { Inbox } from "../../harness/loop.ts";
 import type { SteerQueues } from "./steering.ts";
 import { keepStopped, partialAnswer } from "./stop.ts";
-import { DemoRecorder } from "../../models/replay/recorder.ts";
+import type { DemoRecorder } from "../../models/replay/recorder.ts";
 import { REPLAY_KEY } from "../../protocol/message-marks.ts";
 import type { ModelReplies } from "./model-replies.ts";
 import { turnMessageIds } from "../threads/workspace-changes.ts";
@@ -281,8 +281,9 @@ export function createRunService(deps: RunDeps): RunService {
     let lastSaved = 0;
     let saving: Promise<void> = Promise.resolve();
     let terminal: TerminalEvent;
-    // Every model call of the run (every agent's), in memory until the run ends (model-replies.ts).
-    const recorder = new DemoRecorder();
+    // Every model call of the run (every agent's), in memory until the run ends (model-replies.ts). Its code is
+    // preloaded as the worker boots (agents.ts preloadRunCode), not part of the startup bundle.
+    const recorder = new (await import("../../models/replay/recorder.ts")).DemoRecorder();
     try {
       await plan.before?.();
       await registry.runStarted(threadId, plan.text, choice, plan.shown);
