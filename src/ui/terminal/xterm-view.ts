@@ -2,7 +2,9 @@
  * xterm in the page, loaded on first use (the terminal panel imports this module dynamically, so the app's startup
  * bundle carries none of xterm: its code and CSS come in their own chunk, from this site, no CDN). It only renders:
  * what a key does is the line editor's (line-editor.ts, person-terminal.ts). Links in the output open in a new tab
- * without access to this one (the web-links add-on, http and https only). The fit add-on sizes it to its box.
+ * without access to this one (the web-links add-on, http and https only). The fit add-on sizes it to its box. Its
+ * colours are the page's theme, read again when the theme switch (◐, `data-theme` on the root) or the system's scheme
+ * changes.
  */
 import { FitAddon } from "@xterm/addon-fit";
 import { WebLinksAddon } from "@xterm/addon-web-links";
@@ -57,6 +59,12 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
   };
   refit();
   const data = term.onData(onData);
+  // The theme switch sets `data-theme` on the root; "system" follows the OS's scheme: the colours are read again on both.
+  const retheme = () => (term.options.theme = themeOf(el));
+  const themeSwitch = new MutationObserver(retheme);
+  themeSwitch.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  const scheme = matchMedia("(prefers-color-scheme: dark)");
+  scheme.addEventListener("change", retheme);
   return {
     screen: {
       write: (text) => term.write(text),
@@ -69,6 +77,8 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
     setScreenReader: (on) => (term.options.screenReaderMode = on),
     focus: () => term.focus(),
     dispose() {
+      themeSwitch.disconnect();
+      scheme.removeEventListener("change", retheme);
       data.dispose();
       term.dispose();
     },
