@@ -1,8 +1,12 @@
 /**
  * The person's terminal component in Chromium (xterm over a thread's session; the worker's shell is not needed here,
- * so its client refuses): its colours follow the theme switch (◐) after it has mounted.
+ * so its client refuses or answers as a shell would): its colours follow the theme switch (◐) after it has mounted,
+ * and its history comes back after a reload (sessionStorage, per thread; the commands only).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { userEvent } from "vitest/browser";
+import { ok } from "../../core/result.ts";
+import { historyKey } from "./history-store.ts";
 import { cleanupRendered, render } from "../../testing/render.svelte.ts";
 import { WAIT } from "../../testing/wait.ts";
 import { ThemeToggle } from "../shared/theme.svelte.ts";
@@ -16,6 +20,7 @@ const idleShell = {
 
 afterEach(() => {
   cleanupRendered();
+  sessionStorage.clear();
   document.documentElement.removeAttribute("data-theme");
 });
 
@@ -45,5 +50,51 @@ describe("the person's terminal", () => {
     theme.choice = "light";
     theme.apply();
     await vi.waitFor(() => expect(bg()).toBe("rgb(246, 248, 250)"), WAIT);
+  });
+
+  it("gives back the history after a reload: Up shows the last command of the thread, and no output was kept", async () => {
+    const shell = {
+      runCommand: async (_threadId: string, _command: string, onOutput: (chunk: string) => void) => {
+        onOutput("OUTPUT OF IT\n");
+        return ok({
+          output: "OUTPUT OF IT\n",
+          exitCode: 0,
+          truncated: false,
+          timedOut: false,
+          cancelled: false,
+          durationMs: 1,
+          sandbox: "shell",
+        });
+      },
+      cancelCommand: () => Promise.resolve(false),
+    } as unknown as ShellClient;
+    const rows = () => document.querySelector(".xterm-rows")?.textContent ?? "";
+    const open = async (threadId: string) => {
+      const root = render(PersonTerminal, { sessions: new TerminalSessions(shell), threadId, onShare: () => undefined });
+      root.style.height = "300px";
+      await vi.waitFor(() => expect(root.querySelector("textarea.xterm-helper-textarea")).not.toBeNull(), WAIT);
+      root.querySelector<HTMLTextAreaElement>("textarea.xterm-helper-textarea")!.focus();
+    };
+
+    await open("t1");
+    await userEvent.keyboard("echo one{Enter}");
+    await vi.waitFor(() => expect(rows()).toContain("OUTPUT OF IT"), WAIT);
+    await userEvent.keyboard("echo two{Enter}");
+    await vi.waitFor(() => expect(rows().match(/OUTPUT OF IT/g)).toHaveLength(2), WAIT);
+    expect(sessionStorage.getItem(historyKey("t1"))).toBe('["echo one","echo two"]');
+
+    // The reload: the page's terminals are new, sessionStorage is not.
+    cleanupRendered();
+    await open("t1");
+    await userEvent.keyboard("{ArrowUp}");
+    await vi.waitFor(() => expect(rows()).toContain("$ echo two"), WAIT);
+    await userEvent.keyboard("{ArrowUp}");
+    await vi.waitFor(() => expect(rows()).toContain("$ echo one"), WAIT);
+    // Another thread's terminal has its own (none).
+    cleanupRendered();
+    await open("t2");
+    await userEvent.keyboard("{ArrowUp}");
+    await vi.waitFor(() => expect(rows()).toMatch(/\$\s*$/), WAIT);
+    expect(rows()).not.toContain("echo");
   });
 });
