@@ -1,7 +1,8 @@
 /**
  * The person's terminal component in Chromium (xterm over a thread's session; the worker's shell is not needed here,
  * so its client refuses or answers as a shell would): its colours follow the theme switch (◐) after it has mounted,
- * and its history comes back after a reload (sessionStorage, per thread; the commands only).
+ * its history comes back after a reload (sessionStorage, per thread; the commands only), and CJK and emoji take two
+ * cells (Unicode 11) with the line editor's cursor where xterm draws it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userEvent } from "vitest/browser";
@@ -12,6 +13,7 @@ import { WAIT } from "../../testing/wait.ts";
 import { ThemeToggle } from "../shared/theme.svelte.ts";
 import PersonTerminal from "./person-terminal.svelte";
 import { TerminalSessions, type ShellClient } from "./terminal-session.svelte.ts";
+import type { XtermView } from "./xterm-view.ts";
 
 const idleShell = {
   runCommand: () => Promise.reject(new Error("no shell in this test")),
@@ -96,5 +98,29 @@ describe("the person's terminal", () => {
     await userEvent.keyboard("{ArrowUp}");
     await vi.waitFor(() => expect(rows()).toMatch(/\$\s*$/), WAIT);
     expect(rows()).not.toContain("echo");
+  });
+
+  it("gives CJK and emoji two cells, and the line editor's cursor lands where xterm drew them", async () => {
+    const sessions = new TerminalSessions(idleShell);
+    const root = render(PersonTerminal, { sessions, threadId: "wide", onShare: () => undefined });
+    root.style.height = "300px";
+    root.style.width = "600px";
+    const session = sessions.of("wide");
+    let view: XtermView | undefined;
+    // A view of the session's terminal to read xterm's cursor from (the component's is replaced by it).
+    await vi.waitFor(async () => {
+      view = await session.mount(root.querySelector<HTMLElement>('[data-testid="person-terminal"]')!, false);
+    }, WAIT);
+    // What xterm's onData gives for typed text: "$ 你好" is 2 + 4 cells.
+    session.terminal.input("你好");
+    await vi.waitFor(() => expect(view!.cursor().col).toBe(6), WAIT);
+    session.terminal.input("\x1b[D");
+    await vi.waitFor(() => expect(view!.cursor().col).toBe(4), WAIT);
+    session.terminal.input("\x1b[F😀");
+    await vi.waitFor(() => expect(view!.cursor().col).toBe(8), WAIT);
+    // Output written to the screen counts the same: a CJK line leaves the cursor after its cells.
+    session.terminal.input("\x15");
+    view!.screen.write("\r\n日本語テキスト");
+    await vi.waitFor(() => expect(view!.cursor().col).toBe(14), WAIT);
   });
 });

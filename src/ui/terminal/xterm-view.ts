@@ -4,9 +4,11 @@
  * what a key does is the line editor's (line-editor.ts, person-terminal.ts). Links in the output open in a new tab
  * without access to this one (the web-links add-on, http and https only). The fit add-on sizes it to its box. Its
  * colours are the page's theme, read again when the theme switch (◐, `data-theme` on the root) or the system's scheme
- * changes.
+ * changes. Characters take the cells of Unicode 11 (the unicode11 add-on): CJK and emoji two, as the line editor
+ * counts them (cell-width.ts).
  */
 import { FitAddon } from "@xterm/addon-fit";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { WebLinksAddon } from "@xterm/addon-web-links";
 import { Terminal, type ITheme } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
@@ -20,6 +22,8 @@ export interface XtermView {
   /** xterm's screen-reader mode (its output is kept as text a screen reader reads; the input announces characters). */
   setScreenReader(on: boolean): void;
   focus(): void;
+  /** Where xterm's cursor is: its column (in cells) and its row in the viewport. */
+  cursor(): { col: number; row: number };
   dispose(): void;
 }
 
@@ -46,7 +50,11 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
     fontSize: 13,
     scrollback: 5_000,
     theme: themeOf(el),
+    // The unicode add-on's API (term.unicode) is "proposed" in xterm's terms.
+    allowProposedApi: true,
   });
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = "11";
   const fit = new FitAddon();
   term.loadAddon(fit);
   term.loadAddon(new WebLinksAddon((_event, uri) => void window.open(uri, "_blank", "noopener,noreferrer")));
@@ -76,6 +84,7 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
     fit: refit,
     setScreenReader: (on) => (term.options.screenReaderMode = on),
     focus: () => term.focus(),
+    cursor: () => ({ col: term.buffer.active.cursorX, row: term.buffer.active.cursorY }),
     dispose() {
       themeSwitch.disconnect();
       scheme.removeEventListener("change", retheme);
