@@ -1,7 +1,8 @@
 /**
  * The person's terminals, one per thread, kept while the page lives: the side panel shows one panel at a time, so
  * xterm comes and goes with the Terminal tab, while the terminal's line, history, running command and what it drew
- * (its transcript, replayed into a new xterm) stay here. The history also outlives a reload (history-store.ts). xterm's code loads with the first terminal shown.
+ * (its transcript, replayed into a new xterm) stay here. The history also outlives a reload (history-store.ts).
+ * xterm's code loads with the first terminal shown.
  */
 import type { AgentClient } from "../../page/client.ts";
 import { loadHistory, saveHistory } from "./history-store.ts";
