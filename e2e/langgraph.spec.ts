@@ -55,6 +55,13 @@ function script(req: RecordedRequest): ServerReply | undefined {
   const messages = (req.body.messages ?? []) as Message[];
   const user = textOf(messages.find((m) => m.role === "user")?.content);
   if (user.includes("[slow]")) return { chunks: SLOW_WORDS, delayMs: 400 };
+  // Steering: the first message's answer is slow (messages are queued meanwhile); each queued one is answered by name.
+  if (user.includes("[queue]")) {
+    const users = messages.filter((m) => m.role === "user");
+    return users.length === 1
+      ? { chunks: SLOW_WORDS.slice(0, 15), delayMs: 400 }
+      : { chunks: ["Answer to ", `${textOf(users.at(-1)!.content)}.`], delayMs: 700 };
+  }
   // An async subagent's task on the server, and the tab's agent that starts it.
   // About 3 s: the tab reloads while the task runs on the server.
   if (user.includes("[survey]")) return { chunks: ["Survey done: ", "42 answers."], delayMs: 1_500 };
@@ -227,6 +234,39 @@ test("Stop ends a run on the server and keeps the user's message in the thread, 
   await page.reload();
   await expect(page.getByTestId("user-message")).toHaveText("[slow] a story to stop", { timeout: 60_000 });
   await expect(page.getByTestId("messages")).toHaveAttribute("data-running", "false");
+  expect(errors).toEqual([]);
+});
+
+test("steering on the server: two messages sent mid-run are queued runs, each followed in turn, answers in order", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto("/");
+  await useServer(page);
+  await page.getByRole("button", { name: "New thread", exact: true }).click();
+  await send(page, "[queue] begin");
+  const assistant = page.getByTestId("assistant-message");
+  await expect(assistant.last()).toContainText("word1", { timeout: 60_000 });
+  const box = page.getByRole("textbox", { name: "Message" });
+  for (const text of ["queued one", "queued two"]) {
+    await box.fill(text);
+    await box.press("Enter");
+    await expect(page.getByTestId("queued-message").filter({ hasText: text })).toBeVisible();
+  }
+  // The page says what the server does with them.
+  await expect(page.getByTestId("queued-messages")).toContainText("runs after the current run ends (LangGraph's enqueue strategy)");
+  // Each queued run streams in turn; the turn runs until the last has answered.
+  await expect(assistant.filter({ hasText: "Answer to queued one." })).toBeVisible({ timeout: 60_000 });
+  await expect(assistant.filter({ hasText: "Answer to queued two." })).toBeVisible({ timeout: 60_000 });
+  await idle(page, 60_000);
+  await expect(page.getByTestId("queued-message")).toHaveCount(0);
+  const shown = page.getByTestId("messages").locator('[data-testid="user-message"], [data-testid="assistant-message"]');
+  await expect(shown).toHaveText([
+    "[queue] begin",
+    SLOW_WORDS.slice(0, 15).join("").trim(),
+    "queued one",
+    "Answer to queued one.",
+    "queued two",
+    "Answer to queued two.",
+  ]);
   expect(errors).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { copyToolMessage, messageText, transcriptText } from "./messages.ts";
+import { copyToolMessage, isSteered, messageText, queuedUserMessage, STEERED_KEY, transcriptText } from "./messages.ts";
 
 describe("message text", () => {
   it("is the text blocks for the model, and every block (as JSON) for the history transcript", () => {
@@ -42,5 +42,18 @@ describe("copyToolMessage", () => {
     expect(bare.name).toBeUndefined();
     expect(bare.id).toBeUndefined();
     expect(bare.artifact).toBeUndefined();
+  });
+});
+
+describe("queuedUserMessage", () => {
+  it("is the queued text as a user message with the queued id, marked steered only when it lands inside a turn", () => {
+    const steered = queuedUserMessage({ id: "q1", text: "use tabs" }, true);
+    expect(HumanMessage.isInstance(steered)).toBe(true);
+    expect(steered).toMatchObject({ id: "q1", content: "use tabs", additional_kwargs: { [STEERED_KEY]: true } });
+    expect(isSteered(steered)).toBe(true);
+    const starting = queuedUserMessage({ id: "q2", text: "then this" }, false);
+    expect(starting).toMatchObject({ id: "q2", content: "then this" });
+    expect(isSteered(starting)).toBe(false);
+    expect(starting.additional_kwargs).toEqual({});
   });
 });

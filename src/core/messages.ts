@@ -3,7 +3,14 @@
  * worker: text of a message, copies of AI and tool messages that keep every field, and
  * the pending tool calls of a history.
  */
-import { AIMessage, ToolMessage, type AIMessageFields, type BaseMessage, type ToolMessageFields } from "@langchain/core/messages";
+import {
+  AIMessage,
+  HumanMessage,
+  ToolMessage,
+  type AIMessageFields,
+  type BaseMessage,
+  type ToolMessageFields,
+} from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 
 /**
@@ -112,6 +119,15 @@ export const WORKSPACE_NOTE_SOURCE = "workspace_note";
  * after the tool results of the step before it, not at the turn's start.
  */
 export const STEERED_KEY = "deeptab_steered";
+
+/**
+ * A message the person queued (steering) as the user message a run reads, its queued id kept (the page tells where it
+ * landed by it). `steered`: it lands inside a running turn (the loop's inbox), marked with {@link STEERED_KEY};
+ * otherwise it starts a turn (queued messages left when the run ended).
+ */
+export function queuedUserMessage(message: { readonly id: string; readonly text: string }, steered: boolean): HumanMessage {
+  return new HumanMessage({ id: message.id, content: message.text, ...(steered ? { additional_kwargs: { [STEERED_KEY]: true } } : {}) });
+}
 
 /** Did this user message land inside a running turn (steering), rather than start one? */
 export function isSteered(m: BaseMessage): boolean {

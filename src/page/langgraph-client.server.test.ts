@@ -2,14 +2,18 @@
  * The page's LangGraph client (page/langgraph-client.ts) against a real `langgraph dev` serving deeptab's graph on
  * loopback, with a scripted OpenAI-compatible model as `DEEPTAB_MODEL`: assistants, a streamed multi-step run, the
  * thread's files and todos from its state, Stop, rejoining a running run from a second connection, answering an
- * approval, and the expected failures (unreachable, 401, a run that fails on the server, a URL that is not one).
+ * approval, following messages queued during a run one run after another (the runtime's runQueued), and the
+ * expected failures (unreachable, 401, a run that fails on the server, a URL that is not one).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectLangGraph, type LangGraphConnection } from "./langgraph-client.ts";
+import { routeClient } from "./langgraph-runtime.ts";
+import type { AgentClient } from "./client.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import {
+  contentText,
   expectOk,
   freePort,
   recorder,
@@ -18,7 +22,7 @@ import {
   type LangGraphServer,
   type ScriptedLangGraph,
 } from "../testing/langgraph-server.ts";
-import type { ServerReply } from "../testing/provider-servers.ts";
+import type { RecordedRequest, ServerReply } from "../testing/provider-servers.ts";
 
 const SLOW = Array.from({ length: 24 }, (_, i) => `word${i} `);
 
@@ -35,13 +39,23 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   broken: [{ status: 400, body: { error: { message: "scripted: this model cannot answer", type: "invalid_request_error" } } }],
 };
 
+/** `[queue]` threads: the first message's answer is slow (time to queue more); each later one is answered by name. */
+function queueScript(req: RecordedRequest): ServerReply | undefined {
+  const users = ((req.body.messages ?? []) as Array<{ role?: string; content?: unknown }>).filter((m) => m.role === "user");
+  if (!contentText(users[0]?.content).includes("[queue]")) return undefined;
+  return users.length === 1
+    ? { chunks: SLOW.slice(0, 12), delayMs: 400 }
+    : { chunks: ["Answer to ", `${contentText(users.at(-1)!.content)}.`], delayMs: 500 };
+}
+
 let scripted: ScriptedLangGraph;
 let server: LangGraphServer;
 let lg: LangGraphConnection;
 let assistant = "";
 
 beforeAll(async () => {
-  scripted = await startScriptedLangGraph(scenarioScript(SCENARIOS), "execute");
+  const scenarios = scenarioScript(SCENARIOS);
+  scripted = await startScriptedLangGraph((req, n) => queueScript(req) ?? scenarios(req, n), "execute");
   server = scripted.server;
   lg = await expectOk(connectLangGraph({ url: server.url }));
   const assistants = await expectOk(lg.assistants());
@@ -175,6 +189,45 @@ describe("the page's LangGraph client on `langgraph dev`", () => {
     const thread = await expectOk(lg.thread(threadId));
     expect(thread.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["[slow] steer me", "queued: keep me"]);
     expect(thread.messages.at(-1)).toMatchObject({ role: "assistant", content: SLOW.join("") });
+  }, 180_000);
+
+  it("follows two messages queued during a run in turn (the runtime's runQueued): both answers, in order, as one turn", async () => {
+    const threadId = crypto.randomUUID();
+    const client = routeClient({ onThreadEvent: () => () => undefined } as unknown as AgentClient, () => ({
+      connection: lg,
+      assistantId: assistant,
+      assistantName: "deeptab",
+    }));
+    const first = recorder();
+    const run = await expectOk(client.run(threadId, { text: "[queue] start" }, first.onEvent));
+    await expect.poll(() => first.events.some((e) => e.type === "token"), { timeout: 60_000 }).toBe(true);
+    const one = await expectOk(client.steer(threadId, "queued one"));
+    const two = await expectOk(client.steer(threadId, "queued two"));
+    expect(await run.done).toMatchObject({ type: "done", status: "complete" });
+
+    const next = recorder();
+    const turn = await expectOk(client.runQueued(threadId, next.onEvent));
+    expect(turn.runId).toBe(one.id);
+    expect(await turn.done).toEqual({ type: "done", runId: one.id, status: "complete" });
+    // Every event under the turn's id; the second run's message announced as it starts, between the two answers.
+    expect(next.events.every((e) => e.runId === one.id)).toBe(true);
+    const story = next.events.flatMap((e) =>
+      e.type === "token" ? [e.text] : e.type === "steered" ? [`<${e.messages.map((m) => m.content).join()}>`] : [],
+    );
+    expect(story.join("")).toBe("Answer to queued one.<queued two>Answer to queued two.");
+    expect(next.events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
+    expect(next.events.find((e) => e.type === "steered")).toMatchObject({ ids: [two.id] });
+    expect(await expectOk(lg.activeRun(threadId))).toBeNull();
+
+    const thread = await expectOk(lg.thread(threadId));
+    expect(thread.messages.map((m) => `${m.role}: ${m.content}`)).toEqual([
+      "user: [queue] start",
+      `assistant: ${SLOW.slice(0, 12).join("")}`,
+      "user: queued one",
+      "assistant: Answer to queued one.",
+      "user: queued two",
+      "assistant: Answer to queued two.",
+    ]);
   }, 180_000);
 
   it("rejoins a running run from another connection (a reload) and sees it to its end", async () => {

@@ -97,8 +97,11 @@ export interface LangGraphConnection {
   enqueue(threadId: string, assistantId: string, text: string): Promise<LangGraphResult<string>>;
   /** Cancels a queued run that has not started; false when it has started (or ended) meanwhile. */
   dropQueued(threadId: string, runId: string): Promise<LangGraphResult<boolean>>;
-  /** The thread's run in progress (pending or running), or null. */
-  activeRun(threadId: string): Promise<LangGraphResult<string | null>>;
+  /**
+   * The thread's run in progress, or null: the running one, else the oldest pending one (queued runs start in the
+   * order they were sent). Runs in `except` are passed over (those a caller has followed already).
+   */
+  activeRun(threadId: string, except?: ReadonlySet<string>): Promise<LangGraphResult<string | null>>;
   /** Streams a running run's events from now on (after a reload), as {@link run} does. */
   join(threadId: string, runId: string, onEvent: (event: AgentEvent) => void): Promise<LangGraphResult<RunHandle>>;
   /** Stops a run (LangGraph's `interrupt` action: the checkpoint so far is kept); its stream ends `cancelled`. */
@@ -411,6 +414,10 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
       call(async () => {
         const run = await client.runs.create(threadId, assistantId, {
           input: { messages: [{ role: "user", content: text }] },
+          // What the page follows when the run starts (joined: the server streams only the modes a run was made with).
+          streamMode: [...STREAM_MODE],
+          streamSubgraphs: true,
+          streamResumable: true,
           // The strategy for a run sent while another runs: wait for it to end, then run (steering on a server).
           multitaskStrategy: "enqueue",
           ifNotExists: "create",
@@ -424,10 +431,11 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
         await client.runs.cancel(threadId, runId, false);
         return true;
       }),
-    activeRun: (threadId) =>
+    activeRun: (threadId, except) =>
       call(async () => {
-        const runs = await client.runs.list(threadId, { limit: 10 });
-        return runs.find((r) => r.status === "running" || r.status === "pending")?.run_id ?? null;
+        const runs = (await client.runs.list(threadId, { limit: 50 })).filter((r) => !except?.has(r.run_id));
+        const pending = runs.filter((r) => r.status === "pending").sort((a, b) => a.created_at.localeCompare(b.created_at));
+        return (runs.find((r) => r.status === "running") ?? pending[0])?.run_id ?? null;
       }),
     join: (threadId, runId, onEvent) =>
       follow(

@@ -15,6 +15,7 @@ import { DeeptabError, type ErrorInfo } from "../core/errors.ts";
 import { err, ok } from "../core/result.ts";
 import type { AgentClient, RunHandle, RunStart } from "./client.ts";
 import type { LangGraphConnection, LangGraphResult, RunInput } from "./langgraph-client.ts";
+import { followQueued } from "./langgraph-queue.ts";
 import type { LangGraphError, SteerErrorCode } from "../protocol/errors.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { FileEntry } from "../protocol/files.ts";
@@ -54,6 +55,7 @@ function unwrap<T>(result: LangGraphResult<T>): T {
 
 type StartFailure = Extract<RunStart, { ok: false }>;
 
+const NOTHING_RUNS = "Nothing runs on this thread on the server now.";
 const TAKEN = "That message's run has started on the server: it is in the conversation now.";
 
 /** A server refusal of a steering call, as the steering calls' error (the server's message kept). */
@@ -85,17 +87,24 @@ function viewOf(route: ServerRoute, thread: Awaited<ReturnType<LangGraphConnecti
 export function routeClient(worker: AgentClient, route: () => ServerRoute | null): RoutedClient {
   const listeners = new Set<(event: ThreadEvent) => void>();
   /** The thread of each server run this page follows (Stop names only the run). */
-  const runThreads = new Map<string, { threadId: string; connection: LangGraphConnection }>();
+  const runThreads = new Map<string, { threadId: string; connection: LangGraphConnection; current?: () => string }>();
+  /** The text of each message this page queued on a server (by its run's id), shown when its run starts. */
+  const queuedTexts = new Map<string, string>();
 
-  async function start(r: ServerRoute, threadId: string, started: Promise<LangGraphResult<RunHandle>>): Promise<RunStart> {
+  async function start(
+    r: ServerRoute,
+    threadId: string,
+    started: Promise<LangGraphResult<RunHandle & { current?: () => string }>>,
+  ): Promise<RunStart> {
     const result = await started;
     if (!result.ok) return startFailure(result.error);
-    runThreads.set(result.value.runId, { threadId, connection: r.connection });
+    const { current } = result.value;
+    runThreads.set(result.value.runId, { threadId, connection: r.connection, ...(current ? { current } : {}) });
     void result.value.done.then(() => {
       runThreads.delete(result.value.runId);
       for (const l of [...listeners]) l({ type: "thread_updated", threadId, running: false });
     });
-    return ok(result.value);
+    return ok({ runId: result.value.runId, done: result.value.done });
   }
 
   const run = (r: ServerRoute, threadId: string, input: RunInput, onEvent?: (e: AgentEvent) => void) =>
@@ -109,13 +118,33 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
   async function rejoin(r: ServerRoute, threadId: string, onEvent?: (e: AgentEvent) => void): Promise<RunStart> {
     const active = await r.connection.activeRun(threadId);
     if (!active.ok) return startFailure(active.error);
-    if (!active.value)
-      return err({ name: "LangGraphError", code: "not_interrupted", message: "Nothing runs on this thread on the server now." });
+    if (!active.value) return err({ name: "LangGraphError", code: "not_interrupted", message: NOTHING_RUNS });
     return start(
       r,
       threadId,
       r.connection.join(threadId, active.value, (e) => onEvent?.(e)),
     );
+  }
+
+  /** Queues `text` as a run of its own behind the thread's run (steering on a server); its id is the run's. */
+  async function enqueue(r: ServerRoute, threadId: string, text: string) {
+    const queued = await r.connection.enqueue(threadId, r.assistantId, text);
+    if (!queued.ok) return steerFailure(queued.error);
+    queuedTexts.set(queued.value, text);
+    return ok({ id: queued.value, text });
+  }
+
+  /** Follows the thread's run and each queued behind it in turn, as one run for the page (langgraph-queue.ts). */
+  async function runQueued(r: ServerRoute, threadId: string, onEvent?: (e: AgentEvent) => void): Promise<RunStart> {
+    const followed = await followQueued(r.connection, threadId, queuedTexts, (e) => onEvent?.(e));
+    if (!followed.ok) return startFailure(followed.error);
+    if (!followed.value) {
+      // They have all run already (a quick server): the thread shows them once the page reloads it after this end.
+      const end = { type: "done", runId: crypto.randomUUID(), status: "complete" } as const;
+      onEvent?.(end);
+      return ok({ runId: end.runId, done: Promise.resolve(end) });
+    }
+    return start(r, threadId, Promise.resolve(ok(followed.value)));
   }
 
   const overrides = (r: ServerRoute): Partial<AgentClient> => ({
@@ -133,24 +162,24 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
     // the current run ends; its id is the queued message's. Editing one that has not started replaces that run.
     async steer(threadId, text) {
       if (!text.trim()) return err({ name: "SteerError", code: "empty_input", message: "Type a message first." });
-      const queued = await r.connection.enqueue(threadId, r.assistantId, text.trim());
-      return queued.ok ? ok({ id: queued.value, text: text.trim() }) : steerFailure(queued.error);
+      return enqueue(r, threadId, text.trim());
     },
     async editQueued(threadId, id, text) {
       if (!text.trim()) return err({ name: "SteerError", code: "empty_input", message: "Type a message first (or withdraw it)." });
       const dropped = await r.connection.dropQueued(threadId, id);
       if (!dropped.ok) return steerFailure(dropped.error);
       if (!dropped.value) return err({ name: "SteerError", code: "already_taken", message: TAKEN });
-      const queued = await r.connection.enqueue(threadId, r.assistantId, text.trim());
-      return queued.ok ? ok({ id: queued.value, text: text.trim() }) : steerFailure(queued.error);
+      queuedTexts.delete(id);
+      return enqueue(r, threadId, text.trim());
     },
     async withdrawQueued(threadId, id) {
       const dropped = await r.connection.dropQueued(threadId, id);
       if (!dropped.ok) return steerFailure(dropped.error);
+      if (dropped.value) queuedTexts.delete(id);
       return dropped.value ? ok(null) : err({ name: "SteerError", code: "already_taken", message: TAKEN });
     },
-    // The queued runs start on the server by themselves: the page follows the one that runs now.
-    runQueued: (threadId, onEvent) => rejoin(r, threadId, onEvent),
+    // The queued runs start on the server by themselves, one after another: the page follows each in turn.
+    runQueued: (threadId, onEvent) => runQueued(r, threadId, onEvent),
     editAndRerun: async () => notSupported() as StartFailure,
     retry: async () => notSupported() as StartFailure,
     switchBranch: async () => {
@@ -159,7 +188,8 @@ export function routeClient(worker: AgentClient, route: () => ServerRoute | null
     async cancel(runId) {
       const known = runThreads.get(runId);
       if (!known) return false;
-      return (await known.connection.cancel(known.threadId, runId)).ok;
+      // A turn of queued runs stops the one running now (those queued behind it still run, as after any Stop).
+      return (await known.connection.cancel(known.threadId, known.current?.() ?? runId)).ok;
     },
     attachStopFlag: async () => undefined,
     setThreadModel: async () => undefined,

@@ -157,7 +157,8 @@ export class Chat {
     if (!queued.length || this.running || this.#busy || this.#live.approval) return;
     this.#queued = [];
     let live = beginTurn(this.#live, queued[0]!.text);
-    live = { ...live, messages: [...live.messages, ...queued.slice(1).map((m) => ({ role: "user" as const, content: m.text }))] };
+    // With their queued ids: on a LangGraph server each is a run of its own, whose `steered` event moves it to where it runs.
+    live = { ...live, messages: [...live.messages, ...queued.slice(1).map((m) => ({ role: "user" as const, content: m.text, id: m.id }))] };
     this.#live = live;
     void this.#stream(
       (onEvent) => this.#client.runQueued(this.#threadId, onEvent),

@@ -177,9 +177,13 @@ export function applyEvent(live: LiveThread, event: AgentEvent): LiveThread {
       return { ...v, status: event };
     case "interrupt":
       return { ...v, approval: event.approval, status: null };
-    case "steered":
-      // Where the run took them: after the results of the calls that were running, before its next answer.
-      return { ...v, messages: upsert(v.messages, event.messages) };
+    case "steered": {
+      // Where the run took them: after the results of the calls that were running, before its next answer. One shown
+      // already (a queued message shown as its turn began, which a LangGraph server runs as a run of its own) moves.
+      const landed = new Set(event.messages.flatMap((m) => (m.id ? [m.id] : [])));
+      const rest = v.messages.filter((m) => !(m.role === "user" && m.id && landed.has(m.id)));
+      return { ...v, messages: upsert(rest, event.messages) };
+    }
     case "done":
       return { ...v, runId: null, retry: null, status: null };
     case "error":

@@ -1,3 +1,4 @@
+import { cellWidth } from "./cell-width.ts";
 import { describe, expect, it } from "vitest";
 import { CONTINUATION, emptyLine, feed, HISTORY_LIMIT, remember, render, tokens, whileRunning, type LineState } from "./line-editor.ts";
 
@@ -121,5 +122,24 @@ describe("drawing the line", () => {
     const { text, drawn } = render("$ ", { ...emptyLine(), line: "123456", cursor: 6 }, { row: 0 }, 8);
     expect(text).toBe("\r\x1b[J$ 123456\r\n\r");
     expect(drawn).toEqual({ row: 1 });
+  });
+
+  it("counts wide characters (CJK, emoji) two cells and combining marks none, as xterm with Unicode 11 draws them", () => {
+    expect(["a", "你", "😀", "\u0301", "한", "Ａ"].map(cellWidth)).toEqual([1, 2, 2, 0, 2, 2]);
+    // "$ 你好" and the cursor between the two: column 2 + 2.
+    const cjk = render("$ ", { ...emptyLine(), line: "你好", cursor: 1 }, { row: 0 }, 80);
+    expect(cjk.text).toBe("\r\x1b[J$ 你好\r\x1b[4C");
+    // In 7 columns, "$ 你好吗": the third character does not fit in the one cell left and starts the next row.
+    const wrapped = render("$ ", { ...emptyLine(), line: "你好吗", cursor: 3 }, { row: 0 }, 7);
+    expect(wrapped.text).toBe("\r\x1b[J$ 你好吗\r\x1b[2C");
+    expect(wrapped.drawn).toEqual({ row: 1 });
+    const before = render("$ ", { ...emptyLine(), line: "你好吗", cursor: 2 }, { row: 0 }, 7);
+    // The cursor before it is there too (row 1, column 0), not in the cell left empty.
+    expect(before.text).toBe("\r\x1b[J$ 你好吗\r");
+    expect(before.drawn).toEqual({ row: 1 });
+    // A row filled exactly by wide characters: xterm waits to wrap, so the cursor is moved down for real.
+    const full = render("$ ", { ...emptyLine(), line: "你好", cursor: 2 }, { row: 0 }, 6);
+    expect(full.text).toBe("\r\x1b[J$ 你好\r\n\r");
+    expect(full.drawn).toEqual({ row: 1 });
   });
 });

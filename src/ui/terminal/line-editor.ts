@@ -11,8 +11,11 @@
  * - a paste of several lines is one command: its line breaks stay in the line (the shell runs it as a script), and a
  *   paste that ends with a line break runs at once, as in a shell.
  *
- * Characters count one column each (wide characters are drawn, but the cursor may be off after them).
+ * A character takes the cells xterm gives it with Unicode 11 widths (xterm-view.ts activates them): two for CJK,
+ * Hangul, fullwidth forms and emoji, none for combining marks, one otherwise ({@link cellWidth}); the cursor is placed
+ * by cells, and a wide character that does not fit at the end of a row goes to the next, as xterm draws it.
  */
+import { cellWidth } from "./cell-width.ts";
 
 /** The editor's state: the line, the cursor (in characters) and the history. */
 export interface LineState {
@@ -190,13 +193,37 @@ export interface Drawn {
 /** The prompt of a continuation line (a line break in the command). */
 export const CONTINUATION = "> ";
 
-/** Row and column of character offset `at` of the drawn text (lines broken at `\n` and wrapped at `cols`). */
+/**
+ * Where character `i` of a drawn line starts (row and column in cells; `i` = the line's length: where it ends), as
+ * xterm places it: a character that does not fit in what is left of a row goes to the next. The column may be `cols`
+ * (a row filled exactly, the cursor waiting to wrap).
+ */
+function place(line: readonly string[], i: number, cols: number): { row: number; col: number } {
+  let row = 0;
+  let col = 0;
+  for (let k = 0; k < i; k++) {
+    const w = cellWidth(line[k]!);
+    if (col + w > cols) {
+      row++;
+      col = 0;
+    }
+    col += w;
+  }
+  if (i < line.length && col + Math.max(1, cellWidth(line[i]!)) > cols) return { row: row + 1, col: 0 };
+  return { row, col };
+}
+
+/** Row and column (in cells) of character offset `at` of the drawn text (lines broken at `\n`, wrapped at `cols`). */
 function position(lines: readonly string[][], at: number, cols: number): { row: number; col: number } {
   let row = 0;
   let left = at;
   for (const line of lines) {
-    if (left <= line.length) return { row: row + Math.floor(left / cols), col: left % cols };
-    row += Math.max(1, Math.ceil(line.length / cols));
+    if (left <= line.length) {
+      const p = place(line, left, cols);
+      return p.col >= cols ? { row: row + p.row + 1, col: 0 } : { row: row + p.row, col: p.col };
+    }
+    const end = place(line, line.length, cols);
+    row += end.row + 1;
     left -= line.length + 1;
   }
   return { row, col: 0 };
@@ -223,8 +250,8 @@ export function render(prompt: string, state: LineState, drawn: Drawn, cols: num
   const cursor = position(lines, offset, width);
   let text = "\r" + (drawn.row > 0 ? `\x1b[${drawn.row}A` : "") + "\x1b[J" + shown;
   // A line that fills its last row exactly leaves xterm's cursor waiting to wrap: move it down for real.
-  const lastLength = lines.at(-1)!.length;
-  if (lastLength > 0 && lastLength % width === 0) text += "\r\n";
+  const last = lines.at(-1)!;
+  if (last.length > 0 && place(last, last.length, width).col === width) text += "\r\n";
   const up = end.row - cursor.row;
   text += (up > 0 ? `\x1b[${up}A` : "") + "\r" + (cursor.col > 0 ? `\x1b[${cursor.col}C` : "");
   return { text, drawn: { row: cursor.row } };

@@ -111,3 +111,26 @@ describe("shareText", () => {
     expect(shareText({ ...command, output: "```\n" })).toMatch(/^I ran .*\n~~~~\n\$ ls\n```\n~~~~$/);
   });
 });
+
+describe("the person's terminal's history", () => {
+  it("starts from a kept history and reports each command that joins it (the command only, never its output)", async () => {
+    let drawn = "";
+    const screen = { write: (t: string) => void (drawn += t), clear: () => void (drawn = ""), cols: 80 };
+    const runner: CommandRunner = { run: vi.fn(async () => run({ output: "SECRET OUTPUT\n" })), cancel: vi.fn(async () => true) };
+    const kept: (readonly string[])[] = [];
+    const term = new PersonTerminal(screen, runner, () => undefined, { history: ["ls", "pwd"], onHistory: (h) => kept.push(h) });
+    term.start("hello");
+    term.input("\x1b[A");
+    expect(plain(drawn)).toContain("$ pwd");
+    term.input("\x1b[B");
+    term.input("echo new\r");
+    await vi.waitFor(() => expect(term.busy).toBe(false));
+    expect(kept).toEqual([["ls", "pwd", "echo new"]]);
+    // A blank line and a repeat change nothing.
+    term.input("\r");
+    term.input("\x1b[A\r");
+    await vi.waitFor(() => expect(term.busy).toBe(false));
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept)).not.toContain("SECRET");
+  });
+});

@@ -68,16 +68,28 @@ export class PersonTerminal {
   readonly #screen: Screen;
   readonly #runner: CommandRunner;
   readonly #onChange: (commands: readonly PersonCommand[]) => void;
-  #line: LineState = emptyLine();
+  #line: LineState;
+  readonly #onHistory: (history: readonly string[]) => void;
   #drawn: Drawn = { row: 0 };
   #mode: "prompt" | "running" | "confirm" = "prompt";
   #confirming = "";
   #commands: PersonCommand[] = [];
 
-  constructor(screen: Screen, runner: CommandRunner, onChange: (commands: readonly PersonCommand[]) => void = () => undefined) {
+  /**
+   * `history` is the line editor's to start with (kept from before a reload), and `onHistory` hears it each time a
+   * command joins it (to keep it: the commands only, never their output).
+   */
+  constructor(
+    screen: Screen,
+    runner: CommandRunner,
+    onChange: (commands: readonly PersonCommand[]) => void = () => undefined,
+    { history = [], onHistory = () => undefined }: { history?: readonly string[]; onHistory?: (history: readonly string[]) => void } = {},
+  ) {
     this.#screen = screen;
     this.#runner = runner;
     this.#onChange = onChange;
+    this.#line = emptyLine(history);
+    this.#onHistory = onHistory;
   }
 
   /** The person's commands, oldest first. */
@@ -116,6 +128,7 @@ export class PersonTerminal {
       return;
     }
     const { state, effects } = feed(this.#line, data);
+    if (state.history !== this.#line.history) this.#onHistory(state.history);
     this.#line = state;
     for (const effect of effects) {
       if (effect.kind === "clear_screen") {

@@ -1,9 +1,11 @@
 /**
  * The person's terminals, one per thread, kept while the page lives: the side panel shows one panel at a time, so
  * xterm comes and goes with the Terminal tab, while the terminal's line, history, running command and what it drew
- * (its transcript, replayed into a new xterm) stay here. xterm's code loads with the first terminal shown.
+ * (its transcript, replayed into a new xterm) stay here. The history also outlives a reload (history-store.ts).
+ * xterm's code loads with the first terminal shown.
  */
 import type { AgentClient } from "../../page/client.ts";
+import { loadHistory, saveHistory } from "./history-store.ts";
 import { PersonTerminal, type PersonCommand, type Screen } from "./person-terminal.ts";
 import type { XtermView } from "./xterm-view.ts";
 
@@ -51,6 +53,8 @@ export class TerminalSession {
         cancel: () => client.cancelCommand(threadId),
       },
       (commands) => (this.commands = commands),
+      // The history (commands only) outlives a reload of this tab: sessionStorage, per thread.
+      { history: loadHistory(sessionStorage, threadId), onHistory: (history) => saveHistory(sessionStorage, threadId, history) },
     );
     this.terminal.start(GREETING);
   }

@@ -2,9 +2,13 @@
  * xterm in the page, loaded on first use (the terminal panel imports this module dynamically, so the app's startup
  * bundle carries none of xterm: its code and CSS come in their own chunk, from this site, no CDN). It only renders:
  * what a key does is the line editor's (line-editor.ts, person-terminal.ts). Links in the output open in a new tab
- * without access to this one (the web-links add-on, http and https only). The fit add-on sizes it to its box.
+ * without access to this one (the web-links add-on, http and https only). The fit add-on sizes it to its box. Its
+ * colours are the page's theme, read again when the theme switch (◐, `data-theme` on the root) or the system's scheme
+ * changes. Characters take the cells of Unicode 11 (the unicode11 add-on): CJK and emoji two, as the line editor
+ * counts them (cell-width.ts).
  */
 import { FitAddon } from "@xterm/addon-fit";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { WebLinksAddon } from "@xterm/addon-web-links";
 import { Terminal, type ITheme } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
@@ -18,6 +22,8 @@ export interface XtermView {
   /** xterm's screen-reader mode (its output is kept as text a screen reader reads; the input announces characters). */
   setScreenReader(on: boolean): void;
   focus(): void;
+  /** Where xterm's cursor is: its column (in cells) and its row in the viewport. */
+  cursor(): { col: number; row: number };
   dispose(): void;
 }
 
@@ -44,7 +50,11 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
     fontSize: 13,
     scrollback: 5_000,
     theme: themeOf(el),
+    // The unicode add-on's API (term.unicode) is "proposed" in xterm's terms.
+    allowProposedApi: true,
   });
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = "11";
   const fit = new FitAddon();
   term.loadAddon(fit);
   term.loadAddon(new WebLinksAddon((_event, uri) => void window.open(uri, "_blank", "noopener,noreferrer")));
@@ -57,6 +67,12 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
   };
   refit();
   const data = term.onData(onData);
+  // The theme switch sets `data-theme` on the root; "system" follows the OS's scheme: the colours are read again on both.
+  const retheme = () => (term.options.theme = themeOf(el));
+  const themeSwitch = new MutationObserver(retheme);
+  themeSwitch.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  const scheme = matchMedia("(prefers-color-scheme: dark)");
+  scheme.addEventListener("change", retheme);
   return {
     screen: {
       write: (text) => term.write(text),
@@ -68,7 +84,10 @@ export function mountXterm(el: HTMLElement, onData: (data: string) => void, scre
     fit: refit,
     setScreenReader: (on) => (term.options.screenReaderMode = on),
     focus: () => term.focus(),
+    cursor: () => ({ col: term.buffer.active.cursorX, row: term.buffer.active.cursorY }),
     dispose() {
+      themeSwitch.disconnect();
+      scheme.removeEventListener("change", retheme);
       data.dispose();
       term.dispose();
     },

@@ -27,7 +27,7 @@ import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "../threads/history.ts";
 import { CUT_OFF_KEY } from "../../protocol/message-marks.ts";
-import { isWorkspaceNote } from "../../core/messages.ts";
+import { isWorkspaceNote, queuedUserMessage } from "../../core/messages.ts";
 import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
@@ -164,7 +164,6 @@ export function createRunService(deps: RunDeps): RunService {
   /** The messages sent while runs work (steering.ts), from the first one on. */
   let queues: SteerQueues | undefined;
   const steering = async () => (queues ??= new (await import("./steering.ts")).SteerQueues());
-  const userMessage = (m: QueuedMessage) => new HumanMessage({ id: m.id, content: m.text });
   const inbox: Inbox = {
     async take(threadId) {
       const taken = queues?.inbox().take(threadId) ?? [];
@@ -437,7 +436,7 @@ export function createRunService(deps: RunDeps): RunService {
     const before = visibleCount(head ? await messagesOf(threadId, head).catch(() => []) : messagesIn(latest));
     const user = new HumanMessage({ content: text, id });
     return {
-      input: { messages: queued ? queued.map(userMessage) : [user] },
+      input: { messages: queued ? queued.map((m) => queuedUserMessage(m, false)) : [user] },
       text,
       turnId: id,
       ...(queued ? {} : { user }),

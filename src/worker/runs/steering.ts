@@ -4,8 +4,8 @@
  * in this tab's worker, so a reload ends both (the page keeps what was queued as a draft; ui/chat/composer.svelte).
  * Loaded with the first message sent during a run.
  */
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { STEERED_KEY } from "../../core/messages.ts";
+import type { BaseMessage } from "@langchain/core/messages";
+import { queuedUserMessage } from "../../core/messages.ts";
 import { fail, ok } from "../../core/result.ts";
 import type { SteerResult } from "../../protocol/errors.ts";
 import { threadLockName } from "../../protocol/threads.ts";
@@ -71,21 +71,13 @@ export class SteerQueues {
     return queue;
   }
 
-  /** The loop's inbox over these queues: each message becomes a user message with the queued id. */
+  /** The loop's inbox over these queues: each message becomes a user message with the queued id, marked steered. */
   inbox(): { take(threadId: string): BaseMessage[] } {
-    return { take: (threadId) => this.take(threadId).map(steeringMessage) };
+    return { take: (threadId) => this.take(threadId).map((m) => queuedUserMessage(m, true)) };
   }
 
   #set(threadId: string, queue: QueuedMessage[]): void {
     if (queue.length) this.#queues.set(threadId, queue);
     else this.#queues.delete(threadId);
   }
-}
-
-/**
- * A queued message as the user message the run reads: its id kept, so the page can tell where it landed, and marked
- * steered (it lands inside a turn, not at its start: rewind.ts ends that turn with the run).
- */
-export function steeringMessage(message: QueuedMessage): HumanMessage {
-  return new HumanMessage({ id: message.id, content: message.text, additional_kwargs: { [STEERED_KEY]: true } });
 }

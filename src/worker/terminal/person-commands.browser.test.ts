@@ -2,13 +2,14 @@
  * The person's commands in the app's real agent worker (agent.worker.ts, real IndexedDB, the demo model, the
  * offline shell): they run over the same files as the agent (a file the person writes, the agent's read_file reads;
  * a file the agent's write_file wrote, the person's cat prints), Ctrl+C (cancelCommand) stops a runaway loop, the
- * output cap holds, a rule that asks before commands asks, and a command waits while the agent runs.
+ * output cap holds, a rule that asks before commands asks, a command waits while the agent runs, and `python3` (Pyodide,
+ * from the site's own copy of the npm package) runs from the person's terminal and writes into the workspace.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { CommandResult } from "../../protocol/terminal.ts";
 import { demoNotePath } from "../../models/demo.ts";
 import { WAIT } from "../../testing/wait.ts";
-import { messagesOf, workerPool } from "../../testing/worker-pool.ts";
+import { filesOf, messagesOf, workerPool } from "../../testing/worker-pool.ts";
 import type { AgentClient } from "../../page/client.ts";
 
 const { spawn } = workerPool();
@@ -107,4 +108,18 @@ describe("the person's terminal in the agent worker", () => {
     expect((await shell(client, "t-busy", "ls")).result).toMatchObject({ ok: false, error: { code: "no_sandbox" } });
     expect((await shell(client, "t-busy", "   ")).result).toMatchObject({ ok: false, error: { code: "empty_command" } });
   }, 120_000);
+
+  it("runs python3 (Pyodide) from the person's terminal: its output redirected into a file of the workspace", async () => {
+    const client = spawn();
+    await client.updateSettings({ sandbox: "shell", approveExecute: false });
+    // Pyodide's first load in this worker comes from the self-hosted package; its time is not the command's timeout.
+    const ran = await shell(client, "t-py", `python3 -c "print(6*7)" > /py.txt; cat /py.txt`);
+    expect(value(ran.result)).toMatchObject({ exitCode: 0, output: "42\n", sandbox: "shell", timedOut: false });
+    // The terminal also saw the note the first use prints while Python loads (not part of the command's output).
+    expect(ran.printed).toMatch(/^\[python3: loading Python[^\n]*\n[\s\S]*42\n$/);
+    // The file is the thread's, as the agent and the Files panel see it.
+    await vi.waitFor(async () => expect((await filesOf(client, "t-py"))["/py.txt"]).toEqual({ content: "42" }), WAIT);
+    const again = await shell(client, "t-py", `python3 -c "import sys; print(sys.version_info[0])"`);
+    expect(value(again.result).output).toBe("3\n");
+  }, 240_000);
 });

@@ -9,6 +9,8 @@ import { threadScope } from "../../backends/indexeddb.ts";
 import { MemoryFileStore } from "../../backends/memory-store.ts";
 import { WebContainerBackend, type ContainerHost, type ContainerRun } from "../../backends/sandbox/container.ts";
 import type { SandboxKind } from "../../protocol/settings.ts";
+import { createBackendRuntime, resolveBackend, type BackendFactory } from "../../backends/runtime.ts";
+import { canExecute } from "../../backends/protocol.ts";
 import { createPersonCommands } from "./person-commands.ts";
 
 /** A container whose `npm -v` prints in two chunks and whose `node server.js` runs until its timeout. */
@@ -87,5 +89,30 @@ describe("the person's commands in the WebContainer", () => {
       error: { code: "needs_approval", rule: expect.stringMatching(/interrupt_on/) },
     });
     expect(host.ran).toEqual([]);
+  });
+
+  it("get the timeout the agent's execute gets in that sandbox (its default, when no timeout is given)", async () => {
+    const timeouts: number[] = [];
+    const host: ContainerHost = {
+      ...containerHost(),
+      run: async (_command, options) => (timeouts.push(options.timeoutMs), { output: "", exitCode: 0, truncated: false }),
+    };
+    const store = new MemoryFileStore();
+    // The thread's sandbox route, as the agent's tools get it: here a sandbox whose default is 7 s.
+    const backend = () => (rt: Parameters<BackendFactory>[0]) =>
+      new WebContainerBackend({ host, workspace: threadScope(rt), files: store, defaultTimeout: 7 });
+    const commands = createPersonCommands({
+      backend,
+      runningHere: () => false,
+      sandbox: { active: () => "webcontainer" },
+      settings: { get: async () => ({ sandbox: "auto", approveExecute: false }) },
+      threads: { agentOf: async () => undefined },
+      agents: async () => ({ folderOf: async () => ({ ok: false }) }),
+    });
+    const agentSide = resolveBackend(backend(), createBackendRuntime({}, { configurable: { thread_id: "t1" } }));
+    if (!canExecute(agentSide)) throw new Error("the sandbox cannot execute");
+    await agentSide.execute("ls"); // the agent's execute without a timeout
+    expect(await commands.runCommand("t1", "ls", () => undefined)).toMatchObject({ ok: true });
+    expect(timeouts).toEqual([7_000, 7_000]);
   });
 });

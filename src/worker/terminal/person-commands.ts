@@ -1,7 +1,8 @@
 /**
  * The person's commands (the terminal panel): each runs in the thread's sandbox exactly as the agent's `execute`
  * does, through the same backend route (the thread's workspace, its shell session with `/tmp`), with the same
- * limits (the sandbox's timeout, output cap and `/tmp` cap), and asks first where a rule stops the agent's commands
+ * limits (the sandbox's timeout: the default the agent's `execute` gets without a `timeout`; its output cap and `/tmp`
+ * cap), and asks first where a rule stops the agent's commands
  * (command-rule.ts). Nothing of it enters the conversation.
  *
  * While the agent runs in the thread, a command of the person's is refused (`thread_busy`): both would change the
