@@ -43,6 +43,7 @@ export async function benchDemos(): Promise<string[]> {
         const replayFirst = round % 2 === 0;
         const replay = () => runTurn(agent, new ReplayChatModel({ demo, speed: Infinity }), script.prompt);
         const scripted = () => runTurn(agent, provider.model, script.prompt);
+        if (process.env.DEEPTAB_BENCH_TRACE) console.error(`${script.agent} round ${round}`);
         const a = await timed(replayFirst ? replay : scripted);
         const b = await timed(replayFirst ? scripted : replay);
         if (round === 0) continue;

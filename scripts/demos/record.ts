@@ -178,6 +178,8 @@ export async function scriptedProvider(script: DemoScript): Promise<{ model: Cha
     apiKey: "scripted",
     configuration: { baseURL: server.baseUrl() },
     streaming: true,
+    // The server's usage, as the app asks for it (providers.ts): without it the client counts tokens with tiktoken's data from a CDN.
+    streamUsage: true,
     maxRetries: 0,
   });
   return { model, close: () => server.close() };
