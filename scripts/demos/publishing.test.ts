@@ -91,8 +91,10 @@ describe("publishing carries demos", () => {
         const review = await api.previewAgentUrl(url);
         if (!review.ok) throw new Error(review.error.message);
         for (const [path, bytes] of demos) expect(review.value.allFiles).toContainEqual({ path, size: bytes.length });
+        expect(review.value.summary.demos?.map((d) => d.file)).toEqual([...demos.keys()]);
         const used = await api.useAgent(review.value.summary.hash!);
         if (!used.ok) throw new Error(used.error.message);
+        expect(used.value.demos?.[0]).toMatchObject({ scripted: true, model: "scripted:data", recordedBy: "deeptab (scripted)" });
         const shared = await api.exportAgent(used.value.id);
         if (!shared.ok) throw new Error(shared.error.message);
         const fromZip = unzipAgent(shared.value.zip);
