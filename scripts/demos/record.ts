@@ -177,8 +177,8 @@ export async function scriptedProvider(script: DemoScript): Promise<{ model: Cha
     model: `scripted-${script.agent}`,
     apiKey: "scripted",
     configuration: { baseURL: server.baseUrl() },
-    streaming: true,
-    // The server's usage, as the app asks for it (providers.ts): without it the client counts tokens with tiktoken's data from a CDN.
+    // As the app builds it (providers.ts): the server's usage, never a count of the client's own (tiktoken's data from a
+    // CDN); it streams where a run's callbacks prefer it (the recorder does).
     streamUsage: true,
     maxRetries: 0,
   });
