@@ -13,6 +13,7 @@ import { benchApp } from "./app.ts";
 import { benchBrowser } from "./browser.ts";
 import { benchCheckpoints } from "./checkpoint.ts";
 import { benchContext } from "./context.ts";
+import { benchDemos } from "./demos.ts";
 import { benchLoop } from "./loop.ts";
 import { benchJs } from "./js.ts";
 import { benchMcp } from "./mcp.ts";
@@ -39,6 +40,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   runaway: benchRunaway,
   stop: benchStop,
   agents: benchAgents,
+  demos: benchDemos,
   mcp: benchMcp,
   server: benchServer,
   js: benchJs,

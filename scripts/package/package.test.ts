@@ -23,6 +23,7 @@ import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAgentBundle } from "../../src/agent-folders/bundle.ts";
 import { parseSiteAgentIndex } from "../../src/agent-folders/site.ts";
 import { PROVIDER_TABLE } from "../../src/models/catalog.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../../src/testing/provider-servers.ts";
@@ -203,9 +204,15 @@ try {
       expect(workflow).toContain("actions/upload-pages-artifact@");
       expect(workflow).toContain("actions/deploy-pages@");
       expect(readFileSync(join(site, "README.md"), "utf8")).toContain("https://<user>.github.io/<repo>/");
+      // A demo recorded for the agent (here the data agent's, copied in) is published with it, byte for byte.
+      const demo = readFileSync(join(repo, "agents/data/demos/total-the-sales-by-region-and-by-month.json"));
+      mkdirSync(join(site, "agents/my-agent/demos"), { recursive: true });
+      writeFileSync(join(site, "agents/my-agent/demos/sales.json"), demo);
       await sh("npm", ["install", ...NPM_FLAGS], site, 8 * MINUTE);
       await sh("npm", ["run", "build"], site, 2 * MINUTE);
       const dist = join(site, "dist");
+      const bundled = parseAgentBundle(readFileSync(join(dist, "agents/my-agent.json"), "utf8"));
+      expect(bundled.ok && Buffer.from(bundled.value.get("demos/sales.json")!)).toEqual(demo);
       // The service worker precaches exactly what the site serves: the site's agents, not the repository's examples.
       const served = readdirSync(dist, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())
