@@ -34,6 +34,7 @@ export {
 export type {
   AgentDefinition,
   AgentManifest,
+  DemoDefinition,
   AgentInterruptRule,
   AgentSandbox,
   AgentToolSelection,

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseDemo } from "../../src/models/replay/format.ts";
+import { parseDemo } from "../../src/models/replay/parse.ts";
 import { ReplayChatModel } from "../../src/models/replay/replay-chat-model.ts";
 import { demoPath } from "../demos/main.ts";
 import { AGENTS_ROOT, runTurn, scriptedProvider, siteAgent } from "../demos/record.ts";

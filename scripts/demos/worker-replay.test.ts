@@ -3,10 +3,10 @@
  * visitor's tab stores it, a thread of it with no provider set, the demo's prompt sent with `replay`, every approval
  * answered Approve. The run reaches the recorded final answer over the worker's IndexedDB workspace, starter files,
  * skills folder and (for the data agent) the offline shell: tool results the recording matched in Node match here too.
- * The coding agent's sandbox is a WebContainer, which Node has not; its demo reads and edits files only. The data
- * agent's demo pauses for approval of its commands, and a run resumed after a replay's pause goes on with the
- * scripted demo model instead of the replay (found here; the worker's resume is to keep the replay): it joins this
- * test once that holds.
+ * The coding agent's sandbox is a WebContainer, which Node has not (the worker falls back to the offline shell); its
+ * demo reads and edits files only, so its results are the same. The data
+ * agent's demo pauses for approval of its commands: the answered approval goes on replaying (the turn's mark says
+ * which demo).
  */
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import { folderFiles } from "./record.ts";
 import { DEMO_SCRIPTS } from "./scripts.ts";
 
 describe("the site's demos in the app's worker", () => {
-  it.each(DEMO_SCRIPTS.filter((s) => s.agent === "research").map((s) => [s.agent, s] as const))(
+  it.each(DEMO_SCRIPTS.map((s) => [s.agent, s] as const))(
     "%s: sent with replay and no provider, the worker's run reaches the recorded answer",
     async (_name, script) => {
       const { api } = openWorkerApi(`demo-replay-${crypto.randomUUID()}`);

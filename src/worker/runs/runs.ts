@@ -27,7 +27,7 @@ import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "../threads/history.ts";
 import { CUT_OFF_KEY } from "../../protocol/message-marks.ts";
-import { isWorkspaceNote, queuedUserMessage } from "../../core/messages.ts";
+import { isGraderFeedback, isSteered, isWorkspaceNote, queuedUserMessage } from "../../core/messages.ts";
 import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
@@ -240,6 +240,22 @@ export function createRunService(deps: RunDeps): RunService {
     // The thread lists (this tab's and others') showed it interrupted: they read it again.
     deps.notify({ type: "thread_updated", threadId, running: false });
     return false;
+  }
+
+  /** The pace each thread's replay was asked for (a reload forgets it: the recorded pace). */
+  const replaySpeeds = new Map<string, number | undefined>();
+
+  /**
+   * The replay the thread's current turn plays: its opening message's mark (MessageInfo.replay), or none. Messages
+   * inside a turn (steered ones, the grader's, workspace notes) do not open one.
+   */
+  async function turnReplay(threadId: string): Promise<UserInput["replay"]> {
+    const messages = messagesIn(await stateOf(threadId));
+    const opening = messages.findLast((m) => HumanMessage.isInstance(m) && !isSteered(m) && !isGraderFeedback(m) && !isWorkspaceNote(m));
+    const mark = opening?.additional_kwargs?.[REPLAY_KEY] as { file?: unknown } | undefined;
+    if (typeof mark?.file !== "string") return undefined;
+    const speed = replaySpeeds.get(threadId);
+    return { file: mark.file, ...(speed !== undefined ? { speed } : {}) };
   }
 
   /**
@@ -468,9 +484,14 @@ export function createRunService(deps: RunDeps): RunService {
         return messagePlan(threadId, { text: queued.map((m) => m.text).join("\n\n") }, queued);
       }),
 
-    startRun: (threadId, input, onEvent) => begin(threadId, onEvent, () => messagePlan(threadId, input), input.replay),
+    startRun: (threadId, input, onEvent) => {
+      if (input.replay) replaySpeeds.set(threadId, input.replay.speed);
+      return begin(threadId, onEvent, () => messagePlan(threadId, input), input.replay);
+    },
 
-    resume: (threadId, decisions, onEvent, approvalId) => begin(threadId, onEvent, () => resumePlan(threadId, decisions, approvalId)),
+    // An approval inside a replayed turn is answered, and the replay goes on (the same demo, at the pace chosen).
+    resume: async (threadId, decisions, onEvent, approvalId) =>
+      begin(threadId, onEvent, () => resumePlan(threadId, decisions, approvalId), await turnReplay(threadId)),
 
     continueRun: (threadId, onEvent) =>
       begin(threadId, onEvent, async () => {
