@@ -119,6 +119,8 @@ describe("an agent's recorded demos", () => {
       onConnect: () => undefined,
     });
     expect(landing.textContent).not.toContain("needs a model");
+    // The demo's prompt is offered to run with the person's model as well.
+    expect([...landing.querySelectorAll('[data-testid="landing-suggestion"]')].map((c) => c.textContent)).toEqual(["Say hi", "Say bye"]);
     const chosen: Array<[string, AgentDemo | undefined]> = [];
     const gallery = render(Gallery, { agents, scriptedModel: true, onSuggest: (p: string, d?: AgentDemo) => chosen.push([p, d]) });
     const card = gallery.querySelector<HTMLElement>(`[data-agent="${agent.id}"]`)!;
@@ -198,9 +200,9 @@ describe("Save as demo", () => {
     expect(saved.agent.demos?.map((d) => [d.file, d.recordedBy])).toContainEqual([saved.file, "Ada"]);
     await expect
       .poll(() => dialogOf().querySelector('[data-testid="save-demo-saved"]')?.textContent ?? "", WAIT)
-      .toContain(`Greeter, version ${saved.agent.hash!.replace(/^sha256[:-]/, "").slice(0, 12)}`);
+      .toContain(`${saved.agent.name}, version ${saved.agent.hash!.replace(/^sha256[:-]/, "").slice(0, 12)}`);
     expect(dialogOf().textContent).toContain(saved.file);
-    expect([...dialogOf().querySelectorAll("button")].map((b) => b.textContent?.trim())).toContain("Share Greeter");
+    expect([...dialogOf().querySelectorAll("button")].map((b) => b.textContent?.trim())).toContain(`Share ${saved.agent.name}`);
     // The list shows the new version.
     expect(agents.list.some((a) => a.id === saved.agent.id)).toBe(true);
   });

@@ -13,11 +13,16 @@ const demo = (prompt: string, scripted = false): AgentDemo => ({
 });
 
 describe("starterChips", () => {
-  it("puts the demos first and leaves out the starter prompts a demo answers", () => {
+  it("puts the demos first; on the scripted model a prompt a demo answers is the demo only, with a model it is offered too", () => {
     const a = demo("Summarize");
-    const chips = starterChips({ id: "site:x", suggestions: ["Summarize", "Plot it"], demos: [a] }, false);
-    expect(chips).toEqual([
+    const agent = { id: "site:x", suggestions: ["Summarize", "Plot it"], demos: [a] };
+    expect(starterChips(agent, true)).toEqual([
       { prompt: "Summarize", demo: a },
+      { prompt: "Plot it", needsModel: true },
+    ]);
+    expect(starterChips(agent, false)).toEqual([
+      { prompt: "Summarize", demo: a },
+      { prompt: "Summarize", needsModel: false },
       { prompt: "Plot it", needsModel: false },
     ]);
   });

@@ -1,7 +1,8 @@
 /**
- * An agent's starter chips: each recorded demo it carries (its title, replayed when chosen), then its starter prompts
- * that no demo answers. On the scripted demo model, a prompt without a demo needs a model of the person's own (the
- * scripted model does not follow an agent's instructions); the general agent's prompts are the scripted model's own.
+ * An agent's starter chips: each recorded demo it carries (its title, replayed when chosen), then its starter prompts.
+ * On the scripted demo model a prompt a demo answers is offered as the demo only, and a prompt without a demo needs a
+ * model of the person's own (the scripted model does not follow an agent's instructions; the general agent's prompts
+ * are the scripted model's own). With a model of their own, every prompt is offered as well, to run with it.
  */
 import { GENERAL_AGENT_ID, type AgentDemo, type AgentSummary } from "../../protocol/agents.ts";
 
@@ -11,7 +12,7 @@ export type StarterChip = { prompt: string; demo: AgentDemo } | { prompt: string
 /** The chips of `agent`; `scriptedModel`: the person's model is the scripted demo model (no key set). */
 export function starterChips(agent: Pick<AgentSummary, "id" | "suggestions" | "demos">, scriptedModel: boolean): StarterChip[] {
   const demos = agent.demos ?? [];
-  const recorded = new Set(demos.map((d) => d.prompt));
+  const recorded = new Set(scriptedModel ? demos.map((d) => d.prompt) : []);
   const needsModel = scriptedModel && agent.id !== GENERAL_AGENT_ID;
   return [
     ...demos.map((demo) => ({ prompt: demo.prompt, demo })),

@@ -101,7 +101,7 @@ describe("the message box in replay mode", () => {
     expect(notice(root)).toBeNull();
   });
 
-  it("a message sent carries the demo's file and the pace's speed, and the box leaves replay mode", async () => {
+  it("a message sent carries the demo's file and the pace's speed; refused, it keeps the text and replay mode", async () => {
     const { chat, props, root, sent } = await composer();
     props.prefill = { text: demo.prompt, seq: 1, demo };
     flushSync();
@@ -110,8 +110,12 @@ describe("the message box in replay mode", () => {
     root.querySelector<HTMLButtonElement>('[data-testid="send"]')!.click();
     await expect.poll(() => sent.length, WAIT).toBe(1);
     expect(sent[0]).toEqual({ text: demo.prompt, replay: { file: demo.file, speed: Number.POSITIVE_INFINITY } });
-    await expect.poll(() => notice(root), WAIT).toBeNull();
+    // This thread's agent (the general one) has no such demo: the worker refuses, and nothing typed or chosen is lost.
+    await expect.poll(() => chat.error, WAIT).not.toBeNull();
     await chat.idle();
+    flushSync();
+    expect(notice(root)).not.toBeNull();
+    expect(root.querySelector("textarea")!.value).toBe(demo.prompt);
   });
 });
 
