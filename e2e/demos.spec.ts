@@ -7,7 +7,8 @@
  *   the demo, the landing offers it as a chip marked "Recorded demo", and the demo's prompt sent in replay mode shows
  *   the recorded answer, the subagent's task and the file it wrote, while no request leaves the app's origin (the
  *   request log and Playwright's request list) and the provider gets none;
- * - a changed prompt stops the replay, says why and offers to go on (Settings first: the visitor has no model).
+ * - a changed prompt stops the replay, says why and offers to go on: Settings first (the visitor has no model), then,
+ *   with the visitor's provider set, **Go on with my model** continues the thread from there.
  * axe on each new screen; screenshots at 1280×800 and 390×844 of the Save dialog, the demo chips, the replay notice and
  * the divergence card (screenshots/, not committed).
  */
@@ -212,6 +213,15 @@ test("record, save as a demo, share; a fresh visitor with no key replays it from
   await shots(visitor, "demo-diverged");
   await card.getByRole("button", { name: "Go on with my model" }).click();
   await expect(visitor.getByRole("dialog", { name: "Settings" })).toBeVisible();
+  await visitor.keyboard.press("Escape");
+  // With a model of the visitor's own, Go on continues the thread from where the replay stopped (no new branch).
+  await provider.script([{ when: { lastUserIncludes: "for Brest" }, text: "Brest: high tide at 06:40." }]);
+  await connect(visitor, { provider: "openai-compatible", baseUrl: provider.baseUrl, model: "visitor-model", contextWindow: 200_000 });
+  await card.getByRole("button", { name: "Go on with my model" }).click();
+  await idle(visitor, 90_000);
+  await expect(visitor.getByTestId("assistant-message").last()).toHaveText("Brest: high tide at 06:40.");
+  await expect(card).toBeHidden();
+  expect(await timeline(visitor)).toEqual([`user-message:${PROMPT} for Brest`, "assistant-message:Brest: high tide at 06:40."]);
   expect(visitorErrors).toEqual([]);
   await context.close();
 });
