@@ -85,7 +85,8 @@ test("the gallery lists the agents; a starter prompt of a site's agent fills the
 
   const card = page.locator('[data-testid="agent-card"][data-agent="site:data"]');
   const prompt = "Total the sales in /data/sales.csv by region and by month.";
-  await card.getByRole("button", { name: prompt }).click();
+  // The prompt's own chip (a recorded demo of it is a chip of its own, which replays it).
+  await card.getByRole("button", { name: prompt, exact: true }).click();
   const box = page.getByRole("textbox", { name: "Message" });
   // Put in the box (not sent), with the thread now on the agent.
   await expect(box).toHaveValue(prompt);

@@ -69,7 +69,7 @@ export interface Connection {
 
 /** Opens Settings, fills the model fields, saves, waits for "Saved." and closes the dialog. */
 export async function connect(page: Page, c: Connection): Promise<void> {
-  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByLabel("Provider").selectOption({ label: PROVIDER_TABLE[c.provider].label });
   if (c.baseUrl !== undefined) await dialog.getByLabel("Base URL").fill(c.baseUrl);

@@ -179,7 +179,8 @@ describe("agents on the page", () => {
     expect(landing.textContent).not.toMatch(/research cats|Try “hello”/);
     const list = landing.querySelector('ul[aria-label="Try Tide tables with"]')!;
     const chips = [...list.querySelectorAll<HTMLButtonElement>("button")];
-    expect(chips.map((c) => c.textContent)).toEqual(["High tide at Brest today?", "Plot a week"]);
+    // On the scripted demo model, prompts without a recorded demo say they need a model.
+    expect(chips.map((c) => c.textContent)).toEqual(["High tide at Brest today? (needs a model)", "Plot a week (needs a model)"]);
     chips[1]!.click();
     expect(prompts).toEqual(["Plot a week"]);
     expect(landing.querySelector("button.link")?.textContent).toBe("connect a real model");

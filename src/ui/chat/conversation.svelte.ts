@@ -8,6 +8,7 @@ import type { LiveThread } from "./live.ts";
 import type { Chat } from "./chat.svelte.ts";
 import { markdownToText } from "../shared/markdown.ts";
 import { SERVER_AGENT_PREFIX } from "../../page/langgraph-runtime.ts";
+import type { AgentDemo } from "../../protocol/agents.ts";
 import type { ThreadView } from "../../protocol/threads.ts";
 import { modelLabel, retryNotice } from "./notices.ts";
 import { buildTimeline, waitingCalls } from "./timeline.ts";
@@ -21,6 +22,8 @@ export interface Prefill {
   seq: number;
   /** Added after the draft (a command shared from the terminal), not in its place. */
   append?: boolean;
+  /** A recorded demo's prompt: the message box replays the demo (replay mode). */
+  demo?: AgentDemo;
 }
 
 /** What the conversation reads of the Chat. */
@@ -98,8 +101,8 @@ export class Conversation {
     this.prefill = { text, seq: (this.prefill?.seq ?? 0) + 1, append: true };
   }
 
-  /** A starter prompt goes into the message box (nothing is sent until the person does). */
-  suggest(text: string): void {
-    this.prefill = { text, seq: (this.prefill?.seq ?? 0) + 1 };
+  /** A starter prompt goes into the message box (nothing is sent until the person does); a demo's, in replay mode. */
+  suggest(text: string, demo?: AgentDemo): void {
+    this.prefill = { text, seq: (this.prefill?.seq ?? 0) + 1, ...(demo ? { demo } : {}) };
   }
 }

@@ -57,6 +57,12 @@ describe("buildTimeline", () => {
     ]);
   });
 
+  it("carries a replayed turn's demo to its user message, and only there", () => {
+    const replay = { file: "demos/a.json", title: "A", model: "gpt-4.1", scripted: false };
+    const items = buildTimeline([{ ...user("go"), replay }, ai("done"), user("again"), ai("ok")]);
+    expect(items.filter((i) => i.kind === "user").map((i) => (i.kind === "user" ? i.replay : null))).toEqual([replay, undefined]);
+  });
+
   it("carries a tool's images to its card", () => {
     const images = [{ mimeType: "image/png", data: "iVBORw0KGgo=" }];
     const items = buildTimeline([user("look"), ai("", [["c1", "t__image"]]), { ...tool("c1", "t__image", "a pixel"), images }, ai("red")]);

@@ -8,7 +8,7 @@
  * (providers repeat ids across turns, and a subagent's raw ids can differ
  * from the ids its results carry). Lists are keyed by position, never by id.
  */
-import type { CitationInfo, GradeInfo, MessageInfo, ToolCallInfo, WebSearchInfo } from "../../protocol/messages.ts";
+import type { CitationInfo, GradeInfo, MessageInfo, ReplayInfo, ToolCallInfo, WebSearchInfo } from "../../protocol/messages.ts";
 import type { ToolStatus } from "./tool-summary.ts";
 import { turnUsage, type TurnUsage } from "./turn-usage.ts";
 
@@ -31,6 +31,8 @@ export interface UserItem {
   /** Index of the message in the thread (edits and branches refer to it). */
   index: number;
   text: string;
+  /** The turn was answered by a recorded demo (replay-note.svelte says so under the message). */
+  replay?: ReplayInfo;
 }
 
 export interface AssistantItem {
@@ -187,7 +189,8 @@ function build(messages: readonly MessageInfo[], options: TimelineOptions): Time
   for (let i = 0; i < messages.length; i++) {
     if (options.summary && i === options.summary.cutoff && i > 0) items.push({ kind: "summary", historyPath: options.summary.historyPath });
     const m = messages[i]!;
-    if (m.role === "user") items.push({ kind: m.grader ? "grader" : m.note ? "note" : "user", index: i, text: m.content });
+    if (m.role === "user" && m.replay && !m.grader && !m.note) items.push({ kind: "user", index: i, text: m.content, replay: m.replay });
+    else if (m.role === "user") items.push({ kind: m.grader ? "grader" : m.note ? "note" : "user", index: i, text: m.content });
     if (m.role !== "assistant") continue;
     // The provider ran these searches before it wrote the answer.
     for (const search of Array.isArray(m.searches) ? m.searches : []) items.push(searchItem(i, search));

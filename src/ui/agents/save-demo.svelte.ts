@@ -1,0 +1,95 @@
+/**
+ * The Save as demo dialog's state: what a demo of the shown thread keeps (demo-preview.ts), the title (the first
+ * prompt unless the person writes one) and who recorded it (shown to visitors), the worker's answer to `saveDemo`
+ * (a refusal: `not_recorded`, `thread_busy`, `invalid_agent` with its problems; or the new version of the agent with
+ * the demo's file), and sharing that version. The worker records and stores; nothing here touches the DOM.
+ */
+import { toErrorInfo } from "../../core/errors.ts";
+import type { AgentClient } from "../../page/client.ts";
+import type { AgentSummary } from "../../protocol/agents.ts";
+import type { AgentError, ErrorInfo } from "../../protocol/errors.ts";
+import type { MessageInfo } from "../../protocol/messages.ts";
+import { demoPreview, type DemoPreview } from "./demo-preview.ts";
+
+/** What the dialog needs of the page: the shown thread, the worker, and the agents' list and Share. */
+export interface SaveDemoHost {
+  readonly client: Pick<AgentClient, "saveDemo">;
+  readonly threadId: string;
+  readonly messages: readonly MessageInfo[];
+  readonly running: boolean;
+  /** The shown thread's agent's name. */
+  readonly agentName: string;
+  /** The list shows the new version. */
+  refresh(): Promise<void>;
+  /** Share (the zip and the JSON bundle) of an agent. */
+  share(agentId: string): Promise<void>;
+}
+
+export class SaveDemo {
+  readonly #host: SaveDemoHost;
+  open = $state(false);
+  title = $state("");
+  /** Kept from one save to the next while the page lives (the same person records them). */
+  recordedBy = $state("");
+  saving = $state(false);
+  error: AgentError | ErrorInfo | null = $state.raw(null);
+  /** The new version of the agent and the demo's file in it, once saved. */
+  saved: { agent: AgentSummary; file: string } | null = $state.raw(null);
+  /** What the demo keeps, read when the dialog opened. */
+  preview: DemoPreview = $state.raw({ prompts: [], replies: 0, tools: [] });
+  agentName = $state("");
+
+  constructor(host: SaveDemoHost) {
+    this.#host = host;
+  }
+
+  get running(): boolean {
+    return this.#host.running;
+  }
+
+  /** Opens the dialog on the shown thread: its title is its first prompt until the person changes it. */
+  show(): void {
+    this.preview = demoPreview(this.#host.messages);
+    this.title = this.preview.prompts[0] ?? "";
+    this.agentName = this.#host.agentName;
+    this.error = null;
+    this.saved = null;
+    this.open = true;
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  /** Asks the worker to save the thread as a demo; true when a new version holds it. */
+  async save(): Promise<boolean> {
+    if (this.saving) return false;
+    this.saving = true;
+    this.error = null;
+    const title = this.title.trim();
+    const recordedBy = this.recordedBy.trim();
+    try {
+      const result = await this.#host.client.saveDemo(this.#host.threadId, {
+        ...(title ? { title } : {}),
+        ...(recordedBy ? { recordedBy } : {}),
+      });
+      if (!result.ok) {
+        this.error = result.error;
+        return false;
+      }
+      this.saved = result.value;
+      await this.#host.refresh();
+      return true;
+    } catch (error) {
+      this.error = toErrorInfo(error);
+      return false;
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /** Share of the new version: its zip (which carries the demo) and its JSON bundle. */
+  async share(): Promise<void> {
+    if (this.saved) await this.#host.share(this.saved.agent.id);
+  }
+}
