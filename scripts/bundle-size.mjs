@@ -46,8 +46,8 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * workspace note's mark, the turn hooks; their service and snapshots load at a first turn's start) 0.15 (budget
  * 250.5); the workspace recorded as a steered message lands (issue 40: the inbox waits for it) a few bytes over
  * (budget 250.75); recorded demos (issue 41: each run's recorder wiring, the replay mark on a turn, saveDemo's
- * service hooks, resume keeping a replay; the recorder, its store, the demo schema and the replay model load when first used) 1.2 (252.0 KiB,
- * budget 252.25): lower it when the startup JS shrinks (issue 44).
+ * service hooks, resume keeping a replay; the recorder, its store, the demo schema and the replay model load when
+ * first used) 1.2 (252.0 KiB, budget 252.25): lower it when the startup JS shrinks (issue 44).
  */
 export const WORKER_STARTUP_BUDGET = 252.25 * 1024;
 
