@@ -14,6 +14,7 @@ import {
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import type { InvalidToolCall, ToolCall } from "@langchain/core/messages/tool";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { abortableSleep as sleep } from "../core/abortable-sleep.ts";
 
 /**
  * A tool call to play. Malformed calls, as real providers send them, can be
@@ -81,22 +82,6 @@ export interface ScriptedChatModelParams extends BaseChatModelParams {
 function toolName(tool: BindToolsInput): string {
   const t = tool as { name?: string; function?: { name?: string } };
   return t.function?.name ?? t.name ?? "unknown";
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error("Aborted"));
-    };
-    // The listener goes when the wait ends, so a long stream does not pile listeners on the run's signal.
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {

@@ -14,6 +14,7 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { abortableSleep as wait } from "../../core/abortable-sleep.ts";
 import { DeeptabError } from "../../core/errors.ts";
 import type { Demo, DemoCall } from "./format.ts";
 import { conversationKey, mismatch, replyIndex, requestParts } from "./match.ts";
@@ -44,22 +45,6 @@ interface Played {
 function toolName(tool: BindToolsInput): string {
   const t = tool as { name?: string; function?: { name?: string } };
   return t.function?.name ?? t.name ?? "unknown";
-}
-
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0 || !Number.isFinite(ms)) return signal?.aborted ? Promise.reject(signal.reason ?? new Error("Aborted")) : Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error("Aborted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**
