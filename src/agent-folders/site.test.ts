@@ -21,6 +21,13 @@ describe("a site's agents", () => {
     for (const entry of index.agents) {
       expect(entry.name.length).toBeGreaterThan(0);
       expect(entry.suggestions.length).toBeGreaterThan(0);
+      // Its demos are in the index, so the gallery offers their chips before a bundle is fetched; one per agent,
+      // on one of its starter prompts.
+      expect(entry.demos?.length).toBeGreaterThan(0);
+      for (const demo of entry.demos ?? []) {
+        expect(entry.suggestions).toContain(demo.prompt);
+        expect(demo).toMatchObject({ scripted: true, file: expect.stringMatching(/^demos\/.+\.json$/) });
+      }
       const bundle = files.find((f) => f.path === entry.bundle)!;
       const parsed = parseAgentBundle(bundle.text);
       if (!parsed.ok) throw new Error(parsed.error.message);

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { SANDBOX_KINDS } from "../agent/sandbox-kinds.ts";
 import { ok, type Result } from "../core/result.ts";
 import { agentBundle } from "./bundle.ts";
-import type { AgentDefinition, AgentManifest, ModelRef } from "./definition.ts";
+import type { AgentDefinition, AgentManifest, DemoDefinition, ModelRef } from "./definition.ts";
 import type { AgentFileInput } from "./file-map.ts";
 import { hashAgentFiles } from "./hash.ts";
 import { loadAgent } from "./load.ts";
@@ -44,6 +44,8 @@ export interface SiteAgentEntry {
   sandbox?: AgentManifest["sandbox"];
   /** Its bundle, relative to the site's base URL (`agents/<folder>.json`). */
   bundle: string;
+  /** Its recorded demos (their chips show before the bundle is fetched); unset: none. */
+  demos?: DemoDefinition[];
 }
 
 /** `agents/index.json`. */
@@ -116,6 +118,7 @@ export async function buildSiteAgents(
       ...(agent.manifest.model ? { model: agent.manifest.model } : {}),
       ...(agent.manifest.sandbox ? { sandbox: agent.manifest.sandbox } : {}),
       bundle,
+      ...(agent.demos?.length ? { demos: agent.demos } : {}),
     });
     files.push({ path: bundle, text: agentBundle(agent.files, folder) });
   }
@@ -157,6 +160,20 @@ const indexSchema = z.strictObject({
       model: modelRef.optional(),
       sandbox: z.enum(SANDBOX_KINDS).optional(),
       bundle: z.string().regex(/^agents\/[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.json$/),
+      demos: z
+        .array(
+          z.strictObject({
+            file: z.string().regex(/^demos\/[^/]+\.json$/),
+            title: z.string(),
+            prompt: z.string(),
+            replies: z.number().int().nonnegative(),
+            tools: z.array(z.string()),
+            model: z.string(),
+            recordedBy: z.string().optional(),
+            scripted: z.boolean(),
+          }),
+        )
+        .optional(),
     }),
   ),
 });

@@ -222,6 +222,7 @@ export function createAgentLibrary(deps: AgentLibraryDeps): AgentLibrary {
         hash: e.hash,
         ...(e.model ? { model: { ...e.model } } : {}),
         ...(e.sandbox ? { sandbox: e.sandbox } : {}),
+        demos: (e.demos ?? []).map((d) => ({ ...d, tools: [...d.tools] })),
       }));
       const records = await deps.store.list();
       // A version an edit superseded stays for the threads that ran with it, not in the list.
