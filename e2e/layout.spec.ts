@@ -49,7 +49,7 @@ async function fillThread(page: Page): Promise<void> {
   await turn(page, "research cats and their sleeping habits");
   await page.getByRole("button", { name: "Settings" }).click();
   await page.getByRole("checkbox", { name: "Ask before running commands" }).uncheck();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("dialog", { name: "Settings" }).getByRole("status")).toContainText("Saved.");
   await page.keyboard.press("Escape");
   await turn(page, "$ seq 1 5 | sort -r > /count.txt && cat /count.txt");
@@ -99,7 +99,7 @@ for (const width of [390, 360]) {
     await page.getByRole("button", { name: "Settings" }).click();
     await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
     expect(await sideways(page)).toEqual([]);
-    const save = await page.getByRole("button", { name: "Save" }).boundingBox();
+    const save = await page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Save", exact: true }).boundingBox();
     expect(save!.x + save!.width).toBeLessThanOrEqual(width);
     await page.keyboard.press("Escape");
 
