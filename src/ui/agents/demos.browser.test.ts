@@ -16,7 +16,7 @@ import AgentLanding from "./agent-landing.svelte";
 import Gallery from "./gallery.svelte";
 import ReviewDialog from "./review-dialog.svelte";
 import SaveDemoDialog from "./save-demo-dialog.svelte";
-import { SaveDemo, type SaveDemoHost } from "./save-demo.svelte.ts";
+import { saveDemoFor, type SaveDemoHost } from "./save-demo.svelte.ts";
 import { AgentsState } from "./state.svelte.ts";
 
 const { spawn } = workerPool();
@@ -148,26 +148,6 @@ describe("an agent's recorded demos", () => {
 });
 
 /** The Save dialog over the shown thread, as the app wires it. */
-function saveDemoOf(chat: Chat, agents: AgentsState, client: SaveDemoHost["client"] = chat.client): SaveDemo {
-  return new SaveDemo({
-    client,
-    get threadId() {
-      return chat.threadId;
-    },
-    get messages() {
-      return chat.live.messages;
-    },
-    get running() {
-      return chat.running;
-    },
-    get agentName() {
-      return chat.view?.agent.name ?? "the agent";
-    },
-    refresh: () => agents.refresh(),
-    share: (agentId) => agents.share(agentId),
-  });
-}
-
 const dialogOf = () => document.querySelector<HTMLDialogElement>("dialog[open]")!;
 
 describe("Save as demo", () => {
@@ -176,7 +156,7 @@ describe("Save as demo", () => {
     // The scripted demo model: "research" starts the general-purpose subagent, which writes a file.
     expect(await chat.send({ text: "research <b>tides</b>" })).toBe(true);
     await chat.idle();
-    const save = saveDemoOf(chat, agents);
+    const save = saveDemoFor(chat, agents);
     render(SaveDemoDialog, { save, agents });
     save.show();
     await expect.poll(() => dialogOf()?.textContent ?? "", WAIT).toContain("What the demo keeps");
@@ -232,7 +212,7 @@ describe("Save as demo", () => {
       },
     ] as const;
     let n = 0;
-    const save = saveDemoOf(chat, agents, { saveDemo: () => Promise.resolve(answers[n++]!) } as unknown as SaveDemoHost["client"]);
+    const save = saveDemoFor(chat, agents, { saveDemo: () => Promise.resolve(answers[n++]!) } as unknown as SaveDemoHost["client"]);
     render(SaveDemoDialog, { save, agents });
     save.show();
     await expect.poll(() => dialogOf()?.querySelector('[data-testid="save-demo"]'), WAIT).not.toBeNull();

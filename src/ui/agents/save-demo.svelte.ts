@@ -93,3 +93,40 @@ export class SaveDemo {
     if (this.saved) await this.#host.share(this.saved.agent.id);
   }
 }
+
+/** What {@link saveDemoFor} reads of the page's chat: its worker, the shown thread, its messages, its agent. */
+export interface SaveDemoChat {
+  readonly client: Pick<AgentClient, "saveDemo">;
+  readonly threadId: string;
+  readonly live: { readonly messages: readonly MessageInfo[] };
+  readonly running: boolean;
+  readonly view: { readonly agent: { readonly name: string } } | null;
+}
+
+/**
+ * The dialog's state over the page's chat and agents list (the app's wiring, shared with the tests). `client` stands
+ * in for the chat's own worker where a test answers `saveDemo` itself.
+ */
+export function saveDemoFor(
+  chat: SaveDemoChat,
+  agents: Pick<SaveDemoHost, "refresh" | "share">,
+  client: SaveDemoHost["client"] = chat.client,
+): SaveDemo {
+  return new SaveDemo({
+    client,
+    get threadId() {
+      return chat.threadId;
+    },
+    get messages() {
+      return chat.live.messages;
+    },
+    get running() {
+      return chat.running;
+    },
+    get agentName() {
+      return chat.view?.agent.name ?? "the agent";
+    },
+    refresh: () => agents.refresh(),
+    share: (agentId) => agents.share(agentId),
+  });
+}
