@@ -94,6 +94,8 @@ export interface ReplayInfo {
   recordedAt?: string;
   /** Recorded against a scripted provider, not a real model. */
   scripted: boolean;
+  /** The pace the person chose: times the recorded pace (`Infinity`: at once); absent, the recorded pace. */
+  speed?: number;
 }
 
 /** A grading by the rubric loop (deepagents' RubricMiddleware): its verdict on an answer. */

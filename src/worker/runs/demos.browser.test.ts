@@ -99,6 +99,8 @@ describe("recorded demos in the worker", () => {
         model: "openai-compatible:m",
         recordedBy: "Tester",
         scripted: false,
+        // The pace chosen is kept with the turn (a reload mid-replay goes on at it).
+        speed: Number.POSITIVE_INFINITY,
       }),
     );
 

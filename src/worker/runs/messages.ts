@@ -40,10 +40,21 @@ export function usageOf(msg: AIMessage): UsageInfo | undefined {
 }
 
 /** A replayed turn's mark as the page gets it, or undefined when it is not one (a crafted import could hold anything). */
-function replayInfoOf(value: unknown): ReplayInfo | undefined {
+/**
+ * A replayed turn's mark, as its opening message keeps it in the checkpoint: the ReplayInfo, with an `Infinity` pace
+ * written `"instant"` (checkpoints and exports are JSON, where `Infinity` would become `null`).
+ */
+export function replayMark(info: ReplayInfo): Record<string, unknown> {
+  const { speed, ...rest } = info;
+  return speed === undefined ? rest : { ...rest, speed: Number.isFinite(speed) ? speed : "instant" };
+}
+
+/** The ReplayInfo a message's mark holds (replayMark's inverse), or none when it is not one. */
+export function replayInfoOf(value: unknown): ReplayInfo | undefined {
   if (!isRecord(value)) return undefined;
-  const { file, title, model, recordedBy, recordedAt, scripted } = value;
+  const { file, title, model, recordedBy, recordedAt, scripted, speed } = value;
   if (typeof file !== "string" || typeof title !== "string" || typeof model !== "string") return undefined;
+  const pace = speed === "instant" ? Infinity : typeof speed === "number" && speed > 0 ? speed : undefined;
   return {
     file,
     title,
@@ -51,6 +62,7 @@ function replayInfoOf(value: unknown): ReplayInfo | undefined {
     ...(typeof recordedBy === "string" ? { recordedBy } : {}),
     ...(typeof recordedAt === "string" ? { recordedAt } : {}),
     scripted: scripted === true,
+    ...(pace !== undefined ? { speed: pace } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ export async function replayOf(
       ...(demo.recordedBy ? { recordedBy: demo.recordedBy } : {}),
       ...(demo.recordedAt ? { recordedAt: demo.recordedAt } : {}),
       scripted: demo.scripted === true,
+      ...(replay.speed !== undefined ? { speed: replay.speed } : {}),
     },
   });
 }

@@ -28,7 +28,7 @@ import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "../threads/history.ts";
 import { CUT_OFF_KEY } from "../../protocol/message-marks.ts";
 import { isGraderFeedback, isSteered, isWorkspaceNote, queuedUserMessage } from "../../core/messages.ts";
-import { pendingApprovals, shownApproval, visibleCount } from "./messages.ts";
+import { pendingApprovals, replayInfoOf, replayMark, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
 import { threadLockName, type ThreadEvent } from "../../protocol/threads.ts";
@@ -242,9 +242,6 @@ export function createRunService(deps: RunDeps): RunService {
     return false;
   }
 
-  /** The pace each thread's replay was asked for (a reload forgets it: the recorded pace). */
-  const replaySpeeds = new Map<string, number | undefined>();
-
   /**
    * The replay the thread's current turn plays: its opening message's mark (MessageInfo.replay), or none. Messages
    * inside a turn (steered ones, the grader's, workspace notes) do not open one.
@@ -252,10 +249,10 @@ export function createRunService(deps: RunDeps): RunService {
   async function turnReplay(threadId: string): Promise<UserInput["replay"]> {
     const messages = messagesIn(await stateOf(threadId));
     const opening = messages.findLast((m) => HumanMessage.isInstance(m) && !isSteered(m) && !isGraderFeedback(m) && !isWorkspaceNote(m));
-    const mark = opening?.additional_kwargs?.[REPLAY_KEY] as { file?: unknown } | undefined;
-    if (typeof mark?.file !== "string") return undefined;
-    const speed = replaySpeeds.get(threadId);
-    return { file: mark.file, ...(speed !== undefined ? { speed } : {}) };
+    // The mark keeps the pace chosen, so a reload mid-replay goes on at it.
+    const mark = replayInfoOf(opening?.additional_kwargs?.[REPLAY_KEY]);
+    if (!mark) return undefined;
+    return { file: mark.file, ...(mark.speed !== undefined ? { speed: mark.speed } : {}) };
   }
 
   /**
@@ -400,7 +397,7 @@ export function createRunService(deps: RunDeps): RunService {
       return startError("model_unavailable", deps.redact(built.error));
     }
     // A replayed turn's message says so, across reloads (MessageInfo.replay).
-    if (built.value.replay && planned.user) planned.user.additional_kwargs[REPLAY_KEY] = { ...built.value.replay };
+    if (built.value.replay && planned.user) planned.user.additional_kwargs[REPLAY_KEY] = replayMark(built.value.replay);
     const controller = new AbortController();
     runs.set(runId, { threadId, controller });
     let terminal: TerminalEvent = { type: "error", runId, error: { name: "Error", message: "The run ended without a result." } };
@@ -485,7 +482,6 @@ export function createRunService(deps: RunDeps): RunService {
       }),
 
     startRun: (threadId, input, onEvent) => {
-      if (input.replay) replaySpeeds.set(threadId, input.replay.speed);
       return begin(threadId, onEvent, () => messagePlan(threadId, input), input.replay);
     },
 
