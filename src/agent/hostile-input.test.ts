@@ -420,7 +420,8 @@ describe("file names", () => {
       },
     ]);
     const [, same, below, decomposed, composed, ls] = results(messages);
-    expect(same!.content).toMatch(/old_string and new_string are identical/);
+    // Identical strings are an edit that changes nothing, as Python deepagents and deepagentsjs' sandbox count it.
+    expect(same!.content).toBe("Successfully replaced 1 instance(s) of the string in '/x'");
     expect(below!.content).toBe("Error: Cannot create '/x/y': '/x' is a file, not a directory.");
     expect(decomposed!.content).toBe(`Updated file ${nfc}`);
     // The composed name is the same file: write_file replaces it (deepagentsjs #674), no second file appears.

@@ -105,11 +105,12 @@ export function readSlice(path: string, data: FileData, offset = 0, limit = 100)
   if (!Number.isInteger(offset) || offset < 0) {
     return backendError("invalid_argument", `Error: offset must be a non-negative integer, got ${offset}.`);
   }
-  if (!Number.isInteger(limit) || limit < 1) {
-    return backendError("invalid_argument", `Error: limit must be a positive integer, got ${limit}.`);
+  if (!Number.isInteger(limit)) {
+    return backendError("invalid_argument", `Error: limit must be an integer, got ${limit}.`);
   }
   const all = splitLines(data.content);
-  return { lines: all.slice(offset, offset + limit), offset, totalLines: all.length };
+  // A limit of 0 or less reads no lines (Python deepagents' read and deepagentsjs' sandbox read answer empty content).
+  return { lines: limit > 0 ? all.slice(offset, offset + limit) : [], offset, totalLines: all.length };
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -138,12 +139,6 @@ export function applyEdit(
 ): { content: string; occurrences: number; bytes: number } | BackendError {
   if (oldString.length === 0) {
     return backendError("invalid_argument", "Error: old_string must not be empty.");
-  }
-  if (oldString === newString) {
-    return backendError(
-      "invalid_argument",
-      "Error: old_string and new_string are identical; an edit must change the text. Pass the new text in new_string.",
-    );
   }
   const occurrences = countOccurrences(content, oldString);
   if (occurrences === 0) {

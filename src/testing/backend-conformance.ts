@@ -42,6 +42,65 @@ export function stateStep(): [StateBackend, StateBackend] {
   return [call(), call()];
 }
 
+/**
+ * The six cases of deepagentsjs' sandbox standard tests (libs/standard-tests) that ShellBackend did not pass, each as
+ * Python deepagents 0.7 answers it: passed where Python agrees with upstream JS, kept (and said why) where it does not.
+ */
+const SANDBOX_PEER_ROWS: { name: string; check: (b: BackendProtocol) => Promise<void> }[] = [
+  {
+    name: "read with limit=0 reads no lines (upstream: empty content; Python: a non-positive limit reads nothing)",
+    check: async (b) => {
+      ok(await b.write("/rd.txt", "Line 1\nLine 2\nLine 3"));
+      expect(ok(await b.read("/rd.txt", 0, 0))).toEqual({ lines: [], offset: 0, totalLines: 3 });
+      expect(ok(await b.read("/rd.txt", 1, 0)).lines).toEqual([]);
+    },
+  },
+  {
+    name: "edit with identical strings succeeds and changes nothing (upstream and Python: counted occurrences, no error)",
+    check: async (b) => {
+      ok(await b.write("/same.txt", "Same text"));
+      expect(ok(await b.edit("/same.txt", "Same text", "Same text"))).toEqual({ path: "/same.txt", occurrences: 1 });
+      expect(ok(await b.read("/same.txt")).lines).toEqual(["Same text"]);
+      // Python counts first: a string found twice still needs replace_all.
+      ok(await b.write("/twice.txt", "a a"));
+      expect(code(await b.edit("/twice.txt", "a", "a"))).toBe("not_unique");
+      expect(ok(await b.edit("/twice.txt", "a", "a", true))).toEqual({ path: "/twice.txt", occurrences: 2 });
+    },
+  },
+  {
+    name: "ls of a missing directory is an error, as Python's (`path_not_found`), not upstream JS's empty list",
+    check: async (b) => {
+      expect(code(await b.ls("/li-does-not-exist-12345"))).toBe("file_not_found");
+    },
+  },
+  {
+    name: "glob answers absolute paths, as Python's (its permission rules match absolute paths), not relative to the folder",
+    check: async (b) => {
+      ok(await b.write("/gl-basic/file1.txt", "c"));
+      ok(await b.write("/gl-basic/file3.py", "c"));
+      expect(ok(await b.glob("*.txt", "/gl-basic")).map((f) => f.path)).toEqual(["/gl-basic/file1.txt"]);
+    },
+  },
+  {
+    name: "glob lists files only, as Python's (only regular files are emitted), not upstream JS's directories too",
+    check: async (b) => {
+      ok(await b.write("/gl-dirs/dir1/in.txt", "c"));
+      ok(await b.write("/gl-dirs/file.txt", "c"));
+      expect(ok(await b.glob("*", "/gl-dirs")).map((f) => [f.path, f.isDir])).toEqual([["/gl-dirs/file.txt", false]]);
+    },
+  },
+  {
+    name: "glob character classes: [1-2], [!1-2] and [^1-2] (negation, as Python's and bash's)",
+    check: async (b) => {
+      for (const f of ["file1.txt", "file2.txt", "file3.txt", "fileA.txt"]) ok(await b.write(`/gl-cc/${f}`, "c"));
+      const names = async (pattern: string) => ok(await b.glob(pattern, "/gl-cc")).map((f) => f.path.slice("/gl-cc/".length));
+      expect(await names("file[1-2].txt")).toEqual(["file1.txt", "file2.txt"]);
+      expect(await names("file[!1-2].txt")).toEqual(["file3.txt", "fileA.txt"]);
+      expect(await names("file[^1-2].txt")).toEqual(["file3.txt", "fileA.txt"]);
+    },
+  },
+];
+
 export function backendConformance(name: string, make: BackendMaker, options: ConformanceOptions = {}): void {
   const extras = new Set(options.rootExtras ?? []);
   const step: StepMaker =
@@ -274,6 +333,10 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       const kept = ok(await b.read("/e.txt", 0, 10_000));
       expect(kept.totalLines).toBe(5_000);
       expect(new Set(kept.lines)).toEqual(new Set(["ab"]));
+    });
+
+    it.each(SANDBOX_PEER_ROWS)("deepagentsjs sandbox standard tests: $name", async ({ check }) => {
+      await check(await make());
     });
   });
 }
