@@ -138,3 +138,11 @@ export function isSteered(m: BaseMessage): boolean {
 export function isWorkspaceNote(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === WORKSPACE_NOTE_SOURCE;
 }
+
+/** The tag on the status notes of async subagent tasks (deepagentsjs 1.16.2's notification source, `async_subagent`). */
+export const ASYNC_SUBAGENT_SOURCE = "async_subagent";
+
+/** Is this a note telling the agent an async subagent's task ended (added before a run), not a message the person typed? */
+export function isAsyncTaskNote(m: BaseMessage): boolean {
+  return m.getType() === "human" && m.additional_kwargs?.lc_source === ASYNC_SUBAGENT_SOURCE;
+}

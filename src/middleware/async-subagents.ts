@@ -17,7 +17,7 @@
 import { stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentTool } from "../harness/types.ts";
 import type * as Runs from "./async-task-runs.ts";
-import { ASYNC_TASKS, type AsyncSubAgent } from "./async-tasks.ts";
+import { ASYNC_TASKS, TERMINAL_STATUSES, type AsyncSubAgent } from "./async-tasks.ts";
 
 export {
   ASYNC_TASK_TOOL_NAMES,
@@ -26,6 +26,7 @@ export {
   type AsyncSubAgent,
   type AsyncTask,
   type AsyncTaskStatus,
+  type TaskEvent,
 } from "./async-tasks.ts";
 
 const ASYNC_SUBAGENTS = "AsyncSubAgentMiddleware";
@@ -81,6 +82,9 @@ export function asyncSubagentMiddleware(options: AsyncSubagentMiddlewareOptions)
   const names = asyncSubAgents.map((a) => a.name);
   const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
   if (repeated.length) throw new Error(`Duplicate async subagent names: ${repeated.join(", ")}`);
+  for (const a of asyncSubAgents)
+    if (a.mode !== undefined && a.mode !== "isolated" && a.mode !== "fork")
+      throw new Error(`Async subagent '${a.name}': mode must be "isolated" or "fork", not "${String(a.mode)}"`);
   const agents = new Map(asyncSubAgents.map((a) => [a.name, a]));
   // The tools' code (and the SDK after it) loads on the first call; one context, so clients are made once.
   let loading: Promise<{ runs: typeof Runs; ctx: Runs.AsyncTaskContext }> | undefined;
@@ -105,9 +109,9 @@ export function asyncSubagentMiddleware(options: AsyncSubagentMiddlewareOptions)
       },
       required: ["description", "agentName"],
     },
-    async run(args) {
+    async run(args, runtime) {
       const { runs, ctx } = await load();
-      return runs.start(ctx, args);
+      return runs.start(ctx, args, runtime);
     },
   };
 
@@ -171,6 +175,13 @@ export function asyncSubagentMiddleware(options: AsyncSubagentMiddlewareOptions)
     name: ASYNC_SUBAGENTS,
     tools: [start, check, update, cancel, list],
     stateSchema: stateSchema(ASYNC_TASKS),
+    // Python deepagents 0.7.27: the agent is told of its tasks' status changes. A tab's thread is not on the server, so
+    // nothing can wake it; each run starts by asking about the tasks last seen running (the SDK loads only then).
+    async beforeAgent(state) {
+      if (!Object.values(ASYNC_TASKS.get(state)).some((t) => !TERMINAL_STATUSES.has(t.status))) return;
+      const { runs, ctx } = await load();
+      return runs.statusNotes(ctx, state);
+    },
     async wrapModelCall(request, next) {
       if (prompt === null) return next(request);
       return next({ ...request, systemPrompt: [request.systemPrompt, prompt].filter(Boolean).join("\n\n") });

@@ -2,9 +2,12 @@
  * What the async subagents' tools do (async-subagents.ts describes them; this module loads on the first call, with
  * the LangGraph SDK after it). Answers are upstream's (deepagentsjs `async_subagents.ts`), word for word.
  */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type * as Sdk from "@langchain/langgraph-sdk";
-import type { ToolOutput, ToolRuntime } from "../harness/types.ts";
-import { ASYNC_TASKS, TERMINAL_STATUSES, type AsyncSubAgent, type AsyncTask, type AsyncTaskStatus } from "./async-tasks.ts";
+import { ASYNC_SUBAGENT_SOURCE } from "../core/messages.ts";
+import type { AgentState, StateUpdate, ToolOutput, ToolRuntime } from "../harness/types.ts";
+import { ASYNC_TASKS, TERMINAL_STATUSES, type AsyncSubAgent, type AsyncTask, type AsyncTaskStatus, type TaskEvent } from "./async-tasks.ts";
+import { forkMessages } from "./subagents.ts";
 
 /** What the tools use of a LangGraph SDK client. */
 export type AsyncTaskClient = Pick<Sdk.Client, "threads" | "runs">;
@@ -93,8 +96,29 @@ function resultOf(values: unknown): string {
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
+/** A message as the server's input takes it (`{ type, content, … }`, LangGraph's message dict). */
+function wireMessage(m: BaseMessage): Record<string, unknown> {
+  const wire: Record<string, unknown> = { type: m.getType(), content: m.content };
+  if (m.id) wire.id = m.id;
+  if (AIMessage.isInstance(m) && m.tool_calls?.length) wire.tool_calls = m.tool_calls;
+  if (ToolMessage.isInstance(m)) {
+    wire.tool_call_id = m.tool_call_id;
+    if (m.name) wire.name = m.name;
+  }
+  return wire;
+}
+
+/**
+ * What a new remote thread starts from: the task alone, or (a `mode: "fork"` subagent, as Python deepagents 0.7.24's)
+ * this agent's conversation as its model last saw it, without the AI message holding this call, then the task.
+ */
+function launchMessages(spec: AsyncSubAgent, description: string, runtime: ToolRuntime): Record<string, unknown>[] {
+  if (spec.mode !== "fork") return [{ role: "user", content: description }];
+  return forkMessages(runtime.state, description).map(wireMessage);
+}
+
 /** The `start_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */
-export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>): Promise<ToolOutput> {
+export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>, runtime: ToolRuntime): Promise<ToolOutput> {
   const description = String(args.description);
   const agentName = String(args.agentName);
   const spec = ctx.agents.get(agentName);
@@ -106,7 +130,7 @@ export async function start(ctx: AsyncTaskContext, args: Record<string, unknown>
     const client = await ctx.clientFor(agentName);
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, spec.graphId, {
-      input: { messages: [{ role: "user", content: description }] },
+      input: { messages: launchMessages(spec, description, runtime) },
     });
     const task: AsyncTask = {
       taskId: thread.thread_id,
@@ -206,4 +230,45 @@ export async function list(ctx: AsyncTaskContext, args: Record<string, unknown>,
     return `- taskId: ${task.taskId} agent: ${task.agentName} status: ${status}`;
   });
   return { content: `${lines.length} tracked task(s):\n${lines.join("\n")}`, update: ASYNC_TASKS.set(updated) };
+}
+
+/** The note's text: what ended, and where its result is. */
+function noteText(task: AsyncTask, status: AsyncTaskStatus): string {
+  const what = `Async subagent task ${task.taskId} (${task.agentName}) `;
+  if (status === "success") return `${what}finished. Call check_async_task with this taskId for its result.`;
+  if (status === "error") return `${what}failed. Call check_async_task with this taskId for details.`;
+  return `${what}ended: ${status}.`;
+}
+
+/**
+ * Status notes before a run (Python deepagents 0.7.27 tells the main agent of its async subagents' status changes):
+ * the tasks last seen running are asked about, and each that ended since gets a note (a user message tagged
+ * `async_subagent`, its `TaskEvent` in `additional_kwargs.deepagents_notification`) and its new status. A task the
+ * server cannot be asked about keeps its status, for the next run. @lazy (loaded only when a task is running)
+ */
+export async function statusNotes(ctx: AsyncTaskContext, state: Readonly<AgentState>): Promise<StateUpdate | undefined> {
+  const running = Object.values(ASYNC_TASKS.get(state)).filter((t) => !TERMINAL_STATUSES.has(t.status));
+  const seen = await Promise.all(
+    running.map(async (task) => {
+      try {
+        return (await (await ctx.clientFor(task.agentName)).runs.get(task.threadId, task.runId)).status as AsyncTaskStatus;
+      } catch {
+        return task.status;
+      }
+    }),
+  );
+  const ended = running.flatMap((task, i) => (TERMINAL_STATUSES.has(seen[i]!) ? [{ task, status: seen[i]! }] : []));
+  if (!ended.length) return undefined;
+  const messages = ended.map(({ task, status }) => {
+    const event: TaskEvent = { task_id: task.taskId, agent_name: task.agentName, status, run_id: task.runId };
+    return new HumanMessage({
+      content: noteText(task, status),
+      additional_kwargs: { lc_source: ASYNC_SUBAGENT_SOURCE, deepagents_notification: event },
+    });
+  });
+  const checked = now();
+  return {
+    messages,
+    ...ASYNC_TASKS.set(Object.fromEntries(ended.map(({ task, status }) => [task.taskId, withStatus(task, status, checked)]))),
+  };
 }

@@ -18,6 +18,24 @@ export interface AsyncSubAgent {
   url?: string;
   /** Headers sent with every request to the server (e.g. `x-api-key`). Kept out of the agent's state. */
   headers?: Record<string, string>;
+  /**
+   * `"isolated"` (the default): the remote thread starts from the task description alone. `"fork"` (Python deepagents
+   * 0.7.24): it starts from a copy of this agent's conversation as its model last saw it, then the task.
+   */
+  mode?: "isolated" | "fork";
+}
+
+/**
+ * How a task ended, as the agent that launched it is told (Python deepagents' `TaskEvent`, 0.7.27): carried by the
+ * status note's `additional_kwargs.deepagents_notification`, so apps tell these notes from the person's messages.
+ */
+export interface TaskEvent {
+  /** The task's id (the remote thread's). */
+  task_id: string;
+  agent_name: string;
+  status: AsyncTaskStatus;
+  /** The remote run that ended. */
+  run_id: string;
 }
 
 /** Statuses the tools set (`running`, `success`, `error`, `cancelled`) and ones the server may return. */

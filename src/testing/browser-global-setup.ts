@@ -4,6 +4,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { startAgentLinkServer, type AgentLinkServer } from "./agent-link-server.ts";
+import { startAgentProtocolServer, type AgentProtocolServer } from "./agent-protocol-server.ts";
 import { makeTinyGguf, makeTinyGgufSplits } from "./gguf/tiny-model.ts";
 import { startMcpServer, type McpTestServer } from "./mcp-servers.ts";
 import { startModelServer, type ModelServer } from "./model-server.ts";
@@ -32,6 +33,8 @@ declare module "vitest" {
     webPages: string;
     /** A Python package source: a Pyodide lock and wheels the tests build (python-package-source.ts). */
     pythonPackageSource: string;
+    /** An Agent Protocol server for async subagents: a run's fate is told by its input (agent-protocol-server.ts). */
+    agentProtocolServer: string;
   }
 }
 
@@ -43,6 +46,7 @@ let links: AgentLinkServer | undefined;
 let mcp: McpTestServer[] = [];
 let web: WebPagesServer | undefined;
 let packageSource: PackageSourceServer | undefined;
+let agentProtocol: AgentProtocolServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   server = await startModelServer(
@@ -81,6 +85,8 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("webPages", web.url);
   packageSource = await startPackageSource();
   project.provide("pythonPackageSource", packageSource.url);
+  agentProtocol = await startAgentProtocolServer();
+  project.provide("agentProtocolServer", agentProtocol.url);
   project.provide("mcpServers", {
     cors: cors!.url,
     noCors: noCors!.url,
@@ -101,4 +107,5 @@ export async function teardown(): Promise<void> {
   await Promise.all(mcp.map((s) => s.close()));
   await web?.close();
   await packageSource?.close();
+  await agentProtocol?.close();
 }
