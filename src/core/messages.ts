@@ -146,3 +146,8 @@ export const ASYNC_SUBAGENT_SOURCE = "async_subagent";
 export function isAsyncTaskNote(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === ASYNC_SUBAGENT_SOURCE;
 }
+
+/** Is this a note deeptab adds for the agent (a workspace note, an async task's status), not a message the person typed? */
+export function isNote(m: BaseMessage): boolean {
+  return isWorkspaceNote(m) || isAsyncTaskNote(m);
+}

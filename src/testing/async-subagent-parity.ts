@@ -11,6 +11,7 @@ import { createDeepAgent } from "../agent/create-deep-agent.ts";
 import { messageText } from "../core/messages.ts";
 import type { AsyncSubAgent, AsyncTask, TaskEvent } from "../middleware/async-subagents.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
+import { toMessageInfo } from "../worker/runs/messages.ts";
 
 /** What the server was asked to run (its `GET /__runs`). */
 interface RemoteRun {
@@ -132,6 +133,9 @@ export function describeAsyncSubagentParity(url: () => string): void {
       expect(notes[0]![0]).toMatch(note);
       expect(notes[0]![0]).toContain(task!.taskId);
       expect(notes[0]![1]).toEqual({ task_id: task!.taskId, agent_name: "researcher", status, run_id: task!.runId });
+      // The page shows it as a note, not as a message the person typed.
+      const kept = chat.model.calls.at(-1)!.messages.find((m) => m.additional_kwargs?.lc_source === "async_subagent")!;
+      expect(toMessageInfo(kept)).toMatchObject({ role: "user", note: true });
       // Told once: the next run adds no second note.
       await chat.say("and now?");
       const all = chat.model.calls.at(-1)!.messages.filter((m) => m.additional_kwargs?.lc_source === "async_subagent");

@@ -6,7 +6,7 @@
  * included). Turns are found and matched by pure functions ({@link demoTurns}).
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { isGraderFeedback, isSteered, isWorkspaceNote } from "../../core/messages.ts";
+import { isGraderFeedback, isSteered, isNote } from "../../core/messages.ts";
 import { ok } from "../../core/result.ts";
 import { DEMOS_DIR, demoFileName, serializeDemo, type DemoCall } from "../../models/replay/format.ts";
 import { conversationKey } from "../../models/replay/match.ts";
@@ -24,7 +24,7 @@ interface Turn {
 }
 
 /** Does `m` start a turn (the person's own message, not steered into a run, a rubric's feedback or a workspace note)? */
-const startsTurn = (m: BaseMessage) => m.getType() === "human" && !isGraderFeedback(m) && !isWorkspaceNote(m) && !isSteered(m);
+const startsTurn = (m: BaseMessage) => m.getType() === "human" && !isGraderFeedback(m) && !isNote(m) && !isSteered(m);
 
 /** The turns of `messages`, in order (a message without an id cannot be a turn's key: it is an unnamed turn). */
 function threadTurns(messages: readonly BaseMessage[]): Array<Turn | { id: undefined; text: string }> {

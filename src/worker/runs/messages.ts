@@ -3,7 +3,7 @@
  * page gets. Pure.
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { isAsyncTaskNote, isGraderFeedback, isWorkspaceNote, messageText, TOOL_DURATION_KEY, WEB_SEARCH_KEY } from "../../core/messages.ts";
+import { isGraderFeedback, isNote, messageText, TOOL_DURATION_KEY, WEB_SEARCH_KEY } from "../../core/messages.ts";
 import { MAX_TOOL_IMAGES, TOOL_IMAGES_KEY, type ToolImage } from "../../core/tool-images.ts";
 import { tokenUsage } from "../../core/usage.ts";
 import { evictionPreview } from "../../middleware/eviction.ts";
@@ -71,7 +71,7 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
   const info: MessageInfo = { role: ROLES[msg.getType()] ?? "user", content: messageText(msg) };
   if (msg.id) info.id = msg.id;
   if (isGraderFeedback(msg)) info.grader = true;
-  if (isWorkspaceNote(msg) || isAsyncTaskNote(msg)) info.note = true;
+  if (isNote(msg)) info.note = true;
   const replay = msg.getType() === "human" ? replayInfoOf(msg.additional_kwargs?.[REPLAY_KEY]) : undefined;
   if (replay) info.replay = replay;
   if (AIMessage.isInstance(msg)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { RUBRIC_GRADER_SOURCE, STEERED_KEY, WORKSPACE_NOTE_SOURCE } from "../../core/messages.ts";
+import { ASYNC_SUBAGENT_SOURCE, RUBRIC_GRADER_SOURCE, STEERED_KEY, WORKSPACE_NOTE_SOURCE } from "../../core/messages.ts";
 import { changesBetween, isTracked, quoted, restoreSteps, turnMessageIds, workspaceNote } from "./workspace-changes.ts";
 
 describe("the workspace over time", () => {
@@ -51,6 +51,8 @@ describe("the workspace over time", () => {
     // A message queued as a run ended starts the next turn (not marked steered): the earlier turn is left as it ended.
     expect(turnMessageIds([person("a"), call, result, steered("s1"), new AIMessage("x"), person("q"), new AIMessage("y")])).toEqual(["q"]);
     expect(turnMessageIds([person("a"), tagged("g", RUBRIC_GRADER_SOURCE), tagged("n", WORKSPACE_NOTE_SOURCE)])).toEqual(["a"]);
+    // An async subagent's status note, added after the person's message as a run starts, is not a turn of theirs.
+    expect(turnMessageIds([person("a"), tagged("t", ASYNC_SUBAGENT_SOURCE), new AIMessage("ok")])).toEqual(["a"]);
     expect(turnMessageIds([new AIMessage("hi")])).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  * manifests and contents; rewind.ts applies them.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { isGraderFeedback, isSteered, isWorkspaceNote } from "../../core/messages.ts";
+import { isGraderFeedback, isSteered, isNote } from "../../core/messages.ts";
 import type { FileChangeKind } from "../../protocol/rewind.ts";
 
 /** The workspace's files at one moment: each path to its content's hash. */
@@ -82,7 +82,7 @@ export function turnMessageIds(messages: readonly BaseMessage[]): string[] {
   const ids: string[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.getType() !== "human" || isGraderFeedback(m) || isWorkspaceNote(m)) continue;
+    if (m.getType() !== "human" || isGraderFeedback(m) || isNote(m)) continue;
     if (m.id) ids.unshift(m.id);
     if (!isSteered(m)) break;
   }
