@@ -8,6 +8,10 @@
  * checkpoints: a reloaded page, or the thread continued later, checks the same tasks. The task id is the remote
  * thread's id.
  *
+ * A subagent with `mode: "fork"` (Python deepagents 0.7.24) starts its remote thread from this agent's conversation.
+ * Each run starts by asking about the tasks last seen running and notes each that ended for the model (0.7.27's
+ * status updates; in Python the subagent wakes the parent's server thread, which a tab does not have).
+ *
  * Unlike upstream, the launch does not send `callbackThreadId`: upstream's completion callback posts back to the
  * parent's thread on the same server, and a tab's thread is not on any server.
  *
