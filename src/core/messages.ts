@@ -135,7 +135,7 @@ export function isSteered(m: BaseMessage): boolean {
 }
 
 /** Is this a workspace note (a rewind's or a revert's; the person's action, told to the agent), not a message they typed? */
-export function isWorkspaceNote(m: BaseMessage): boolean {
+function isWorkspaceNote(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === WORKSPACE_NOTE_SOURCE;
 }
 
@@ -143,7 +143,7 @@ export function isWorkspaceNote(m: BaseMessage): boolean {
 export const ASYNC_SUBAGENT_SOURCE = "async_subagent";
 
 /** Is this a note telling the agent an async subagent's task ended (added before a run), not a message the person typed? */
-export function isAsyncTaskNote(m: BaseMessage): boolean {
+function isAsyncTaskNote(m: BaseMessage): boolean {
   return m.getType() === "human" && m.additional_kwargs?.lc_source === ASYNC_SUBAGENT_SOURCE;
 }
 
