@@ -125,8 +125,11 @@ describe("the public API's types", () => {
     // @ts-expect-error: a subagent without a description
     expectTypeOf({ name: "critic", systemPrompt: "Be harsh." }).toExtend<SubAgent>();
     expectTypeOf({ name: "fork", description: "Goes on.", mode: "fork" as const }).toExtend<ForkedSubAgent>();
-    // @ts-expect-error: a fork has no system prompt of its own
+    // A fork's own prompt is appended to the parent's (deepagentsjs 1.14); `"isolated"` is the default mode's name.
     expectTypeOf({ name: "fork", description: "Goes on.", mode: "fork" as const, systemPrompt: "x" }).toExtend<ForkedSubAgent>();
+    expectTypeOf({ name: "critic", description: "Critiques.", systemPrompt: "Be harsh.", mode: "isolated" as const }).toExtend<SubAgent>();
+    // @ts-expect-error: a fork names no skills (it inherits the parent's)
+    expectTypeOf({ name: "fork", description: "Goes on.", mode: "fork" as const, skills: ["/skills/"] }).toExtend<ForkedSubAgent>();
     // @ts-expect-error: a fork says so (without the mode it would be a plain subagent without a prompt)
     expectTypeOf({ name: "fork", description: "Goes on." }).toExtend<ForkedSubAgent>();
   });

@@ -79,9 +79,9 @@ export interface AgentManifest {
 export interface SubagentDefinition {
   name: string;
   description: string;
-  /** The file's body (empty for a fork, which runs under the agent's own instructions). */
+  /** The file's body: its system prompt; a fork's (may be empty) is appended to the agent's own instructions. */
   systemPrompt: string;
-  /** `"fork"`: it starts from the conversation so far and the agent's instructions (deepagents' `ForkedSubAgent`). */
+  /** `"fork"`: it starts from the conversation so far and the agent's instructions (deepagents' `mode: "fork"`). */
   mode?: "fork";
   /** Only these tools (by name); unset: the agent's. */
   tools?: string[];

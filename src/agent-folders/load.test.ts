@@ -328,31 +328,32 @@ describe("agent folders: refused, naming file, field and line, never half-loaded
     expect(error.problems[0]!.message).toBe("agents/a.md line 2: description: missing");
   });
 
-  it("a fork subagent (mode: fork) has no body and becomes a ForkedSubAgent; a bad mode or a fork with a body is refused", () => {
+  it("a fork subagent may have a body, appended to the instructions; isolated, handoff (its old name) and fork are the modes", () => {
     const agent = loaded({
       "AGENTS.md": "Main instructions.",
       "agents/continuer.md": "---\ndescription: Carries on with the whole conversation.\nmode: fork\ntools: [read_file]\n---\n",
+      "agents/checker.md": "---\ndescription: Checks with the whole conversation.\nmode: fork\n---\nCheck every figure.",
       "agents/critic.md": "---\ndescription: Critiques.\nmode: handoff\n---\nBe harsh.",
+      "agents/scout.md": "---\ndescription: Scouts.\nmode: isolated\n---\nLook around.",
     });
     expect(agent.subagents.map((s) => [s.name, s.mode, s.systemPrompt])).toEqual([
+      ["checker", "fork", "Check every figure."],
       ["continuer", "fork", ""],
       ["critic", undefined, "Be harsh."],
+      ["scout", undefined, "Look around."],
     ]);
     expect(agentOptions(agent, { model: undefined as never }).subagents).toEqual([
+      { name: "checker", description: "Checks with the whole conversation.", mode: "fork", systemPrompt: "Check every figure." },
       { name: "continuer", description: "Carries on with the whole conversation.", mode: "fork", allowedTools: ["read_file"] },
       { name: "critic", description: "Critiques.", systemPrompt: "Be harsh." },
+      { name: "scout", description: "Scouts.", systemPrompt: "Look around." },
     ]);
     const error = refused({
       "AGENTS.md": "x",
       "agents/a.md": "---\ndescription: d\nmode: branch\n---\nBody.",
-      "agents/b.md": "---\ndescription: d\nmode: fork\n---\nA prompt of its own.",
     });
-    expect(where(error.problems)).toEqual([
-      { code: "invalid_field", file: "agents/a.md", field: "mode", line: 3 },
-      { code: "invalid_field", file: "agents/b.md", field: "mode", line: 3 },
-    ]);
-    expect(error.problems[0]!.message).toContain('must be "handoff"');
-    expect(error.problems[1]!.message).toContain("leave its body empty");
+    expect(where(error.problems)).toEqual([{ code: "invalid_field", file: "agents/a.md", field: "mode", line: 3 }]);
+    expect(error.problems[0]!.message).toContain('must be "isolated"');
   });
 
   it("a rubric in agent.yaml (text, or criteria with a cap) grades answers with the agent's model; a bad one is refused", () => {

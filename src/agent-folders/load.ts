@@ -356,10 +356,6 @@ function readSubagents(r: Reading): SubagentDefinition[] {
     const fork = data.mode === "fork";
     if (!body && !fork)
       r.problems.push(problem("missing_field", "the body (the subagent's system prompt, after the frontmatter) is empty", { file }));
-    if (body && fork) {
-      const why = "a fork subagent runs under the agent's own instructions (AGENTS.md): leave its body empty, or drop 'mode: fork'";
-      r.problems.push(problem("invalid_field", why, { file, field: "mode", ...line(at, ["mode"]) }));
-    }
     const first = named.get(name);
     if (first) {
       const why = `a second subagent named '${name}' (the first is ${first})`;

@@ -53,7 +53,16 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
   const subagents: (SubAgent | ForkedSubAgent)[] = agent.subagents.map((s) => {
     const model = s.model && context.resolveModel?.(s.model, s);
     const held = { ...(s.tools ? { allowedTools: s.tools } : {}), ...(model ? { model } : {}) };
-    if (s.mode === "fork") return { name: s.name, description: s.description, mode: "fork", ...held };
+    if (s.mode === "fork") {
+      // A fork's body is appended to the agent's instructions (deepagentsjs 1.14).
+      return {
+        name: s.name,
+        description: s.description,
+        mode: "fork",
+        ...(s.systemPrompt ? { systemPrompt: s.systemPrompt } : {}),
+        ...held,
+      };
+    }
     return { name: s.name, description: s.description, systemPrompt: s.systemPrompt, ...held };
   });
   const remote: AsyncSubAgent[] = manifest.asyncSubagents.map((a) => ({

@@ -118,7 +118,9 @@ export const subagentSchema = z.strictObject({
   tools: toolListSchema.optional(),
   model: z.union([z.literal("inherit"), modelSchema]).optional(),
   mode: z
-    .enum(["handoff", "fork"], { error: 'must be "handoff" (the default: it sees only its task) or "fork" (it sees the conversation)' })
+    .enum(["isolated", "handoff", "fork"], {
+      error: 'must be "isolated" (the default: it sees only its task; "handoff" is its old name) or "fork" (it sees the conversation)',
+    })
     .optional(),
 });
 

@@ -29,6 +29,7 @@ import {
   GENERAL_PURPOSE,
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_PROMPT,
+  forkTaskMiddleware,
   subagentMiddleware,
   type SubagentEntry,
 } from "../middleware/subagents.ts";
@@ -40,6 +41,7 @@ import { checkResumes } from "./resume-gate.ts";
 import { assembleStack, type BuiltinSlot } from "./stack.ts";
 import { filterTools, toolAllowed, type ToolFilter } from "./tool-filter.ts";
 import { applyProfilePrompt } from "./profiles/registry.ts";
+import { toolExclusionMiddleware } from "./profiles/exclusion.ts";
 import { pickHarnessProfile, withProfileDescriptions, withProfileMiddleware } from "./profiles/pick.ts";
 import type { HarnessProfile, HarnessProfileOptions } from "./profiles/types.ts";
 
@@ -129,16 +131,19 @@ export interface CreateDeepAgentOptions {
 
 export type DeepAgent = ReturnType<typeof buildAgentLoop>;
 
-/** A declarative subagent, run by the `task` tool: it starts from the task description alone (`"handoff"`). */
+/**
+ * A declarative subagent, run by the `task` tool. `mode: "isolated"` (the default) starts from the task description
+ * alone; `mode: "fork"` (see {@link ForkedSubAgent}) from the parent's conversation.
+ */
 export interface SubAgent {
   name: string;
   description: string;
   systemPrompt: string;
-  /** `"handoff"` (the default): isolated, it sees only the task description. */
-  mode?: "handoff";
+  /** `"isolated"` (the default): it sees only the task description. `"handoff"`, its name before deepagentsjs 1.14, still works. */
+  mode?: "isolated" | "handoff";
   /** Defaults to the parent's tools. */
   tools?: ReadonlyArray<AgentTool | StructuredToolInterface>;
-  /** Defaults to the parent's model. */
+  /** Defaults to the parent's model. A model of its own brings the harness profile of that model. */
   model?: BaseChatModel;
   middleware?: readonly AgentMiddleware[];
   /** Defaults to the parent's interruptOn. */
@@ -153,24 +158,43 @@ export interface SubAgent {
 
 /**
  * A subagent that inherits the parent's conversation (as the parent's model last saw it) and the parent's system
- * prompt, skills and memory, as deepagentsjs' `ForkedSubAgent` (1.13): it has no system prompt of its own.
+ * prompt, skills and memory, as deepagentsjs' `mode: "fork"` (1.13; 1.14 merged `ForkedSubAgent` into `SubAgent`).
+ * Its own `systemPrompt`, if any, is appended to the parent's after a blank line; it may not name `skills` (the
+ * parent's are inherited). Its `task` tool refuses: a fork cannot delegate further.
  */
 export interface ForkedSubAgent extends Omit<SubAgent, "systemPrompt" | "mode" | "skills"> {
   mode: "fork";
-  systemPrompt?: undefined;
+  /** Appended to the parent's system prompt (after a blank line), not in place of it. */
+  systemPrompt?: string;
+  /** Refused when set (non-empty): a fork inherits the parent's skills. */
+  skills?: readonly [];
 }
 
-/** Is `sub` a fork (refusing a mode that is neither, and a fork that brings its own system prompt)? */
+/** Subagent modes createDeepAgent takes (`"handoff"`: the old name of `"isolated"`). */
+const MODES: readonly unknown[] = ["isolated", "handoff", "fork"];
+
+/**
+ * Is `sub` a fork? Refuses a mode that is none of {@link MODES} and a fork that names skills, with deepagentsjs'
+ * words (1.14.1 `getSubagents`).
+ */
 function isFork(sub: SubAgent | ForkedSubAgent): sub is ForkedSubAgent {
   const mode: unknown = sub.mode;
-  if (mode !== undefined && mode !== "handoff" && mode !== "fork")
-    throw new HarnessError("invalid_option", `SubAgent '${sub.name}' has invalid mode '${String(mode)}' — must be "handoff" or "fork".`);
-  if (mode === "fork" && sub.systemPrompt !== undefined)
+  if (mode !== undefined && mode !== null && !MODES.includes(mode))
+    throw new HarnessError("invalid_option", `SubAgent '${sub.name}' has invalid mode '${String(mode)}' — must be "isolated" or "fork".`);
+  if (mode !== "fork") return false;
+  const skills: unknown = sub.skills;
+  if (Array.isArray(skills) && skills.length > 0)
     throw new HarnessError(
       "invalid_option",
-      `SubAgent '${sub.name}' has mode "fork": it inherits the parent's system prompt, so it takes no systemPrompt of its own.`,
+      `SubAgent '${sub.name}' cannot set skills under mode: "fork"; the parent's skills are inherited instead.`,
     );
-  return mode === "fork";
+  return true;
+}
+
+/** A fork's system prompt: the parent's, then the fork's own (if any) after a blank line (deepagentsjs 1.14). */
+function forkSystemPrompt(parent: string, own: string | undefined): string {
+  if (!own) return parent;
+  return parent ? `${parent}\n\n${own}` : own;
 }
 
 const defaultBackend: BackendOption = (rt) => new StateBackend(rt);
@@ -185,7 +209,7 @@ interface StackSpec {
   skills: readonly string[] | undefined;
   /** The memory middleware (the main agent and fork children). */
   memory: boolean;
-  /** Set for the main agent only: children get no task tool. */
+  /** The main agent's task tool, or a fork's (which refuses); isolated children get none. */
   subagents?: AgentMiddleware;
   /** The async subagents' tools (main agent only, as upstream). */
   asyncSubagents?: AgentMiddleware | undefined;
@@ -193,6 +217,7 @@ interface StackSpec {
   window: number | undefined;
   profile: ToolProfile;
   tools: ToolFilter;
+  /** The harness profile of this agent's model (a subagent with a model of its own has that model's). */
   harness: HarnessProfile;
 }
 
@@ -231,6 +256,9 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
       );
     slots.push({ middleware: hitlMiddleware(spec.interruptOn ?? {}, permissionRules), position: "tail" });
   }
+  if (spec.harness.excludedTools.size) {
+    slots.push({ middleware: toolExclusionMiddleware(spec.harness.excludedTools), required: true, position: "tail" });
+  }
   return slots;
 }
 
@@ -266,13 +294,17 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   // A remote server's headers (an API key) are secrets too.
   const redact = redactorFor({ ...options, secrets: withHeaderSecrets(options.secrets, remote) });
   const harness = pickHarnessProfile(options.model, options.harnessProfile);
-  const base = { backend, now, options, harness };
+  const base = { backend, now, options };
   /** The window a model works in (it sizes results and picks the tool profile unless one is set or named). */
-  const sizing = (model: BaseChatModel) => {
+  const sizing = (model: BaseChatModel, profile: HarnessProfile) => {
     const window = options.summarization?.maxInputTokens ?? maxInputTokens(model);
-    return { window, profile: toolProfileFor(window, options.toolProfile ?? harness.toolProfile) };
+    return { window, profile: toolProfileFor(window, options.toolProfile ?? profile.toolProfile) };
   };
+  /** A subagent's harness profile: the parent's on the parent's model, else its own model's (deepagentsjs 1.14). */
+  const profileOf = (model: BaseChatModel | undefined) =>
+    model === undefined || model === options.model ? harness : pickHarnessProfile(model, undefined);
   const systemPrompt = applyProfilePrompt(harness, options.systemPrompt ?? "");
+  const main = sizing(options.model, harness);
 
   const specs: (SubAgent | ForkedSubAgent)[] = [...(options.subagents ?? [])];
   const gp = harness.generalPurposeSubagent;
@@ -280,35 +312,48 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
     specs.unshift({
       name: GENERAL_PURPOSE,
       description: gp?.description ?? GENERAL_PURPOSE_DESCRIPTION,
-      systemPrompt: applyProfilePrompt(harness, gp?.systemPrompt ?? GENERAL_PURPOSE_PROMPT),
+      // A profile's own general-purpose prompt is taken as it is (deepagentsjs 1.14.1).
+      systemPrompt: gp?.systemPrompt ?? applyProfilePrompt(harness, GENERAL_PURPOSE_PROMPT),
     });
   }
   const names = new Set<string>();
+  // A user's `general-purpose` replaces the built-in one above; any other shared name is refused (deepagentsjs 1.14.1).
+  const listing = specs.map((sub) => {
+    if (names.has(sub.name))
+      throw new HarnessError("invalid_option", `Duplicate subagent name '${sub.name}'; each subagent must have a unique name.`);
+    names.add(sub.name);
+    return { name: sub.name, description: sub.description, fork: isFork(sub) };
+  });
   const denied = options.disallowedTools ?? [];
   // The profile's exclusions take tools away like disallowedTools, but a name no tool has is no error (upstream).
   const disallowed = [...denied, ...harness.excludedTools];
-  const entries: SubagentEntry[] = specs.map((sub) => {
-    if (names.has(sub.name)) throw new HarnessError("invalid_option", `Two subagents are named '${sub.name}'.`);
-    names.add(sub.name);
-    const fork = isFork(sub);
+  const entries: SubagentEntry[] = specs.map((sub, i) => {
+    const { fork } = listing[i]!;
     const model = sub.model ?? options.model;
+    const profile = profileOf(sub.model);
     const skills = fork ? options.skills : (sub.skills ?? (sub.name === GENERAL_PURPOSE ? options.skills : undefined));
-    const tools = { allowed: sub.allowedTools ?? options.allowedTools, disallowed: [...disallowed, ...(sub.disallowedTools ?? [])] };
+    const tools = {
+      allowed: sub.allowedTools ?? options.allowedTools,
+      disallowed: [...denied, ...profile.excludedTools, ...(sub.disallowedTools ?? [])],
+    };
     const stack = assemble({
       ...base,
-      ...sizing(model),
+      ...sizing(model, profile),
+      harness: profile,
       model,
       middleware: sub.middleware ?? [],
       interruptOn: sub.interruptOn ?? options.interruptOn,
       skills,
       memory: fork,
+      // A fork keeps the parent's task tool, which refuses (deepagentsjs 1.14); an isolated child has none.
+      ...(fork ? { subagents: forkTaskMiddleware(listing, main.profile === "compact") } : {}),
       tools,
     });
     const agent = buildAgentLoop({
       model,
-      systemPrompt: fork ? systemPrompt : sub.systemPrompt,
+      systemPrompt: fork ? forkSystemPrompt(systemPrompt, sub.systemPrompt) : (sub.systemPrompt ?? ""),
       tools: withProfileDescriptions(
-        harness,
+        profile,
         filterTools(collectTools(stack, sub.tools ?? options.tools ?? []), tools, `Subagent '${sub.name}'`, [
           ...(sub.allowedTools ?? []),
           ...(sub.disallowedTools ?? []),
@@ -326,7 +371,6 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   });
 
   let stack: AgentMiddleware[] = [];
-  const main = sizing(options.model);
   const tools = { allowed: options.allowedTools, disallowed };
   const subagents = subagentMiddleware({
     subagents: entries,
@@ -337,6 +381,7 @@ export function createDeepAgent(given: CreateDeepAgentOptions): DeepAgent {
   stack = assemble({
     ...base,
     ...main,
+    harness,
     model: options.model,
     middleware: options.middleware ?? [],
     interruptOn: options.interruptOn,

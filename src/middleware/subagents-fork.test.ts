@@ -1,6 +1,7 @@
 /**
  * Fork subagents (deepagentsjs' `ForkedSubAgent`, `mode: "fork"`, 1.13): the child starts from the parent's
- * conversation and system prompt; handoff children stay isolated; invalid modes are refused when the agent is built.
+ * conversation and system prompt; isolated children (`"handoff"`, the old name) see only their task; invalid modes are
+ * refused when the agent is built. The 1.14 changes have their rows in agent/upstream-parity-winter-2026-subagents.test.ts.
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph/web";
@@ -11,7 +12,7 @@ import { clearedNote } from "../context/clear-results.ts";
 import { summaryMessageFor, type SummarizationEvent } from "../context/view.ts";
 import { ScriptedChatModel } from "../models/scripted.ts";
 import { textFile } from "../testing/runtime.ts";
-import { forkMessages, taskDescription } from "./subagents.ts";
+import { FORK_TASK_PREAMBLE, forkMessages, taskDescription } from "./subagents.ts";
 import { CLEARED_KEY, EVENT_KEY } from "./summarization.ts";
 
 const typed = (messages: readonly BaseMessage[]) => messages.map((m) => [m.getType(), String(m.content)]);
@@ -53,11 +54,13 @@ describe("fork subagents", () => {
       ["human", "the secret plan is X"],
       ["ai", "first answer"],
       ["human", "now delegate"],
-      ["human", "carry on"],
+      ["human", FORK_TASK_PREAMBLE + "carry on"],
     ]);
     expect(system(forkRequest)).toContain("PARENT PROMPT");
     expect(system(forkRequest)).not.toContain("ISOLATED PROMPT");
-    expect(forkModel.calls[0]!.tools).not.toContain("task");
+    // It keeps the parent's task tool (which refuses: upstream-parity-winter-2026.test.ts); the isolated child has none.
+    expect(forkModel.calls[0]!.tools).toEqual(parent.calls[0]!.tools);
+    expect(handoffModel.calls[0]!.tools).not.toContain("task");
     // The handoff child saw only its task, under its own prompt.
     expect(typed(handoffModel.calls[0]!.messages)).toEqual([
       ["system", "ISOLATED PROMPT"],
@@ -96,13 +99,13 @@ describe("fork subagents", () => {
     const start = forkMessages({ messages, [EVENT_KEY]: event }, "the task");
     expect(start.map((m) => m.getType())).toEqual(["human", "human", "human"]);
     expect(String(start[0]!.content)).toContain("SUMMARY OF OLD");
-    expect(start.slice(1).map((m) => m.content)).toEqual(["recent question", "the task"]);
+    expect(start.slice(1).map((m) => m.content)).toEqual(["recent question", FORK_TASK_PREAMBLE + "the task"]);
     // Without a summary and without an in-flight call, the whole history is kept.
     expect(typed(forkMessages({ messages: messages.slice(0, 3) }, "t"))).toEqual([
       ["human", "old 1"],
       ["ai", "old 2"],
       ["human", "recent question"],
-      ["human", "t"],
+      ["human", FORK_TASK_PREAMBLE + "t"],
     ]);
   });
 
@@ -174,23 +177,22 @@ describe("fork subagents", () => {
   });
 
   it("the task tool says which agents see the conversation", () => {
-    const agent = { invoke: async () => ({}), getState: async () => ({ values: {}, next: [], tasks: [] }) };
     const text = taskDescription([
-      { name: "a", description: "A.", agent },
-      { name: "b", description: "B.", agent, fork: true },
+      { name: "a", description: "A." },
+      { name: "b", description: "B.", fork: true },
     ]);
     expect(text).toContain("The subagent sees only the description you write (except b, which also see this conversation)");
-    expect(taskDescription([{ name: "a", description: "A.", agent }])).toContain("The subagent sees only the description you write, so");
+    expect(taskDescription([{ name: "a", description: "A." }])).toContain("The subagent sees only the description you write, so");
   });
 
-  it("refuses an unknown mode and a fork with its own system prompt when the agent is built", () => {
+  it("refuses an unknown mode and a fork that names skills when the agent is built; isolated, handoff and fork pass", () => {
     const model = new ScriptedChatModel({ script: [] });
     const build = (sub: unknown) => () => createDeepAgent({ model, subagents: [sub as SubAgent | ForkedSubAgent] });
     expect(build({ name: "x", description: "d", systemPrompt: "p", mode: "branch" })).toThrow(
-      `SubAgent 'x' has invalid mode 'branch' — must be "handoff" or "fork".`,
+      `SubAgent 'x' has invalid mode 'branch' — must be "isolated" or "fork".`,
     );
-    expect(build({ name: "y", description: "d", systemPrompt: "p", mode: "fork" })).toThrow(
-      /mode "fork": it inherits the parent's system prompt/,
+    expect(build({ name: "y", description: "d", mode: "fork", skills: ["/skills/"] })).toThrow(
+      `SubAgent 'y' cannot set skills under mode: "fork"; the parent's skills are inherited instead.`,
     );
     try {
       build({ name: "x", description: "d", systemPrompt: "p", mode: 3 })();
@@ -200,5 +202,8 @@ describe("fork subagents", () => {
       expect((e as DeeptabError).code).toBe("invalid_option");
     }
     expect(build({ name: "z", description: "d", systemPrompt: "p", mode: "handoff" })).not.toThrow();
+    expect(build({ name: "z", description: "d", systemPrompt: "p", mode: "isolated" })).not.toThrow();
+    expect(build({ name: "f", description: "d", systemPrompt: "p", mode: "fork" })).not.toThrow();
+    expect(build({ name: "f", description: "d", mode: "fork", skills: [] })).not.toThrow();
   });
 });

@@ -6,11 +6,12 @@
  * fields never cross either way. A fork child (deepagentsjs' `ForkedSubAgent`,
  * `mode: "fork"`) starts from the parent's conversation instead: the view the
  * parent's model last saw (after summarization), without the in-flight AI
- * message that holds the `task` call, then HumanMessage(description). The parent gets one tool result, the child's
+ * message that holds the `task` call, then HumanMessage(preamble + description). The parent gets one tool result, the child's
  * last non-empty AI text, plus the child's file changes as an update with
  * explicit delete markers (a child's delete reaches the parent).
  *
- * Children have no `task` tool. Parallel `task` calls run concurrently. Each
+ * Isolated children have no `task` tool; a fork's answers every call with a
+ * refusal (it keeps the parent's tool list). Parallel `task` calls run concurrently. Each
  * child runs as its own thread `<parent thread>::task::<tool call id>` on the
  * parent's checkpointer, so a child's approval pauses the parent (the
  * interrupt value names the subagent and the `task` call, `taskId`) and
@@ -47,8 +48,37 @@ export const GENERAL_PURPOSE_DESCRIPTION =
 export const GENERAL_PURPOSE_PROMPT =
   "In order to complete the objective that the user asks of you, you have access to a number of standard tools.";
 
+/**
+ * The call counters of LangChain's model/tool call-limit middleware (deepagentsjs 1.14.1 `CALL_COUNT_STATE_KEYS`,
+ * #646): each agent counts only its own calls, so a child neither starts from the parent's count nor hands its own
+ * (or its reset) back, and parallel children never write one last-value field at once.
+ */
+const CALL_COUNT_STATE_KEYS = ["threadModelCallCount", "runModelCallCount", "threadToolCallCount", "runToolCallCount"];
+
 /** State keys that never cross into or out of a child, besides private fields. */
-const EXCLUDED_STATE_KEYS = new Set(["messages", "todos", "structuredResponse", "skillsMetadata", "memoryContents"]);
+const EXCLUDED_STATE_KEYS = new Set([
+  "messages",
+  "todos",
+  "structuredResponse",
+  "skillsMetadata",
+  "memoryContents",
+  ...CALL_COUNT_STATE_KEYS,
+]);
+
+/** What a fork's `task` tool answers every call with (deepagentsjs 1.14.1, word for word): a fork cannot delegate. */
+export const FORK_RECURSION_REFUSAL =
+  "You are a subagent and cannot delegate to another subagent. Complete this task yourself instead of calling this tool again.";
+
+/**
+ * What comes before a fork child's task (deepagentsjs 1.14.1 `FORK_TASK_PREAMBLE`, word for word): the conversation
+ * it inherits is one it continues as the subagent, not one in which it should delegate again.
+ */
+export const FORK_TASK_PREAMBLE =
+  "[The messages above are a prior conversation you are continuing as the subagent that was just invoked. " +
+  "Any mention in them of delegating to a subagent already happened — you are that subagent, not the one being asked " +
+  "to delegate further. If you try to delegate to another subagent yourself, it will be refused — complete this task " +
+  "directly. Use the specific facts, figures, and identifiers already established in that conversation when completing " +
+  "the task below — do not answer generically when exact details are already available above. Your actual task is below.]\n\n";
 
 /** What the task tool needs of a compiled child agent (a DeepAgent satisfies it). */
 export interface ChildAgent {
@@ -60,12 +90,16 @@ export interface ChildAgent {
   }>;
 }
 
-export interface SubagentEntry {
+/** A subagent as the `task` tool lists it. */
+export interface SubagentListing {
   name: string;
   description: string;
-  agent: ChildAgent;
   /** Starts from the parent's conversation (`mode: "fork"`), not from the description alone. */
   fork?: boolean;
+}
+
+export interface SubagentEntry extends SubagentListing {
+  agent: ChildAgent;
 }
 
 export interface SubagentMiddlewareOptions {
@@ -87,7 +121,7 @@ function lastAIText(messages: readonly BaseMessage[]): string {
   return "Task completed";
 }
 
-export function taskDescription(subagents: readonly SubagentEntry[]): string {
+export function taskDescription(subagents: readonly SubagentListing[]): string {
   const forks = subagents.filter((s) => s.fork).map((s) => s.name);
   const sees = forks.length
     ? `The subagent sees only the description you write (except ${forks.join(", ")}, which also see this conversation), ` +
@@ -125,7 +159,7 @@ export function forkMessages(state: Readonly<Record<string, unknown>>, descripti
   const inFlight = last !== undefined && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0;
   const settled = inFlight ? messages.slice(0, -1) : messages;
   const seen = withClearedResults(settled, state[CLEARED_KEY] as ClearedResults | undefined);
-  return [...renderView(seen, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(description)];
+  return [...renderView(seen, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(FORK_TASK_PREAMBLE + description)];
 }
 
 /** Is `resume` addressed to the task call `taskId` (a resume value `{ decisions, taskId }`)? */
@@ -140,27 +174,43 @@ function childResume(resume: unknown): unknown {
   return rest;
 }
 
-export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMiddleware {
-  const byName = new Map(options.subagents.map((s) => [s.name, s]));
-  const allowed = options.subagents.map((s) => `\`${s.name}\``).join(", ");
-
-  const task: AgentTool = {
+/** The `task` tool's name, text and arguments for these subagents (the same for the parent and its forks). */
+function taskToolShape(subagents: readonly SubagentListing[], compact: boolean | undefined): Omit<AgentTool, "run"> {
+  return {
     name: TASK_TOOL,
-    description: options.compact
-      ? `Delegate a self-contained task to a subagent (${options.subagents.map((s) => s.name).join(", ")}); it returns one report.`
-      : taskDescription(options.subagents),
+    description: compact
+      ? `Delegate a self-contained task to a subagent (${subagents.map((s) => s.name).join(", ")}); it returns one report.`
+      : taskDescription(subagents),
     schema: {
       type: "object",
       properties: {
         description: { type: "string", description: "The task to execute with the selected agent" },
         subagent_type: {
           type: "string",
-          description: `Name of the agent to use. Available: ${options.subagents.map((s) => s.name).join(", ")}`,
+          description: `Name of the agent to use. Available: ${subagents.map((s) => s.name).join(", ")}`,
         },
       },
       required: ["description", "subagent_type"],
       additionalProperties: false,
     },
+  };
+}
+
+/**
+ * The `task` tool of a fork child, as deepagentsjs 1.14 gives it: the parent's tool (name, text and arguments, so
+ * the fork's request matches the parent's), which answers every call with {@link FORK_RECURSION_REFUSAL}.
+ */
+export function forkTaskMiddleware(subagents: readonly SubagentListing[], compact?: boolean): AgentMiddleware {
+  const task: AgentTool = { ...taskToolShape(subagents, compact), run: () => Promise.resolve(FORK_RECURSION_REFUSAL) };
+  return { name: SUBAGENTS, tools: [task] };
+}
+
+export function subagentMiddleware(options: SubagentMiddlewareOptions): AgentMiddleware {
+  const byName = new Map(options.subagents.map((s) => [s.name, s]));
+  const allowed = options.subagents.map((s) => `\`${s.name}\``).join(", ");
+
+  const task: AgentTool = {
+    ...taskToolShape(options.subagents, options.compact),
     async run(args, rt): Promise<ToolOutput> {
       const type = args.subagent_type as string;
       const entry = byName.get(type);
