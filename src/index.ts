@@ -167,6 +167,7 @@ export {
   type FilesUpdate,
   type GrepMatch,
   type Outcome,
+  type ReadResult,
   type ReadSlice,
   type SandboxBackendProtocol,
   type UploadOutcome,
