@@ -24,7 +24,7 @@ import { createBackendRuntime, resolveBackend, type BackendOption } from "../bac
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
-import type { AgentMiddleware, AgentState, AgentTool, StateUpdate } from "../harness/types.ts";
+import type { AgentMiddleware, AgentState, AgentTool, StateField, StateUpdate } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 
@@ -152,8 +152,24 @@ function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boo
   ].join("\n");
 }
 
-/** The skills loaded for this thread; undefined until the first model call loaded them. */
-const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
+/**
+ * The skills loaded for this thread (a state field: each thread keeps its own); undefined until the first model call
+ * loaded them. `null` asks for a reload: the next model call reads every source again.
+ */
+const SKILLS_METADATA = defineStateField<SkillMetadata[] | null | undefined>("skillsMetadata", {
+  default: () => undefined,
+  private: true,
+});
+
+/**
+ * The `skillsMetadata` state field, as deepagentsjs 1.14.1 exports it (`skillsMetadataValue`): a middleware of your
+ * own declares it (`stateSchema: { skillsMetadata: skillsMetadataValue }`) to read the skills loaded for the thread,
+ * or to return `{ skillsMetadata: null }` from any hook, so the next model call reloads every source. Outside a run,
+ * `agent.updateState(config, { skillsMetadata: null })` or `{ messages, skillsMetadata: null }` as a run's input do
+ * the same. deeptab also reloads by itself whenever the SKILL.md listing (paths, sizes, times) changed; `null` covers
+ * what that cannot see (an edit that keeps a file's size and time).
+ */
+export const skillsMetadataValue: StateField<SkillMetadata[] | null | undefined> = SKILLS_METADATA.field;
 /** Skills (or sources) that could not be loaded. */
 const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
 /** SKILL.md paths read successfully in this thread (a set, merged by union). */
@@ -229,7 +245,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
       const stamp = await skillsStamp(backend, sources);
       let update: StateUpdate | undefined;
       let state = request.state;
-      if (stamp !== SKILLS_STAMP.get(state) || SKILLS_METADATA.get(state) === undefined) {
+      // undefined: never loaded in this thread; null: a reload asked for (deepagentsjs 1.14.1).
+      if (stamp !== SKILLS_STAMP.get(state) || SKILLS_METADATA.get(state) == null) {
         const { skills, errors } = await loadSkills(backend, sources);
         update = { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set(errors), ...SKILLS_STAMP.set(stamp) };
         state = { ...state, ...update };
