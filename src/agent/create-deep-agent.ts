@@ -201,7 +201,12 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   const { model, backend, now, options, window, profile } = spec;
   const slots: BuiltinSlot[] = [];
   if (options.todos && toolAllowed(spec.tools, WRITE_TODOS)) slots.push({ middleware: todosMiddleware(), position: "head" });
-  slots.push({ middleware: filesystemMiddleware({ backend, now, window, profile }), required: true, position: "head" });
+  const readFormat = spec.harness.readFormat;
+  slots.push({
+    middleware: filesystemMiddleware({ backend, now, window, profile, ...(readFormat ? { readFormat } : {}) }),
+    required: true,
+    position: "head",
+  });
   if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
   slots.push(
     {

@@ -4,6 +4,7 @@
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph/web";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { describe, expect, it } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
 import type { AgentMiddleware, AgentState } from "../harness/types.ts";
@@ -11,6 +12,8 @@ import { skillsMetadataValue, type SkillMetadata } from "../middleware/skills.ts
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
 import { createDeepAgent } from "./create-deep-agent.ts";
+import { parseHarnessProfileConfig, serializeProfile } from "./profiles/serialization.ts";
+import type { HarnessProfileOptions } from "./profiles/types.ts";
 
 const now = () => FIXED_NOW;
 const skill = (name: string, description: string, body = `Steps of ${name}.`): FileData =>
@@ -39,7 +42,10 @@ describe("skills metadata (deepagentsjs 1.14.1)", () => {
       script: [call("edit_file", { file_path: "/skills/a/SKILL.md", old_string: "Skill A.", new_string: "Skill Z." }), { text: "done" }],
     });
     const agent = createDeepAgent({ model, now, skills: ["/skills"], middleware: [reloadEditedSkills] });
-    const out = (await agent.invoke({ messages: [new HumanMessage("go")], files: { "/skills/a/SKILL.md": skill("a", "Skill A.") } })) as AgentState;
+    const out = (await agent.invoke({
+      messages: [new HumanMessage("go")],
+      files: { "/skills/a/SKILL.md": skill("a", "Skill A.") },
+    })) as AgentState;
     const systems = model.calls.map((c) => systemOf(c.messages));
     expect(systems[0]).toContain("- a: Skill A. (/skills/a/SKILL.md)");
     expect(systems[1]).toContain("- a: Skill Z. (/skills/a/SKILL.md)");
@@ -53,7 +59,8 @@ describe("skills metadata (deepagentsjs 1.14.1)", () => {
     await agent.invoke({ messages: [new HumanMessage("1")], files: { "/skills/a/SKILL.md": skill("a", "Skill A.") } }, config);
     // Replaced with text of the same size at the same time: the listing cannot tell.
     await agent.invoke({ messages: [new HumanMessage("2")], files: { "/skills/a/SKILL.md": skill("a", "Skill B.") } }, config);
-    await agent.invoke({ messages: [new HumanMessage("3")], skillsMetadata: null }, config);
+    const reload = { messages: [new HumanMessage("3")], skillsMetadata: null };
+    await agent.invoke(reload, config);
     await agent.invoke({ messages: [new HumanMessage("4")], files: { "/skills/a/SKILL.md": skill("a", "Skill C.") } }, config);
     await agent.updateState(config, { skillsMetadata: null });
     await agent.invoke({ messages: [new HumanMessage("5")] }, config);
@@ -70,7 +77,8 @@ describe("skills metadata (deepagentsjs 1.14.1)", () => {
     await agent.invoke({ messages: [new HumanMessage("a")], files: { "/skills/alpha/SKILL.md": skill("alpha", "Alpha skill.") } }, one);
     await agent.invoke({ messages: [new HumanMessage("b")], files: { "/skills/beta/SKILL.md": skill("beta", "Beta skill.") } }, two);
     // A reload asked for in one thread is that thread's alone.
-    await agent.invoke({ messages: [new HumanMessage("a again")], skillsMetadata: null }, one);
+    const reload = { messages: [new HumanMessage("a again")], skillsMetadata: null };
+    await agent.invoke(reload, one);
     await agent.invoke({ messages: [new HumanMessage("b again")] }, two);
     const systems = model.calls.map((c) => systemOf(c.messages));
     for (const i of [0, 2]) {
@@ -88,3 +96,59 @@ describe("skills metadata (deepagentsjs 1.14.1)", () => {
   });
 });
 
+describe("read_file's output form (deepagentsjs 1.13.5 header, an option of the harness profile)", () => {
+  const five = { "/w.txt": textFile("l1\nl2\nl3\nl4\nl5\n") };
+  async function reads(
+    harnessProfile: HarnessProfileOptions | undefined,
+    calls: Record<string, unknown>[],
+    files: Record<string, FileData> = five,
+  ) {
+    const model = new ScriptedChatModel({ script: [...calls.map((args) => call("read_file", args)), { text: "done" }] });
+    const agent = createDeepAgent({ model, now, ...(harnessProfile ? { harnessProfile } : {}) });
+    const out = (await agent.invoke({ messages: [new HumanMessage("go")], files })) as AgentState;
+    const description = model.calls[0]!.toolDefinitions.map((t) => convertToOpenAITool(t).function).find(
+      (f) => f.name === "read_file",
+    )!.description;
+    return { results: toolTexts(out.messages), description };
+  }
+
+  it("keeps numbered lines by default (the seeds and Python deepagents)", async () => {
+    const { results, description } = await reads(undefined, [{ file_path: "/w.txt", limit: 2 }]);
+    expect(results).toEqual(["     1\tl1\n     2\tl2"]);
+    expect(description).toContain("cat -n format");
+  });
+
+  it("shows the file's own lines under `@@ lines A-B of T | next offset N @@` with readFormat: header", async () => {
+    const { results, description } = await reads({ readFormat: "header" }, [
+      { file_path: "/w.txt", limit: 2 },
+      { file_path: "/w.txt", offset: 2, limit: 2 },
+      { file_path: "/w.txt", offset: 4 },
+    ]);
+    expect(results).toEqual([
+      "@@ lines 1-2 of 5 | next offset 2 @@\nl1\nl2",
+      "@@ lines 3-4 of 5 | next offset 4 @@\nl3\nl4",
+      "@@ lines 5-5 of 5 @@\nl5",
+    ]);
+    expect(description).toContain("`@@ lines A-B of T | next offset N @@`");
+    expect(description).not.toContain("cat -n");
+  });
+
+  it("cuts a read too long after a whole line and resumes exactly there", async () => {
+    const line = (i: number) => `${String(i).padStart(4, "0")}:${"x".repeat(95)}`;
+    const big = { "/big.txt": textFile(Array.from({ length: 3_000 }, (_, i) => line(i + 1)).join("\n")) };
+    const { results } = await reads({ readFormat: "header" }, [{ file_path: "/big.txt", limit: 3_000 }], big);
+    const [notice, header, ...body] = results[0]!.split("\n");
+    expect(notice).toMatch(/^\[Output was truncated due to size limits\./);
+    const m = /^@@ lines 1-(\d+) of 3000 \| next offset (\d+) \| truncated due to size @@$/.exec(header!);
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBe(body.length);
+    expect(Number(m![2])).toBe(body.length);
+    expect(body.at(-1)).toBe(line(body.length));
+    expect(results[0]!.length).toBeLessThanOrEqual(80_000);
+  });
+
+  it("round-trips readFormat through a profile's JSON", () => {
+    expect(serializeProfile(parseHarnessProfileConfig({ readFormat: "header" }))).toEqual({ readFormat: "header" });
+    expect(() => parseHarnessProfileConfig({ readFormat: "plain" })).toThrow(/readFormat/);
+  });
+});

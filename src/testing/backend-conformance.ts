@@ -54,7 +54,13 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
     it("writes and reads", async () => {
       const b = await make();
       expect(ok(await b.write("/a.txt", "one\ntwo\nthree\n"))).toEqual({ path: "/a.txt" });
-      expect(ok(await b.read("/a.txt"))).toStrictEqual({ lines: ["one", "two", "three"], offset: 0, totalLines: 3, startLine: 1, endLine: 3 });
+      expect(ok(await b.read("/a.txt"))).toStrictEqual({
+        lines: ["one", "two", "three"],
+        offset: 0,
+        totalLines: 3,
+        startLine: 1,
+        endLine: 3,
+      });
       expect(ok(await b.read("/a.txt", 1, 1)).lines).toEqual(["two"]);
     });
 
@@ -71,9 +77,19 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(window(await b.read("/w.txt", 4, 2))).toStrictEqual({ totalLines: 5, startLine: 5, endLine: 5, nextOffset: undefined });
       expect(window(await b.read("/w.txt", 0, 100))).toStrictEqual({ totalLines: 5, startLine: 1, endLine: 5, nextOffset: undefined });
       // Past the end, or an empty file: no lines, so no window.
-      expect(window(await b.read("/w.txt", 9, 2))).toStrictEqual({ totalLines: 5, startLine: undefined, endLine: undefined, nextOffset: undefined });
+      expect(window(await b.read("/w.txt", 9, 2))).toStrictEqual({
+        totalLines: 5,
+        startLine: undefined,
+        endLine: undefined,
+        nextOffset: undefined,
+      });
       ok(await b.write("/w0.txt", ""));
-      expect(window(await b.read("/w0.txt"))).toStrictEqual({ totalLines: 0, startLine: undefined, endLine: undefined, nextOffset: undefined });
+      expect(window(await b.read("/w0.txt"))).toStrictEqual({
+        totalLines: 0,
+        startLine: undefined,
+        endLine: undefined,
+        nextOffset: undefined,
+      });
     });
 
     it("write_file overwrites an existing file (deepagentsjs #674): replaced entirely, nothing of the old text left", async () => {
