@@ -71,6 +71,12 @@ export interface CreateDeepAgentOptions {
   skills?: readonly string[];
   /** Tools disclosed only after a skill listing them has been read. */
   skillTools?: readonly AgentTool[];
+  /**
+   * Skills, by name, whose SKILL.md is in every request's system prompt (Python deepagents 0.7's `pinned_skills`):
+   * followed without being read first, their tools disclosed from the start. For the main agent and the subagents
+   * that use its `skills` (general-purpose and forks). A name no source has is listed in the `skillErrors` state.
+   */
+  pinnedSkills?: readonly string[];
   /** Memory files (e.g. ["/AGENTS.md", "/memories/AGENTS.md"]) injected into the main agent's prompt. */
   memory?: readonly string[];
   /** Adds the `write_todos` planning tool (off by default, as in deepagents). */
@@ -218,7 +224,14 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   if (spec.asyncSubagents) slots.push({ middleware: spec.asyncSubagents, position: "head" });
   if (spec.skills?.length || options.skillTools?.length) {
     slots.push({
-      middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }),
+      middleware: skillsMiddleware({
+        sources: [...(spec.skills ?? [])],
+        backend,
+        now,
+        skillTools: options.skillTools ?? [],
+        // Pinned skills are named in the agent's own sources: they go where those sources go.
+        ...(options.pinnedSkills?.length && spec.skills === options.skills ? { pinnedSkills: options.pinnedSkills } : {}),
+      }),
       position: "tail",
     });
   }

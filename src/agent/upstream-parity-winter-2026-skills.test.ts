@@ -7,7 +7,8 @@ import { MemorySaver } from "@langchain/langgraph/web";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { describe, expect, it } from "vitest";
 import type { FileData } from "../backends/protocol.ts";
-import type { AgentMiddleware, AgentState } from "../harness/types.ts";
+import type { AgentMiddleware, AgentState, AgentTool } from "../harness/types.ts";
+import { PINNED_SKILL_CHARS } from "../middleware/pinned-skills.ts";
 import { skillsMetadataValue, type SkillMetadata } from "../middleware/skills.ts";
 import { ScriptedChatModel, type ScriptedTurn } from "../models/scripted.ts";
 import { FIXED_NOW, textFile } from "../testing/runtime.ts";
@@ -150,5 +151,55 @@ describe("read_file's output form (deepagentsjs 1.13.5 header, an option of the 
   it("round-trips readFormat through a profile's JSON", () => {
     expect(serializeProfile(parseHarnessProfileConfig({ readFormat: "header" }))).toEqual({ readFormat: "header" });
     expect(() => parseHarnessProfileConfig({ readFormat: "plain" })).toThrow(/readFormat/);
+  });
+});
+
+describe("pinned skills (Python deepagents 0.7 pinned_skills, as pinnedSkills)", () => {
+  const files = {
+    "/skills/report/SKILL.md": skill("report", "Write reports.", "Always end with a summary table (PINNED BODY)."),
+    "/skills/chart/SKILL.md": textFile(
+      "---\nname: chart\ndescription: Draw charts.\nallowed-tools: plot\n---\n\nPlot with plot (CHART BODY).\n",
+    ),
+  };
+  const plot: AgentTool = { name: "plot", description: "plots", schema: { type: "object", properties: {} }, run: async () => "plotted" };
+
+  it("puts a pinned skill's SKILL.md in every request, read by no tool call; the others stay one line", async () => {
+    const model = new ScriptedChatModel({ script: [call("ls", { path: "/" }), { text: "done" }] });
+    const agent = createDeepAgent({ model, now, skills: ["/skills"], pinnedSkills: ["report"] });
+    const out = (await agent.invoke({ messages: [new HumanMessage("go")], files })) as AgentState;
+    for (const c of model.calls) {
+      const system = systemOf(c.messages);
+      expect(system).toContain("## Pinned skills");
+      expect(system).toContain("### report (/skills/report/SKILL.md)\n\nAlways end with a summary table (PINNED BODY).");
+      expect(system).toContain("- chart: Draw charts. (/skills/chart/SKILL.md)");
+      expect(system).not.toContain("CHART BODY");
+    }
+    expect(out.skillErrors).toEqual([]);
+  });
+
+  it("discloses a pinned skill's tools from the start, and lists a pinned name no source has", async () => {
+    const model = new ScriptedChatModel({ script: [call("plot", {}), { text: "done" }] });
+    const agent = createDeepAgent({ model, now, skills: ["/skills"], skillTools: [plot], pinnedSkills: ["chart", "nowhere"] });
+    const out = (await agent.invoke({ messages: [new HumanMessage("go")], files })) as AgentState;
+    expect(model.calls[0]!.tools).toContain("plot");
+    expect(toolTexts(out.messages)).toEqual(["plotted"]);
+    expect(out.skillErrors).toEqual([{ path: "nowhere", message: "pinned skill 'nowhere' is in none of the skill sources" }]);
+    // Unpinned, the same tool is hidden until the SKILL.md is read.
+    const plain = new ScriptedChatModel({ script: [{ text: "done" }] });
+    await createDeepAgent({ model: plain, now, skills: ["/skills"], skillTools: [plot] }).invoke({
+      messages: [new HumanMessage("go")],
+      files,
+    });
+    expect(plain.calls[0]!.tools).not.toContain("plot");
+  });
+
+  it("cuts a long pinned SKILL.md and says where the rest is", async () => {
+    const long = Array.from({ length: 2_000 }, (_, i) => `step ${i}: ${"y".repeat(20)}`).join("\n");
+    const model = new ScriptedChatModel({ script: [{ text: "done" }] });
+    const agent = createDeepAgent({ model, now, skills: ["/skills"], pinnedSkills: ["long"] });
+    await agent.invoke({ messages: [new HumanMessage("go")], files: { "/skills/long/SKILL.md": skill("long", "Long.", long) } });
+    const system = systemOf(model.calls[0]!.messages);
+    expect(system).toContain("[Cut at 20,000 characters: read the rest of /skills/long/SKILL.md with read_file.]");
+    expect(system.length).toBeLessThan(PINNED_SKILL_CHARS + 5_000);
   });
 });
