@@ -37,6 +37,7 @@ describe("agent.yaml pinned_skills", () => {
     });
     if (result.ok) throw new Error("loaded");
     expect(result.error.problems).toMatchObject([{ code: "invalid_field", file: "agent.yaml", field: "pinned_skills.1" }]);
-    expect(result.error.problems[0]!.message).toContain("pinned skill 'nope' is not one of the folder's skills (the folder's skills: report)");
+    const [first] = result.error.problems;
+    expect(first!.message).toContain("pinned skill 'nope' is not one of the folder's skills (the folder's skills: report)");
   });
 });
