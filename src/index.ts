@@ -117,7 +117,7 @@ export { SUMMARIZATION, type ContextSize, type SummarizationOptions } from "./mi
 export { PATCH_TOOL_CALLS } from "./middleware/patch-tool-calls.ts";
 export { PROMPT_CACHING } from "./middleware/prompt-caching.ts";
 export { TOOL_IMAGES } from "./middleware/tool-images.ts";
-export { SKILLS, type SkillMetadata } from "./middleware/skills.ts";
+export { SKILLS, skillsMetadataValue, type SkillMetadata } from "./middleware/skills.ts";
 export { MEMORY } from "./middleware/memory.ts";
 export { TODO_LIST, type Todo, type TodoStatus } from "./middleware/todos.ts";
 export {
@@ -167,6 +167,7 @@ export {
   type FilesUpdate,
   type GrepMatch,
   type Outcome,
+  type ReadResult,
   type ReadSlice,
   type SandboxBackendProtocol,
   type UploadOutcome,

@@ -73,6 +73,8 @@ export interface AgentManifest {
   rubric?: { criteria: string; maxIterations?: number };
   /** A registered harness profile's key (`harness_profile`), checked at load; unset, the model's own profile. */
   harnessProfile?: string;
+  /** Skills of the folder whose SKILL.md is in every request (`pinned_skills`), checked at load against skills/. */
+  pinnedSkills?: string[];
 }
 
 /** A subagent from `agents/<file>.md`. */

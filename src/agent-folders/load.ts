@@ -310,6 +310,7 @@ function readManifest(r: Reading): AgentManifest | undefined {
       graphId: s.graph_id,
     })),
     ...(m.harness_profile ? { harnessProfile: m.harness_profile } : {}),
+    ...(m.pinned_skills?.length ? { pinnedSkills: [...new Set(m.pinned_skills)] } : {}),
   };
 }
 
@@ -469,6 +470,16 @@ export function agentFromFiles(files: AgentFiles): Result<AgentDefinition, Agent
   if (instructions) r.keys(INSTRUCTIONS_FILE, instructions);
   const subagents = readSubagents(r);
   const skills = readSkills(r);
+  (manifest?.pinnedSkills ?? []).forEach((name, i) => {
+    if (skills.some((s) => s.name === name)) return;
+    const have = skills.length ? `the folder's skills: ${skills.map((s) => s.name).join(", ")}` : "the folder has no skills/";
+    r.problems.push(
+      problem("invalid_field", `pinned skill '${name}' is not one of the folder's skills (${have})`, {
+        file: MANIFEST_FILE,
+        field: `pinned_skills.${i}`,
+      }),
+    );
+  });
   const demos = readDemos(r);
   const starterFiles = [...files.keys()]
     .filter((f) => f.startsWith(STARTER_DIR))

@@ -29,7 +29,7 @@ export interface AgentOptionsContext {
 export type AgentFolderOptions = Required<
   Pick<CreateDeepAgentOptions, "model" | "systemPrompt" | "subagents" | "interruptOn" | "permissions" | "skills">
 > &
-  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools" | "middleware" | "harnessProfile">;
+  Pick<CreateDeepAgentOptions, "allowedTools" | "disallowedTools" | "middleware" | "harnessProfile" | "pinnedSkills">;
 
 /** The approval rules: the app's, plus the agent's, never fewer. */
 export function mergeInterruptOn(app: InterruptOnConfig, agent: AgentDefinition["manifest"]["interruptOn"]): InterruptOnConfig {
@@ -89,6 +89,7 @@ export function agentOptions(agent: AgentDefinition, context: AgentOptionsContex
         }
       : {}),
     ...(manifest.harnessProfile ? { harnessProfile: manifest.harnessProfile } : {}),
+    ...(manifest.pinnedSkills?.length ? { pinnedSkills: manifest.pinnedSkills } : {}),
   };
 }
 

@@ -108,6 +108,8 @@ export const manifestSchema = z.strictObject({
     ])
     .optional(),
   harness_profile: text("a harness profile's key, e.g. anthropic:claude-sonnet-4-6 or compact", 200).optional(),
+  /** Skills of the folder (by name) whose SKILL.md is in every request (Python deepagents 0.7's `pinned_skills`). */
+  pinned_skills: z.array(text("a skill's name, as its skills/<name>/ folder", MAX_SKILL_NAME_LENGTH)).optional(),
 });
 export type ManifestYaml = z.infer<typeof manifestSchema>;
 

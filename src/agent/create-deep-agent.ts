@@ -73,6 +73,12 @@ export interface CreateDeepAgentOptions {
   skills?: readonly string[];
   /** Tools disclosed only after a skill listing them has been read. */
   skillTools?: readonly AgentTool[];
+  /**
+   * Skills, by name, whose SKILL.md is in every request's system prompt (Python deepagents 0.7's `pinned_skills`):
+   * followed without being read first, their tools disclosed from the start. For the main agent and the subagents
+   * that use its `skills` (general-purpose and forks). A name no source has is listed in the `skillErrors` state.
+   */
+  pinnedSkills?: readonly string[];
   /** Memory files (e.g. ["/AGENTS.md", "/memories/AGENTS.md"]) injected into the main agent's prompt. */
   memory?: readonly string[];
   /** Adds the `write_todos` planning tool (off by default, as in deepagents). */
@@ -226,7 +232,12 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   const { model, backend, now, options, window, profile } = spec;
   const slots: BuiltinSlot[] = [];
   if (options.todos && toolAllowed(spec.tools, WRITE_TODOS)) slots.push({ middleware: todosMiddleware(), position: "head" });
-  slots.push({ middleware: filesystemMiddleware({ backend, now, window, profile }), required: true, position: "head" });
+  const readFormat = spec.harness.readFormat;
+  slots.push({
+    middleware: filesystemMiddleware({ backend, now, window, profile, ...(readFormat ? { readFormat } : {}) }),
+    required: true,
+    position: "head",
+  });
   if (spec.subagents) slots.push({ middleware: spec.subagents, required: true, position: "head" });
   slots.push(
     {
@@ -238,7 +249,14 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
   if (spec.asyncSubagents) slots.push({ middleware: spec.asyncSubagents, position: "head" });
   if (spec.skills?.length || options.skillTools?.length) {
     slots.push({
-      middleware: skillsMiddleware({ sources: [...(spec.skills ?? [])], backend, now, skillTools: options.skillTools ?? [] }),
+      middleware: skillsMiddleware({
+        sources: [...(spec.skills ?? [])],
+        backend,
+        now,
+        skillTools: options.skillTools ?? [],
+        // Pinned skills are named in the agent's own sources: they go where those sources go.
+        ...(options.pinnedSkills?.length && spec.skills === options.skills ? { pinnedSkills: options.pinnedSkills } : {}),
+      }),
       position: "tail",
     });
   }

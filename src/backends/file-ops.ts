@@ -110,7 +110,14 @@ export function readSlice(path: string, data: FileData, offset = 0, limit = 100)
   }
   const all = splitLines(data.content);
   // A limit of 0 or less reads no lines (Python deepagents' read and deepagentsjs' sandbox read answer empty content).
-  return { lines: limit > 0 ? all.slice(offset, offset + limit) : [], offset, totalLines: all.length };
+  return sliceWindow(limit > 0 ? all.slice(offset, offset + limit) : [], offset, all.length);
+}
+
+/** A slice with its window (deepagentsjs 1.13.2 `ReadResult`): first and last line (1-based) and where to read on. */
+function sliceWindow(lines: string[], offset: number, totalLines: number): ReadSlice {
+  if (lines.length === 0) return { lines, offset, totalLines };
+  const endLine = offset + lines.length;
+  return { lines, offset, totalLines, startLine: offset + 1, endLine, ...(endLine < totalLines ? { nextOffset: endLine } : {}) };
 }
 
 function countOccurrences(haystack: string, needle: string): number {

@@ -53,13 +53,26 @@ export interface FileInfo {
   modifiedAt?: string;
 }
 
-/** A slice of a text file, as lines (without their line terminators). */
+/**
+ * A slice of a text file, as lines (without their line terminators): deeptab's `ReadResult`. The window fields are
+ * deepagentsjs 1.13.2's (`ReadResult.startLine`, `endLine`, `nextOffset`), set whenever the slice holds a line.
+ */
 export interface ReadSlice {
   /** The lines from `offset` (0-based), at most `limit` of them. */
   lines: string[];
   offset: number;
+  /** The file's number of lines (a trailing newline does not make one more). */
   totalLines: number;
+  /** 1-based number of the first line in `lines`; unset when `lines` is empty. */
+  startLine?: number;
+  /** 1-based number of the last line in `lines`; unset when `lines` is empty. */
+  endLine?: number;
+  /** The 0-based offset of the first line not read yet; unset when the slice reaches the end of the file. */
+  nextOffset?: number;
 }
+
+/** deepagentsjs' name for what `read` returns (its `ReadResult`); deeptab's lines stay lines, not one string. */
+export type ReadResult = ReadSlice;
 
 export interface GrepMatch {
   path: string;

@@ -18,6 +18,7 @@ import { evictLargeHumanMessage, shortenEvictedHumanMessages } from "./human-evi
 import { resultCharBudget, resultTokenBudget, type ToolProfile } from "../context/budget.ts";
 import { CHANGING_TOOLS, SELF_CAPPED_TOOLS } from "../core/tool-names.ts";
 import { createFilesystemTools } from "./fs-tools.ts";
+import type { ReadFormat } from "./fs-read-header.ts";
 
 export const FILESYSTEM = "FilesystemMiddleware";
 
@@ -30,6 +31,8 @@ export interface FilesystemMiddlewareOptions {
   window?: number | undefined;
   /** Tool texts: deepagents' ("default") or short ones for small windows ("compact"). */
   profile?: ToolProfile;
+  /** How read_file shows a file: numbered lines (default) or deepagentsjs 1.13.5's `@@ lines A-B of T @@` header. */
+  readFormat?: ReadFormat;
   /** Token limit above which a user message is saved and shortened in requests; `false` disables it. */
   humanMessageTokenLimitBeforeEvict?: number | false;
 }
@@ -89,7 +92,11 @@ function parallelMutationError(request: ToolCallRequest): string | undefined {
 }
 
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions): AgentMiddleware {
-  const tools = createFilesystemTools({ outputChars: resultCharBudget(options.window), profile: options.profile ?? "default" });
+  const tools = createFilesystemTools({
+    outputChars: resultCharBudget(options.window),
+    profile: options.profile ?? "default",
+    ...(options.readFormat ? { readFormat: options.readFormat } : {}),
+  });
   const builtinNames = new Set(tools.map((t) => t.name));
   const limit = options.toolTokenLimitBeforeEvict ?? resultTokenBudget(options.window);
   /** Per tool list and per backend capability, the visible list (the same array on every call, so bindings are reused). */

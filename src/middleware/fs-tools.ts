@@ -20,6 +20,7 @@ import {
   type GrepOutputMode,
 } from "./fs-format.ts";
 import { describeTools, type ToolTexts } from "./fs-descriptions.ts";
+import { formatReadHeader, readHeaderDescription, type ReadFormat } from "./fs-read-header.ts";
 
 const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
@@ -32,6 +33,8 @@ export interface FileToolsOptions {
   /** Characters one read_file, ls, glob or grep result may hold (80,000 = 20,000 tokens by default). */
   outputChars?: number;
   profile?: ToolProfile;
+  /** How read_file shows a file: numbered lines (the default, as deepagents) or deepagentsjs 1.13.5's `@@ … @@` header. */
+  readFormat?: ReadFormat;
 }
 
 function fail(err: BackendError): ToolOutput {
@@ -65,10 +68,10 @@ function lsTool(t: ToolTexts, chars: number): AgentTool {
   };
 }
 
-function readFileTool(t: ToolTexts, chars: number): AgentTool {
+function readFileTool(t: ToolTexts, chars: number, format: ReadFormat): AgentTool {
   return {
     name: TOOL.read_file,
-    description: t.read_file.description,
+    description: format === "header" ? readHeaderDescription(t.read_file.description) : t.read_file.description,
     argAliases: FILE_PATH_ALIASES,
     schema: object(
       {
@@ -91,7 +94,8 @@ function readFileTool(t: ToolTexts, chars: number): AgentTool {
       const limit = (args.limit as number | undefined) ?? DEFAULT_READ_LIMIT;
       const res = await rt.backend.read(str(args, "file_path"), offset, limit);
       if (isBackendError(res)) return fail(res);
-      const text = formatRead(str(args, "file_path"), res, chars);
+      const path = str(args, "file_path");
+      const text = format === "header" && res.lines.length ? formatReadHeader(path, res, chars) : formatRead(path, res, chars);
       return text.startsWith("Error:") ? { content: text, status: "error" } : text;
     },
   };
@@ -288,7 +292,7 @@ export function createFilesystemTools(options: FileToolsOptions = {}): AgentTool
   const list = Math.min(options.outputChars ?? LIST_OUTPUT_CHAR_LIMIT, LIST_OUTPUT_CHAR_LIMIT);
   const tools = [
     lsTool(t, list),
-    readFileTool(t, read),
+    readFileTool(t, read, options.readFormat ?? "numbered"),
     writeFileTool(t),
     editFileTool(t),
     deleteTool(t),

@@ -24,9 +24,10 @@ import { createBackendRuntime, resolveBackend, type BackendOption } from "../bac
 import { errorToolMessage } from "../harness/execute-tool.ts";
 import { HarnessError } from "../harness/errors.ts";
 import { defineStateField, stateSchema } from "../harness/state.ts";
-import type { AgentMiddleware, AgentState, AgentTool, StateUpdate } from "../harness/types.ts";
+import type { AgentMiddleware, AgentState, AgentTool, StateField, StateUpdate } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
+import { formatPinnedSection, readPinnedSkills } from "./pinned-skills.ts";
 
 export const SKILLS = "SkillsMiddleware";
 export const MAX_SKILL_NAME_LENGTH = 64;
@@ -59,6 +60,11 @@ export interface SkillsMiddlewareOptions {
   now: () => string;
   /** Tools disclosed only after a skill naming them has been read. */
   skillTools?: readonly AgentTool[];
+  /**
+   * Skills, by name, whose SKILL.md is in every request's system prompt (Python deepagents 0.7's `pinned_skills`):
+   * they count as read (their tools are disclosed), and a name no source has is listed in `skillErrors`.
+   */
+  pinnedSkills?: readonly string[];
 }
 
 const NAME_PATTERN = /^[\p{Ll}\p{Nd}]+(?:-[\p{Ll}\p{Nd}]+)*$/u;
@@ -152,8 +158,24 @@ function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boo
   ].join("\n");
 }
 
-/** The skills loaded for this thread; undefined until the first model call loaded them. */
-const SKILLS_METADATA = defineStateField<SkillMetadata[] | undefined>("skillsMetadata", { default: () => undefined, private: true });
+/**
+ * The skills loaded for this thread (a state field: each thread keeps its own); undefined until the first model call
+ * loaded them. `null` asks for a reload: the next model call reads every source again.
+ */
+const SKILLS_METADATA = defineStateField<SkillMetadata[] | null | undefined>("skillsMetadata", {
+  default: () => undefined,
+  private: true,
+});
+
+/**
+ * The `skillsMetadata` state field, as deepagentsjs 1.14.1 exports it (`skillsMetadataValue`): a middleware of your
+ * own declares it (`stateSchema: { skillsMetadata: skillsMetadataValue }`) to read the skills loaded for the thread,
+ * or to return `{ skillsMetadata: null }` from any hook, so the next model call reloads every source. Outside a run,
+ * `agent.updateState(config, { skillsMetadata: null })` or `{ messages, skillsMetadata: null }` as a run's input do
+ * the same. deeptab also reloads by itself whenever the SKILL.md listing (paths, sizes, times) changed; `null` covers
+ * what that cannot see (an edit that keeps a file's size and time).
+ */
+export const skillsMetadataValue: StateField<SkillMetadata[] | null | undefined> = SKILLS_METADATA.field;
 /** Skills (or sources) that could not be loaded. */
 const SKILL_ERRORS = defineStateField<SkillError[]>("skillErrors", { default: () => [], private: true });
 /** SKILL.md paths read successfully in this thread (a set, merged by union). */
@@ -196,12 +218,12 @@ function readPaths(state: Readonly<AgentState>): ReadonlySet<string> {
   return new Set(SKILLS_READ.get(state) ?? []);
 }
 
-/** Tool names unlocked by the skills read so far. */
-function unlockedTools(state: Readonly<AgentState>): Set<string> {
+/** Tool names unlocked by the skills read so far and the pinned ones (which count as read). */
+function unlockedTools(state: Readonly<AgentState>, pinned: ReadonlySet<string>): Set<string> {
   const read = readPaths(state);
   return new Set(
     skillsOf(state)
-      .filter((s) => read.has(s.path))
+      .filter((s) => read.has(s.path) || pinned.has(s.name))
       .flatMap((s) => s.tools),
   );
 }
@@ -219,6 +241,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
   const skillTools = options.skillTools ?? [];
   const gated = new Set(skillTools.map((t) => t.name));
   if (gated.size !== skillTools.length) throw new HarnessError("invalid_option", `${SKILLS}: two skill tools share a name.`);
+  const pinnedNames = [...(options.pinnedSkills ?? [])];
+  const pinned = new Set(pinnedNames);
   return {
     name: SKILLS,
     tools: skillTools,
@@ -229,13 +253,19 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
       const stamp = await skillsStamp(backend, sources);
       let update: StateUpdate | undefined;
       let state = request.state;
-      if (stamp !== SKILLS_STAMP.get(state) || SKILLS_METADATA.get(state) === undefined) {
+      // undefined: never loaded in this thread; null: a reload asked for (deepagentsjs 1.14.1).
+      if (stamp !== SKILLS_STAMP.get(state) || SKILLS_METADATA.get(state) == null) {
         const { skills, errors } = await loadSkills(backend, sources);
-        update = { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set(errors), ...SKILLS_STAMP.set(stamp) };
+        const unknown = pinnedNames
+          .filter((name) => !skills.some((s) => s.name === name))
+          .map((name) => ({ path: name, message: `pinned skill '${name}' is in none of the skill sources` }));
+        update = { ...SKILLS_METADATA.set(skills), ...SKILL_ERRORS.set([...errors, ...unknown]), ...SKILLS_STAMP.set(stamp) };
         state = { ...state, ...update };
       }
       const skills = skillsOf(state);
-      const unlocked = unlockedTools(state);
+      const unlocked = unlockedTools(state, pinned);
+      // Pinned skills are read at every model call: what the prompt holds is the file as it is now.
+      const pinnedSection = pinnedNames.length ? formatPinnedSection((await readPinnedSkills(backend, pinnedNames, skills)).skills) : "";
       const tools = gated.size ? request.tools.filter((t) => !gated.has(t.name) || unlocked.has(t.name)) : request.tools;
       const section = skills.length
         ? formatSkillsSection(
@@ -243,14 +273,14 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
             skills.some((s) => s.tools.some((t) => gated.has(t))),
           )
         : "";
-      const systemPrompt = [request.systemPrompt, section].filter(Boolean).join("\n\n");
-      const changed = Boolean(section) || tools.length !== request.tools.length;
+      const systemPrompt = [request.systemPrompt, section, pinnedSection].filter(Boolean).join("\n\n");
+      const changed = Boolean(section) || Boolean(pinnedSection) || tools.length !== request.tools.length;
       const response = await next(changed ? { ...request, systemPrompt, tools, state } : request);
       return update ? { ...response, update: { ...(response.update ?? {}), ...update } } : response;
     },
     async wrapToolCall(request, next) {
       const { toolCall, runtime } = request;
-      if (gated.has(toolCall.name) && !unlockedTools(runtime.state).has(toolCall.name)) {
+      if (gated.has(toolCall.name) && !unlockedTools(runtime.state, pinned).has(toolCall.name)) {
         const providers = skillsOf(runtime.state)
           .filter((s) => s.tools.includes(toolCall.name))
           .map((s) => s.path);

@@ -113,15 +113,49 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
     it("writes and reads", async () => {
       const b = await make();
       expect(ok(await b.write("/a.txt", "one\ntwo\nthree\n"))).toEqual({ path: "/a.txt" });
-      expect(ok(await b.read("/a.txt"))).toEqual({ lines: ["one", "two", "three"], offset: 0, totalLines: 3 });
+      expect(ok(await b.read("/a.txt"))).toStrictEqual({
+        lines: ["one", "two", "three"],
+        offset: 0,
+        totalLines: 3,
+        startLine: 1,
+        endLine: 3,
+      });
       expect(ok(await b.read("/a.txt", 1, 1)).lines).toEqual(["two"]);
+    });
+
+    it("says which lines a read returned and where to read on (deepagentsjs 1.13.2 ReadResult)", async () => {
+      const b = await make();
+      ok(await b.write("/w.txt", "l1\nl2\nl3\nl4\nl5\n"));
+      const window = (slice: Awaited<ReturnType<BackendProtocol["read"]>>) => {
+        const { totalLines, startLine, endLine, nextOffset } = ok(slice);
+        return { totalLines, startLine, endLine, nextOffset };
+      };
+      expect(window(await b.read("/w.txt", 0, 2))).toStrictEqual({ totalLines: 5, startLine: 1, endLine: 2, nextOffset: 2 });
+      expect(window(await b.read("/w.txt", 2, 2))).toStrictEqual({ totalLines: 5, startLine: 3, endLine: 4, nextOffset: 4 });
+      // The last window reaches the end: no next offset.
+      expect(window(await b.read("/w.txt", 4, 2))).toStrictEqual({ totalLines: 5, startLine: 5, endLine: 5, nextOffset: undefined });
+      expect(window(await b.read("/w.txt", 0, 100))).toStrictEqual({ totalLines: 5, startLine: 1, endLine: 5, nextOffset: undefined });
+      // Past the end, or an empty file: no lines, so no window.
+      expect(window(await b.read("/w.txt", 9, 2))).toStrictEqual({
+        totalLines: 5,
+        startLine: undefined,
+        endLine: undefined,
+        nextOffset: undefined,
+      });
+      ok(await b.write("/w0.txt", ""));
+      expect(window(await b.read("/w0.txt"))).toStrictEqual({
+        totalLines: 0,
+        startLine: undefined,
+        endLine: undefined,
+        nextOffset: undefined,
+      });
     });
 
     it("write_file overwrites an existing file (deepagentsjs #674): replaced entirely, nothing of the old text left", async () => {
       const b = await make();
       ok(await b.write("/a.txt", "one\ntwo\nthree\n"));
       expect(ok(await b.write("/a.txt", "again"))).toEqual({ path: "/a.txt" });
-      expect(ok(await b.read("/a.txt"))).toEqual({ lines: ["again"], offset: 0, totalLines: 1 });
+      expect(ok(await b.read("/a.txt"))).toStrictEqual({ lines: ["again"], offset: 0, totalLines: 1, startLine: 1, endLine: 1 });
       expect(ok(await b.ls("/a.txt"))).toMatchObject([{ path: "/a.txt", isDir: false, size: 5 }]);
       expect(ok(await b.write("/a.txt", ""))).toEqual({ path: "/a.txt" });
       expect(ok(await b.read("/a.txt")).totalLines).toBe(0);
@@ -276,7 +310,7 @@ export function backendConformance(name: string, make: BackendMaker, options: Co
       expect(ok(await b.read("/über dir/日本 語.md")).lines).toEqual(["héllo ✓ 🚀", "zweite Zeile"]);
       expect(ok(await b.grep("🚀")).map((m) => m.path)).toEqual(["/über dir/日本 語.md"]);
       ok(await b.write("/empty.txt", ""));
-      expect(ok(await b.read("/empty.txt"))).toEqual({ lines: [], offset: 0, totalLines: 0 });
+      expect(ok(await b.read("/empty.txt"))).toStrictEqual({ lines: [], offset: 0, totalLines: 0 });
       expect(ok(await b.ls("/")).find((f) => f.path === "/empty.txt")?.size).toBe(0);
     });
 

@@ -42,6 +42,7 @@ export function createHarnessProfile(options: HarnessProfileOptions = {}): Harne
     extraMiddleware: options.extraMiddleware ?? [],
     generalPurposeSubagent,
     toolProfile: options.toolProfile,
+    readFormat: options.readFormat,
   });
 }
 

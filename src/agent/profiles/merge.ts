@@ -53,5 +53,6 @@ export function mergeProfiles(base: HarnessProfile, override: HarnessProfile): H
     extraMiddleware: mergeMiddleware(base.extraMiddleware, override.extraMiddleware),
     generalPurposeSubagent: mergeGeneralPurpose(base.generalPurposeSubagent, override.generalPurposeSubagent),
     toolProfile: override.toolProfile ?? base.toolProfile,
+    readFormat: override.readFormat ?? base.readFormat,
   });
 }

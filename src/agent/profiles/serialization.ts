@@ -24,6 +24,7 @@ export const harnessProfileConfigSchema = z
     excludedMiddleware: z.array(z.string()).optional(),
     generalPurposeSubagent: generalPurposeSubagentConfigSchema.optional(),
     toolProfile: z.enum(["default", "compact"]).optional(),
+    readFormat: z.enum(["numbered", "header"]).optional(),
   })
   .strict();
 
@@ -69,5 +70,6 @@ export function serializeProfile(profile: HarnessProfile): HarnessProfileConfigD
     ...(profile.excludedMiddleware.size ? { excludedMiddleware: [...profile.excludedMiddleware] } : {}),
     ...(Object.keys(gp).length ? { generalPurposeSubagent: gp } : {}),
     ...(profile.toolProfile !== undefined ? { toolProfile: profile.toolProfile } : {}),
+    ...(profile.readFormat !== undefined ? { readFormat: profile.readFormat } : {}),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { ToolProfile } from "../../context/budget.ts";
 import type { AgentMiddleware } from "../../harness/types.ts";
+import type { ReadFormat } from "../../middleware/fs-read-header.ts";
 
 /** Middleware a profile may not exclude: the agent cannot work without them. */
 export const REQUIRED_MIDDLEWARE_NAMES: ReadonlySet<string> = new Set(["FilesystemMiddleware", "SubAgentMiddleware"]);
@@ -33,6 +34,11 @@ export interface HarnessProfileOptions {
   generalPurposeSubagent?: GeneralPurposeSubagentConfig;
   /** deeptab: the tool texts (`"compact"`: one-line descriptions, no `compact_conversation`); unset, the window decides. */
   toolProfile?: ToolProfile;
+  /**
+   * deeptab: how `read_file` shows a file. `"numbered"` (unset: the default): `cat -n` lines, as the seeds and Python
+   * deepagents. `"header"`: deepagentsjs 1.13.5's form, the file's own lines under `@@ lines A-B of T | next offset N @@`.
+   */
+  readFormat?: ReadFormat;
 }
 
 /** A frozen, normalized profile (sets for the exclusions), as `createHarnessProfile` makes it. */
@@ -45,6 +51,7 @@ export interface HarnessProfile {
   readonly extraMiddleware: AgentMiddleware[] | (() => AgentMiddleware[]);
   readonly generalPurposeSubagent: Readonly<GeneralPurposeSubagentConfig> | undefined;
   readonly toolProfile: ToolProfile | undefined;
+  readonly readFormat: ReadFormat | undefined;
 }
 
 /** Is `value` an already-created profile (its exclusions are sets) rather than options? */

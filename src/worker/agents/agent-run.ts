@@ -141,5 +141,6 @@ export async function folderOptions(
     ...(folder.disallowedTools ? { disallowedTools: folder.disallowedTools } : {}),
     ...(folder.middleware ? { middleware: [...(base.middleware ?? []), ...folder.middleware] } : {}),
     ...(folder.harnessProfile ? { harnessProfile: folder.harnessProfile } : {}),
+    ...(folder.pinnedSkills ? { pinnedSkills: folder.pinnedSkills } : {}),
   };
 }
