@@ -114,7 +114,7 @@ function wireMessage(m: BaseMessage): Record<string, unknown> {
  */
 function launchMessages(spec: AsyncSubAgent, description: string, runtime: ToolRuntime): Record<string, unknown>[] {
   if (spec.mode !== "fork") return [{ role: "user", content: description }];
-  return forkMessages(runtime.state, description).map(wireMessage);
+  return forkMessages(runtime.state, description, "").map(wireMessage);
 }
 
 /** The `start_async_task` tool. @lazy (async-subagents.ts loads this module with `import()` on the first call) */

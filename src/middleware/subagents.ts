@@ -151,15 +151,21 @@ function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<R
 /**
  * What a fork child starts from: the parent's conversation as its model last
  * saw it (the summary and what follows it), without a trailing AI message that
- * still waits for tool results (the one holding this `task` call), then the task.
+ * still waits for tool results (the one holding this `task` call), then the task after `preamble` (upstream's fork
+ * preamble for a child of this agent; an async subagent's remote thread passes `""`: its graph is another agent,
+ * whose own delegation is not refused, so the preamble would tell it something untrue).
  */
-export function forkMessages(state: Readonly<Record<string, unknown>>, description: string): BaseMessage[] {
+export function forkMessages(
+  state: Readonly<Record<string, unknown>>,
+  description: string,
+  preamble: string = FORK_TASK_PREAMBLE,
+): BaseMessage[] {
   const messages = (state.messages ?? []) as BaseMessage[];
   const last = messages.at(-1);
   const inFlight = last !== undefined && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0;
   const settled = inFlight ? messages.slice(0, -1) : messages;
   const seen = withClearedResults(settled, state[CLEARED_KEY] as ClearedResults | undefined);
-  return [...renderView(seen, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(FORK_TASK_PREAMBLE + description)];
+  return [...renderView(seen, state[EVENT_KEY] as SummarizationEvent | undefined), new HumanMessage(preamble + description)];
 }
 
 /** Is `resume` addressed to the task call `taskId` (a resume value `{ decisions, taskId }`)? */
