@@ -2,13 +2,16 @@
  * Issue 42, "small windows keep their meaning": in the compact profile (a window under 16,384 tokens) the request a
  * real provider client sends still names every subagent and every skill with its description, one line each, a long
  * one cut with "…". Through the app's OpenAI-compatible client against a loopback server (provider-servers.ts),
- * reading the request the server recorded. Chromium runs this file too
+ * reading the request the server recorded. And the window read where a server gives it (vLLM, OpenRouter, LM Studio,
+ * Ollama), from the same loopback server playing each one's JSON. Chromium runs this file too
  * (upstream-parity-winter-2026-windows.browser.test.ts), against the browser tier's provider server.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { COMPACT_DESCRIPTION_CHARS, compactLine } from "../context/tool-profile.ts";
 import { createRemoteModel } from "../models/providers.ts";
+import { probeServerWindow } from "../models/server-probe.ts";
+import type { LocalServer } from "../testing/local-servers.ts";
 import type { startScriptedServer as StartServer } from "../testing/provider-servers.ts";
 import { serverScope, type ServerScope } from "../testing/server-scope.ts";
 import { textFile } from "../testing/runtime.ts";
@@ -114,3 +117,66 @@ function collectStrings(value: unknown): string[] {
   if (typeof value === "object" && value !== null) return Object.values(value).flatMap(collectStrings);
   return [];
 }
+
+interface WindowRow {
+  name: string;
+  /** What the loopback server plays (local-servers.ts). */
+  server: LocalServer;
+  /** The base URL's path under the scope's root. */
+  path: string;
+  model: string;
+  tokens: number | undefined;
+}
+
+const WINDOW_ROWS: WindowRow[] = [
+  {
+    name: "vLLM: /v1/models max_model_len",
+    server: { kind: "vllm", model: "llama-70b", maxModelLen: 131_072 },
+    path: "/v1",
+    model: "llama-70b",
+    tokens: 131_072,
+  },
+  {
+    name: "OpenRouter: /api/v1/models context_length, lowered to top_provider.context_length",
+    server: { kind: "openrouter", models: [{ id: "qwen/qwen3-235b-a22b", contextLength: 262_144, topProviderContextLength: 40_960 }] },
+    path: "/api/v1",
+    model: "qwen/qwen3-235b-a22b",
+    tokens: 40_960,
+  },
+  {
+    name: "LM Studio: loaded_context_length of the loaded model",
+    server: { kind: "lmstudio", models: [{ id: "qwen2.5-7b", arch: "qwen2", maxContextLength: 32_768, loadedContextLength: 16_384 }] },
+    path: "/v1",
+    model: "qwen2.5-7b",
+    tokens: 16_384,
+  },
+  {
+    name: "LM Studio, not loaded: nothing (max_context_length is not what it loads with)",
+    server: { kind: "lmstudio", models: [{ id: "qwen2.5-7b", arch: "qwen2", maxContextLength: 32_768 }] },
+    path: "/v1",
+    model: "qwen2.5-7b",
+    tokens: undefined,
+  },
+  {
+    name: "Ollama: the Modelfile's num_ctx, capped at model_info's <arch>.context_length",
+    server: {
+      kind: "ollama",
+      version: "0.12.6",
+      models: [{ name: "tiny:latest", arch: "llama", familyContextLength: 2_048, numCtx: 8_192 }],
+    },
+    path: "/v1",
+    model: "tiny",
+    tokens: 2_048,
+  },
+];
+
+describe("the window where the server gives it (issue 42)", () => {
+  for (const row of WINDOW_ROWS) {
+    it(row.name, async () => {
+      const server = await scope();
+      await server.configure({ local: row.server });
+      const window = await probeServerWindow({ provider: "openai-compatible", baseUrl: `${server.root}${row.path}`, model: row.model });
+      expect(window?.tokens).toBe(row.tokens);
+    });
+  }
+});
