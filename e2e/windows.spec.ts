@@ -30,7 +30,9 @@ test("a server that does not say its window: assumed 8,192 tokens, said in the m
   await page.screenshot({ path: shot("windows-assumed-settings-phone") });
   await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByLabel("Context window").fill("131072");
-  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(dialog.getByRole("status")).toContainText("Saved.");
+  await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(meter.getByTestId("context-used")).toHaveText(/\/ 131\.1k$/);
   await expect(meter.getByTestId("window-assumed")).toHaveCount(0);
