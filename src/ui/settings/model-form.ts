@@ -187,7 +187,7 @@ export function windowPlaceholder(info: ProviderInfo, defaultWindow: number | un
 }
 
 /** What Settings and the context meter say when a server did not report its window: the assumption, and what to do. */
-export const ASSUMED_WINDOW = `Assumed ${en(LOCAL_SERVER_WINDOW)} tokens — the server did not say.`;
+const ASSUMED_WINDOW = `Assumed ${en(LOCAL_SERVER_WINDOW)} tokens — the server did not say.`;
 
 export function windowHint(info: ProviderInfo, defaultWindow: number | undefined): string {
   return [
