@@ -254,7 +254,7 @@ test("the context meter and each turn's usage show what the provider reported, s
   await expect(meter.getByTestId("context-used")).toHaveText("1.5k / 8.2k");
   await expect(meter.getByRole("meter")).toHaveAttribute(
     "aria-label",
-    "Context: 1.5k of 8.2k tokens; summarizes at 7.0k (window assumed: the server did not report one; set it in Settings)",
+    "Context: 1.5k of 8.2k tokens; summarizes at 7.0k (assumed 8,192 tokens — the server did not say; set it in Settings)",
   );
   await expect(meter.getByTestId("thread-usage")).toHaveText("2.9k in · 55 out · 1.3k cached");
   await page.screenshot({ path: shot("timeline-usage-desktop") });

@@ -256,6 +256,7 @@ function builtinSlots(spec: StackSpec): BuiltinSlot[] {
         skillTools: options.skillTools ?? [],
         // Pinned skills are named in the agent's own sources: they go where those sources go.
         ...(options.pinnedSkills?.length && spec.skills === options.skills ? { pinnedSkills: options.pinnedSkills } : {}),
+        compact: profile === "compact",
       }),
       position: "tail",
     });

@@ -28,6 +28,7 @@ import type { AgentMiddleware, AgentState, AgentTool, StateField, StateUpdate } 
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { formatPinnedSection, readPinnedSkills } from "./pinned-skills.ts";
+import { compactLine } from "../context/tool-profile.ts";
 
 export const SKILLS = "SkillsMiddleware";
 export const MAX_SKILL_NAME_LENGTH = 64;
@@ -65,6 +66,8 @@ export interface SkillsMiddlewareOptions {
    * they count as read (their tools are disclosed), and a name no source has is listed in `skillErrors`.
    */
   pinnedSkills?: readonly string[];
+  /** The compact profile (small windows): each skill's description cut to one short line. */
+  compact?: boolean;
 }
 
 const NAME_PATTERN = /^[\p{Ll}\p{Nd}]+(?:-[\p{Ll}\p{Nd}]+)*$/u;
@@ -144,8 +147,9 @@ async function loadSkills(
 }
 
 /** The "## Skills" prompt section: one line per skill, nothing of the bodies. */
-function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boolean): string {
-  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")} (${s.path})`);
+function formatSkillsSection(skills: readonly SkillMetadata[], unlocksTools: boolean, compact: boolean): string {
+  const describe = (text: string) => (compact ? compactLine(text) : text.replace(/\s+/g, " "));
+  const lines = skills.map((s) => `- ${s.name}: ${describe(s.description)} (${s.path})`);
   return [
     "## Skills",
     "",
@@ -271,6 +275,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
         ? formatSkillsSection(
             skills,
             skills.some((s) => s.tools.some((t) => gated.has(t))),
+            options.compact === true,
           )
         : "";
       const systemPrompt = [request.systemPrompt, section, pinnedSection].filter(Boolean).join("\n\n");

@@ -33,6 +33,7 @@ import { takeResumeOrInterrupt } from "../harness/interrupt.ts";
 import { messageText } from "../core/messages.ts";
 import type { AgentMiddleware, AgentTool, StateField, ToolOutput } from "../harness/types.ts";
 import { withClearedResults, type ClearedResults } from "../context/clear-results.ts";
+import { compactLine } from "../context/tool-profile.ts";
 import { renderView, type SummarizationEvent } from "../context/view.ts";
 import { CLEARED_KEY, EVENT_KEY } from "./summarization.ts";
 import { TOOL } from "../core/tool-names.ts";
@@ -139,6 +140,17 @@ When using the Task tool, you must specify a subagent_type parameter to select w
   );
 }
 
+/**
+ * The `task` tool's text in the compact profile (small windows): one line, then one line per subagent with its
+ * description cut to COMPACT_DESCRIPTION_CHARS, so the model still knows what each one is for.
+ */
+function compactTaskDescription(subagents: readonly SubagentListing[]): string {
+  return [
+    "Delegate a self-contained task to a subagent; it returns one report. Subagents:",
+    ...subagents.map((s) => `- ${s.name}: ${compactLine(s.description)}`),
+  ].join("\n");
+}
+
 /** The child's file changes relative to what it started with; deletes as null. */
 function filesDiff(before: Readonly<Record<string, FileData>>, after: Readonly<Record<string, FileData>>): FilesUpdate {
   const diff: FilesUpdate = {};
@@ -184,9 +196,7 @@ function childResume(resume: unknown): unknown {
 function taskToolShape(subagents: readonly SubagentListing[], compact: boolean | undefined): Omit<AgentTool, "run"> {
   return {
     name: TASK_TOOL,
-    description: compact
-      ? `Delegate a self-contained task to a subagent (${subagents.map((s) => s.name).join(", ")}); it returns one report.`
-      : taskDescription(subagents),
+    description: compact ? compactTaskDescription(subagents) : taskDescription(subagents),
     schema: {
       type: "object",
       properties: {

@@ -1,10 +1,19 @@
 /**
- * Asking a local OpenAI-compatible server what context its model is loaded with (server-window.ts has the rule that
- * uses the answer): llama.cpp's `/props` (`default_generation_settings.n_ctx`, the context of one slot), LM Studio's
- * `/api/v0/models/<id>` (`loaded_context_length`), Ollama's `/api/ps` (`context_length` of the running model), else
- * the `num_ctx` its Modelfile sets (`/api/show`), else Ollama's default. Never a family maximum: not llama.cpp's
- * `n_ctx_train`, LM Studio's `max_context_length` or Ollama's `model_info["<arch>.context_length"]`. Loaded when a
- * server is first asked, not with the worker.
+ * Asking an OpenAI-compatible server what context its model is served with (server-window.ts has the rule that uses
+ * the answer), in this order:
+ *
+ * - the OpenAI route every such server has, `<base URL>/models` (with the key when one is set for that origin):
+ *   vLLM's `max_model_len` (its `--max-model-len`: what it serves) and OpenRouter's `context_length`, lowered to
+ *   `top_provider.context_length` when that is smaller (the provider it routes to first), for the entry of the model;
+ * - llama.cpp's `/props` (`default_generation_settings.n_ctx`, the context of one slot);
+ * - LM Studio's `/api/v0/models/<id>` (`loaded_context_length` of a loaded model);
+ * - Ollama's `/api/ps` (`context_length` of the running model), else the `num_ctx` its Modelfile sets (`/api/show`),
+ *   else Ollama's default; never above `model_info["<arch>.context_length"]` (Ollama caps its runtime context at it).
+ *
+ * Never a family maximum as the window itself: not llama.cpp's `n_ctx_train`, LM Studio's `max_context_length` of a
+ * model it has not loaded (it loads it with its own context setting) or Ollama's `model_info` context, because a
+ * local server cuts a longer prompt silently at the context it runs with. Loaded when a server is first asked, not
+ * with the worker.
  */
 import { providerInfo, type ModelChoice } from "./catalog.ts";
 import { OLLAMA_DEFAULT_WINDOW, type ServerWindow } from "./server-window.ts";
@@ -63,7 +72,29 @@ async function ollamaWindow(root: string, model: string, get: GetJson): Promise<
     }),
   );
   const numCtx = typeof show?.parameters === "string" ? /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1] : undefined;
-  return numCtx && Number(numCtx) > 0 ? { tokens: Number(numCtx), source: "loaded" } : { tokens: OLLAMA_DEFAULT_WINDOW, source: "default" };
+  // The family maximum only caps: Ollama runs a model with num_ctx (or its default), never beyond what it was trained for.
+  const info = record(show?.model_info);
+  const family = positive(info?.[`${String(info?.["general.architecture"])}.context_length`]);
+  const cap = (tokens: number) => (family ? Math.min(tokens, family) : tokens);
+  return numCtx && Number(numCtx) > 0
+    ? { tokens: cap(Number(numCtx)), source: "loaded" }
+    : { tokens: cap(OLLAMA_DEFAULT_WINDOW), source: "default" };
+}
+
+/**
+ * The window `<base URL>/models` gives for the model: vLLM's `max_model_len`, OpenRouter's `context_length` (lowered
+ * to `top_provider.context_length` when smaller). llama.cpp, LM Studio and Ollama list ids only there (llama.cpp's
+ * `meta.n_ctx_train` is the trained maximum, not used).
+ */
+async function listedWindow(base: string, model: string, get: GetJson, key: string | undefined): Promise<number | undefined> {
+  const listed = record(await get(`${base}/models`, key ? { headers: { authorization: `Bearer ${key}` } } : {}));
+  const entry = (Array.isArray(listed?.data) ? listed.data : []).map(record).find((m) => m?.id === model);
+  if (!entry) return undefined;
+  const served = positive(entry.max_model_len);
+  if (served) return served;
+  const whole = positive(entry.context_length);
+  const routed = positive(record(entry.top_provider)?.context_length);
+  return whole && routed ? Math.min(whole, routed) : (whole ?? routed);
 }
 
 /** What one probe of a server found: its window when it tells, and whether it answered at all. */
@@ -77,20 +108,25 @@ export interface ServerProbe {
 }
 
 /**
- * Asks an OpenAI-compatible server for the context its model is loaded
- * with: llama.cpp's server, then LM Studio, then Ollama; and whether the
- * server answered at all (a cached answer is replaced only by one from a
- * server that was up).
+ * Asks an OpenAI-compatible server for the context its model is served
+ * with: its model list (vLLM, OpenRouter), then llama.cpp's server, LM
+ * Studio and Ollama; and whether the server answered at all (a cached
+ * answer is replaced only by one from a server that was up). `key` (the
+ * one set for this server's origin, if any) goes with the model list only,
+ * as it does when Settings lists the models.
  */
-export async function probeServer(choice: ModelChoice, fetchImpl: typeof fetch = fetch): Promise<ServerProbe> {
+export async function probeServer(choice: ModelChoice, fetchImpl: typeof fetch = fetch, key?: string): Promise<ServerProbe> {
   const seen = { answered: false };
-  const window = await probeWith(choice, jsonGetter(fetchImpl, seen));
+  const window = await probeWith(choice, jsonGetter(fetchImpl, seen), key);
   return { window, answered: seen.answered };
 }
 
-async function probeWith(choice: ModelChoice, get: GetJson): Promise<ServerWindow | undefined> {
+async function probeWith(choice: ModelChoice, get: GetJson, key: string | undefined): Promise<ServerWindow | undefined> {
   if (!providerInfo(choice.provider).serverWindow || !choice.baseUrl) return undefined;
-  const root = choice.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const base = choice.baseUrl.replace(/\/+$/, "");
+  const root = base.replace(/\/v1$/, "");
+  const listed = choice.model ? await listedWindow(base, choice.model, get, key) : undefined;
+  if (listed) return { tokens: listed, source: "loaded" };
   const llama = await llamaCppWindow(root, get);
   if (llama) return { tokens: llama, source: "loaded" };
   if (!choice.model) return undefined;
@@ -100,10 +136,14 @@ async function probeWith(choice: ModelChoice, get: GetJson): Promise<ServerWindo
 }
 
 /**
- * The window an OpenAI-compatible server says its model is loaded with
- * (probeServer's window). Undefined when it does not tell (vLLM,
- * OpenRouter, a server that is down).
+ * The window an OpenAI-compatible server says its model is served with
+ * (probeServer's window). Undefined when it does not tell (a server
+ * without any of these routes, or one that is down).
  */
-export async function probeServerWindow(choice: ModelChoice, fetchImpl: typeof fetch = fetch): Promise<ServerWindow | undefined> {
-  return (await probeServer(choice, fetchImpl)).window;
+export async function probeServerWindow(
+  choice: ModelChoice,
+  fetchImpl: typeof fetch = fetch,
+  key?: string,
+): Promise<ServerWindow | undefined> {
+  return (await probeServer(choice, fetchImpl, key)).window;
 }

@@ -1,8 +1,9 @@
 /**
  * A local server's window: the rule (`effectiveServerWindow`), then the
  * probe with Node's real fetch against loopback servers answering as
- * llama.cpp's server, LM Studio and Ollama do (src/testing/local-servers.ts),
- * each with a family maximum the probe must never take.
+ * vLLM and OpenRouter (their /v1/models), llama.cpp's server, LM Studio and
+ * Ollama do (src/testing/local-servers.ts), each local one with a family
+ * maximum the probe must never take as the window.
  */
 import { describe, expect, it } from "vitest";
 import type { LocalServer } from "../testing/local-servers.ts";
@@ -40,7 +41,7 @@ describe("probeServerWindow over HTTP", () => {
     expect(models.data[0]!.meta.n_ctx_train).toBe(32_768);
     s.requests.length = 0;
     expect(await probe(s, "anything")).toEqual({ tokens: 4_096, source: "loaded" });
-    expect(paths(s)).toEqual(["GET /props"]);
+    expect(paths(s)).toEqual(["GET /v1/models", "GET /props"]);
   });
 
   it("LM Studio: loaded_context_length of a loaded model; a model not loaded gives nothing, never max_context_length", async () => {
@@ -52,7 +53,7 @@ describe("probeServerWindow over HTTP", () => {
       ],
     });
     expect(await probe(s, "qwen2.5-7b-instruct")).toEqual({ tokens: 8_192, source: "loaded" });
-    expect(paths(s)).toEqual(["GET /props", "GET /api/v0/models/qwen2.5-7b-instruct"]);
+    expect(paths(s)).toEqual(["GET /v1/models", "GET /props", "GET /api/v0/models/qwen2.5-7b-instruct"]);
     const listed = (await (await fetch(`${s.url}/api/v0/models/meta-llama-3.1-8b-instruct`)).json()) as Record<string, unknown>;
     expect(listed).toMatchObject({ state: "not-loaded", max_context_length: 131_072 });
     expect(await probe(s, "meta-llama-3.1-8b-instruct")).toBeUndefined();
@@ -88,6 +89,52 @@ describe("probeServerWindow over HTTP", () => {
     expect(await probe(s, "qwen2.5:1.5b")).toEqual({ tokens: OLLAMA_DEFAULT_WINDOW, source: "default" });
   });
 
+  it("Ollama: a Modelfile's num_ctx (or the default) above the family maximum is capped at model_info's context_length", async () => {
+    const s = await serve({
+      kind: "ollama",
+      version: "0.12.6",
+      models: [
+        { name: "tiny:latest", arch: "llama", familyContextLength: 2_048, numCtx: 8_192 },
+        { name: "tinier:latest", arch: "gemma3", familyContextLength: 1_024 },
+      ],
+    });
+    expect(await probe(s, "tiny")).toEqual({ tokens: 2_048, source: "loaded" });
+    expect(await probe(s, "tinier")).toEqual({ tokens: 1_024, source: "default" });
+  });
+
+  it("vLLM: max_model_len of the served model from /v1/models, in one request", async () => {
+    const s = await serve({ kind: "vllm", model: "meta-llama/Llama-3.3-70B-Instruct", maxModelLen: 131_072 });
+    expect(await probe(s, "meta-llama/Llama-3.3-70B-Instruct")).toEqual({ tokens: 131_072, source: "loaded" });
+    expect(paths(s)).toEqual(["GET /v1/models"]);
+    // Another model id is not this server's: nothing from its list.
+    expect(await probe(s, "other")).toBeUndefined();
+  });
+
+  it("vLLM started with --api-key: the key set for the server goes with /v1/models, and only there", async () => {
+    const s = await serveOne("openai", [], { local: { kind: "vllm", model: "qwen", maxModelLen: 32_768 }, requireKey: "sk-vllm" });
+    const choice = { provider: "openai-compatible", baseUrl: s.baseUrl(), model: "qwen" } as const;
+    expect(await probeServerWindow(choice)).toBeUndefined();
+    s.requests.length = 0;
+    expect(await probeServerWindow(choice, fetch, "sk-vllm")).toEqual({ tokens: 32_768, source: "loaded" });
+    expect(s.requests.map((r) => [r.path, r.headers.authorization])).toEqual([["/v1/models", "Bearer sk-vllm"]]);
+  });
+
+  it("OpenRouter: context_length, lowered to top_provider.context_length when smaller; base URL …/api/v1", async () => {
+    const s = await serve({
+      kind: "openrouter",
+      models: [
+        { id: "meta-llama/llama-3.3-70b-instruct", contextLength: 131_072, topProviderContextLength: 131_072 },
+        { id: "qwen/qwen3-235b-a22b", contextLength: 262_144, topProviderContextLength: 40_960 },
+        { id: "mistralai/mistral-nemo", contextLength: 131_072, topProviderContextLength: null },
+      ],
+    });
+    const at = (model: string) => probeServerWindow({ provider: "openai-compatible", baseUrl: `${s.url}/api/v1`, model });
+    expect(await at("meta-llama/llama-3.3-70b-instruct")).toEqual({ tokens: 131_072, source: "loaded" });
+    expect(paths(s)).toEqual(["GET /api/v1/models"]);
+    expect(await at("qwen/qwen3-235b-a22b")).toEqual({ tokens: 40_960, source: "loaded" });
+    expect(await at("mistralai/mistral-nemo")).toEqual({ tokens: 131_072, source: "loaded" });
+  });
+
   it("Ollama before context_length in /api/ps: a running model falls back to its Modelfile, then the default", async () => {
     const s = await serve({
       kind: "ollama",
@@ -101,10 +148,10 @@ describe("probeServerWindow over HTTP", () => {
     expect(await probe(s, "qwen2.5:0.5b")).toEqual({ tokens: OLLAMA_DEFAULT_WINDOW, source: "default" });
   });
 
-  it("says nothing for a server without these routes (vLLM, OpenRouter) or one that is down", async () => {
+  it("says nothing for a server whose model list gives no window and without the local routes, or one that is down", async () => {
     const s = await serve();
     expect(await probe(s, "gpt-4o")).toBeUndefined();
-    expect(paths(s)).toEqual(["GET /props", "GET /api/v0/models/gpt-4o", "GET /api/version"]);
+    expect(paths(s)).toEqual(["GET /v1/models", "GET /props", "GET /api/v0/models/gpt-4o", "GET /api/version"]);
     const down = await serve();
     const url = down.baseUrl();
     await down.close();

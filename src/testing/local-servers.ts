@@ -10,6 +10,9 @@
  *   Ollama              GET /api/version, GET /api/ps (models[].context_length of running models,
  *                       absent before Ollama 0.11), POST /api/show (parameters with num_ctx when the
  *                       Modelfile sets it; model_info["<arch>.context_length"], the family maximum)
+ *   vLLM                GET /v1/models    data[].max_model_len (the context it serves, `--max-model-len`)
+ *   OpenRouter          GET /api/v1/models (also /v1/models)
+ *                                         data[].context_length, data[].top_provider.context_length
  *
  * Routes of the other servers answer 404, as the real servers do.
  */
@@ -59,8 +62,30 @@ export interface OllamaServer {
   models: OllamaModel[];
 }
 
-/** The local server the OpenAI dialect plays, if any. */
-export type LocalServer = LlamaCppServer | LmStudioServer | OllamaServer;
+export interface VllmServer {
+  kind: "vllm";
+  /** The served model name (its id in /v1/models). */
+  model: string;
+  /** `max_model_len`: the context vLLM serves it with. */
+  maxModelLen: number;
+}
+
+export interface OpenRouterModel {
+  /** `meta-llama/llama-3.3-70b-instruct`, … */
+  id: string;
+  /** `context_length`: the model's window. */
+  contextLength: number;
+  /** `top_provider.context_length`: the window of the provider it is routed to first (null when unknown). */
+  topProviderContextLength: number | null;
+}
+
+export interface OpenRouterServer {
+  kind: "openrouter";
+  models: OpenRouterModel[];
+}
+
+/** The local server (or hosted service) the OpenAI dialect plays, if any. */
+export type LocalServer = LlamaCppServer | LmStudioServer | OllamaServer | VllmServer | OpenRouterServer;
 
 export interface LocalReply {
   status: number;
@@ -186,6 +211,44 @@ function ollama(server: OllamaServer, method: string, path: string, body: Record
   return undefined;
 }
 
+function vllm(server: VllmServer, method: string, path: string): LocalReply | undefined {
+  if (method !== "GET" || (path !== "/v1/models" && path !== "/models")) return undefined;
+  return json({
+    object: "list",
+    data: [
+      {
+        id: server.model,
+        object: "model",
+        created: 1_760_000_000,
+        owned_by: "vllm",
+        root: server.model,
+        parent: null,
+        max_model_len: server.maxModelLen,
+        permission: [{ id: "modelperm-1", object: "model_permission", allow_sampling: true, allow_view: true, is_blocking: false }],
+      },
+    ],
+  });
+}
+
+function openRouter(server: OpenRouterServer, method: string, path: string): LocalReply | undefined {
+  if (method !== "GET" || (path !== "/api/v1/models" && path !== "/v1/models")) return undefined;
+  return json({
+    data: server.models.map((m) => ({
+      id: m.id,
+      canonical_slug: m.id,
+      name: m.id,
+      created: 1_733_506_137,
+      description: "A model routed by OpenRouter.",
+      context_length: m.contextLength,
+      architecture: { modality: "text->text", input_modalities: ["text"], output_modalities: ["text"], tokenizer: "Llama3" },
+      pricing: { prompt: "0.00000013", completion: "0.0000004", request: "0", image: "0" },
+      top_provider: { context_length: m.topProviderContextLength, max_completion_tokens: 16_384, is_moderated: false },
+      per_request_limits: null,
+      supported_parameters: ["max_tokens", "temperature", "tools", "tool_choice"],
+    })),
+  });
+}
+
 /** The reply of the local server to a request, or undefined when the route is not one of its own. */
 export function localServerReply(server: LocalServer, method: string, path: string, body: Record<string, unknown>): LocalReply | undefined {
   switch (server.kind) {
@@ -195,5 +258,9 @@ export function localServerReply(server: LocalServer, method: string, path: stri
       return lmStudio(server, method, path);
     case "ollama":
       return ollama(server, method, path, body);
+    case "vllm":
+      return vllm(server, method, path);
+    case "openrouter":
+      return openRouter(server, method, path);
   }
 }

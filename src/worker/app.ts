@@ -174,7 +174,9 @@ export function createWorkerApi(options: WorkerAppOptions): AgentWorkerApi & { r
   // Asked once per server and model per session, and remembered: a first turn does not wait for a known answer.
   // Local servers' windows: the cache's and the probe's code load when a server is first asked (server-probes.ts,
   // models/server-probe.ts); a first turn with another provider never needs them.
-  const probe = (choice: ModelChoice) => import("../models/server-probe.ts").then((m) => m.probeServer(choice, log.fetch));
+  // The key set for the server's origin, if any, goes with its model list (a vLLM started with --api-key asks for it).
+  const probe = async (choice: ModelChoice) =>
+    (await import("../models/server-probe.ts")).probeServer(choice, log.fetch, await settings.key(choice.provider, choice.baseUrl));
   let probesMade: Promise<ServerProbes> | undefined;
   const probes = () => (probesMade ??= import("./models/server-probes.ts").then((m) => m.createServerProbes(probe, storage.layout.store)));
   const serverWindow = async (choice: ModelChoice) => (await probes()).window(choice);

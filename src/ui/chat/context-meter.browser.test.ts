@@ -50,13 +50,16 @@ describe("context meter", () => {
     });
     const el = render(ContextMeter, props);
     const meter = el.querySelector('[role="meter"]')!;
-    expect(meter.getAttribute("aria-label")).toContain("window assumed: the server did not report one; set it in Settings");
+    expect(meter.getAttribute("aria-label")).toContain("(assumed 8,192 tokens — the server did not say; set it in Settings)");
+    // Visible too, not only in the label.
+    expect(text(el, "window-assumed")).toBe("assumed");
     expect(meter.classList.contains("near")).toBe(true);
     // No usage reported: no usage text.
     expect(el.querySelector('[data-testid="thread-usage"]')).toBeNull();
     props.view = { ...base, lastRequestTokens: 100, window: 8_192, trigger: 6_963 };
     flushSync();
     expect(text(el, "context-used")).toBe("100 / 8.2k");
+    expect(el.querySelector('[data-testid="window-assumed"]')).toBeNull();
     expect(meter.classList.contains("near")).toBe(false);
     props.view = null;
     flushSync();

@@ -101,6 +101,12 @@ describe("the model fields", () => {
     expect(suggestionsOf(info("openai"), { ok: true, value: ["x", "x", "y"] })).toEqual(["x", "y"]);
     expect(suggestionsOf(info("anthropic"), unset)).toEqual(info("anthropic").suggestions);
     expect(windowHint(compatible, 4096)).toContain("a number here may lower it, never raise it");
+    expect(windowHint(compatible, 4096)).not.toContain("Assumed");
+    // A server that did not say: the assumption first, and the ask.
+    expect(windowHint(compatible, undefined)).toMatch(
+      /^Assumed 8,192 tokens — the server did not say\. Enter the model's window if you know it\. /,
+    );
+    expect(windowHint(info("openai"), undefined)).not.toContain("Assumed");
     expect(windowHint(info("openai"), 1_047_576)).toMatch(/This model's default: 1,047,576 tokens\.$/);
   });
 

@@ -186,11 +186,15 @@ export function windowPlaceholder(info: ProviderInfo, defaultWindow: number | un
   return defaultWindow === undefined && info.serverWindow ? String(LOCAL_SERVER_WINDOW) : "";
 }
 
+/** What Settings and the context meter say when a server did not report its window: the assumption, and what to do. */
+const ASSUMED_WINDOW = `Assumed ${en(LOCAL_SERVER_WINDOW)} tokens — the server did not say.`;
+
 export function windowHint(info: ProviderInfo, defaultWindow: number | undefined): string {
   return [
+    info.serverWindow && defaultWindow === undefined ? `${ASSUMED_WINDOW} Enter the model's window if you know it.` : "",
     "Tokens the model can read at once; earlier messages are summarized at 85% of it.",
     info.serverWindow
-      ? "A local server's loaded context is used where the server tells it (llama.cpp's /props, LM Studio, Ollama): " +
+      ? "The server's window is used where it tells it (vLLM, OpenRouter, llama.cpp's /props, LM Studio, Ollama): " +
         `a number here may lower it, never raise it; without either, ${en(LOCAL_SERVER_WINDOW)} tokens.`
       : "",
     defaultWindow !== undefined ? `This model's default: ${en(defaultWindow)} tokens.` : "",

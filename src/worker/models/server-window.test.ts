@@ -72,6 +72,20 @@ describe("a local server's window in the worker", () => {
     expect(toolNames(server)).toContain("compact_conversation");
   });
 
+  it("vLLM behind a key: the worker asks /v1/models with the key set for it, and a 131,072-token window gets the full texts", async () => {
+    const server = await serve("openai", [], { local: { kind: "vllm", model: "llama-70b", maxModelLen: 131_072 }, requireKey: "sk-vllm" });
+    const api = openApi();
+    const choice: ModelChoice = { provider: "openai-compatible", baseUrl: server.baseUrl(), model: "llama-70b" };
+    await api.setKey("openai-compatible", "sk-vllm", false, server.baseUrl());
+    expect(await api.defaultWindow(choice)).toBe(131_072);
+    await api.setThreadModel("t", choice);
+    const view = await api.getThread("t");
+    expect(view.window).toBe(131_072);
+    expect(view.windowAssumed).toBeUndefined();
+    await turn(api, "t");
+    expect(toolNames(server)).toContain("compact_conversation");
+  });
+
   it("a later worker session takes the window the server said before, asks once in the background, then uses its answer", async () => {
     const local = { kind: "llama.cpp", model: "qwen.gguf", nCtx: 4_096, nCtxTrain: 32_768 } as const;
     const server = await serve("openai", [], { local });
