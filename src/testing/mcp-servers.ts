@@ -76,7 +76,9 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-const ALLOW_HEADERS = "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-api-key";
+// mcp-method and mcp-name: the 2026-07-28 revision names each request's method (and tool) in headers too.
+const ALLOW_HEADERS =
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-api-key";
 
 function corsHeaders(req: IncomingMessage, expose: boolean): Record<string, string> {
   return {
