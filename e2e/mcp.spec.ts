@@ -137,7 +137,7 @@ for (const revision of MCP_REVISIONS) {
   const oauthShot = (name: string) => (size: string) =>
     SHOTS ? `${SHOTS}/mcp-oauth-${name}${suffix}-${size}.png` : shot(`mcp-oauth-${name}${suffix}-${size}`);
 
-  test(`an MCP server (${revision}) that requires sign-in: Sign in in a popup, its tools in a run, remembered only as chosen, Sign out`, async ({
+  test(`an MCP server (${revision}) that requires sign-in: Sign in in a popup, its tools in a run, remembered as chosen, Sign out`, async ({
     page,
   }) => {
     test.setTimeout(240_000);
