@@ -7,10 +7,13 @@
  * server requires an OAuth sign-in (its authorization server from the SDK's server side): Sign in opens a popup,
  * the consent page's Allow lands on the site's oauth-callback.html, the tools work in a run, a blocked pop-up is said,
  * tokens are in IndexedDB only when remembered, and Sign out forgets them.
+ *
+ * Both MCP revisions: the first server speaks 2026-07-28 (stateless, `server/discover`), the one that drops its
+ * connections 2025-11-25 (sessions); the sign-in test runs against a server of each.
  */
 import { expect, type Locator, type Page } from "@playwright/test";
 import { indexedDBText } from "../src/testing/indexeddb-text.ts";
-import { RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
+import { MCP_REVISIONS, RED_PIXEL_PNG, startMcpServer, type McpTestServer } from "../src/testing/mcp-servers.ts";
 import { AFTER_LOAD, connect, idle, send, shot, watchErrors } from "./app.ts";
 import { providerScope, type RecordedRequest } from "./control.ts";
 import { test } from "./fixtures.ts";
@@ -20,8 +23,8 @@ let loop: McpTestServer;
 let dying: McpTestServer;
 
 test.beforeAll(async () => {
-  loop = await startMcpServer();
-  dying = await startMcpServer();
+  loop = await startMcpServer({ revision: "2026-07-28" });
+  dying = await startMcpServer({ revision: "2025-11-25" });
 });
 test.afterAll(async () => {
   await Promise.all([loop?.close(), dying?.close()]);
@@ -120,102 +123,112 @@ test("add MCP servers in Settings, a run calls their tools (asking where it shou
   const stored = await databaseText(page);
   expect(stored).toContain(loop.url);
   expect(stored).not.toContain(TOKEN);
+  // The 2026-07-28 server was reached without initialize; the 2025-11-25 one with it.
+  expect(loop.initializeRequests).toBe(0);
+  expect(loop.sessionRequests).toBe(0);
+  expect(dying.initializeRequests).toBeGreaterThan(0);
   expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
 });
 
 /** Where the sign-in states' screenshots go: DEEPTAB_OAUTH_SHOTS (a folder), else screenshots/ as the others. */
 const SHOTS = process.env.DEEPTAB_OAUTH_SHOTS ?? "";
-const oauthShot = (name: string) => (size: string) =>
-  SHOTS ? `${SHOTS}/mcp-oauth-${name}-${size}.png` : shot(`mcp-oauth-${name}-${size}`);
+for (const revision of MCP_REVISIONS) {
+  const suffix = revision === "2026-07-28" ? "" : `-${revision}`;
+  const oauthShot = (name: string) => (size: string) =>
+    SHOTS ? `${SHOTS}/mcp-oauth-${name}${suffix}-${size}.png` : shot(`mcp-oauth-${name}${suffix}-${size}`);
 
-test("an MCP server that requires sign-in: Sign in in a popup, its tools in a run, remembered only as chosen, Sign out", async ({
-  page,
-}) => {
-  test.setTimeout(240_000);
-  const secure = await startMcpServer({ oauth: {}, port: Number(process.env.DEEPTAB_E2E_OAUTH_PORT) || 0 });
-  try {
-    const errors = watchErrors(page);
-    const scope = providerScope("openai");
-    await scope.script([
-      { toolCalls: [{ id: "call_secure", name: "secure__echo", args: { text: "signed in" } }] },
-      { text: "Signed-in tool used." },
-    ]);
-    await page.goto("/");
-    await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "gpt-4o-mini" });
-    await page.getByRole("button", { name: "Settings" }).click();
-    const section = page.getByTestId("mcp-servers");
-    await section.getByLabel("Server URL", { exact: true }).fill(secure.url);
-    await section.getByLabel("Name (optional)").fill("secure");
-    await section.getByRole("button", { name: "Add MCP server" }).click();
-    const card = () => page.getByTestId("mcp-servers").getByRole("article", { name: "secure" });
-    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
-    expect(secure.oauth!.stats.registrations).toBe(0);
-    await shotBoth(page, card(), oauthShot("needs-sign-in"));
+  test(`an MCP server (${revision}) that requires sign-in: Sign in in a popup, its tools in a run, remembered as chosen, Sign out`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    // The fixed port for one of them only: the two may run at once.
+    const port = revision === "2026-07-28" ? Number(process.env.DEEPTAB_E2E_OAUTH_PORT) || 0 : 0;
+    const secure = await startMcpServer({ revision, oauth: {}, port });
+    try {
+      const errors = watchErrors(page);
+      const scope = providerScope("openai");
+      await scope.script([
+        { toolCalls: [{ id: "call_secure", name: "secure__echo", args: { text: "signed in" } }] },
+        { text: "Signed-in tool used." },
+      ]);
+      await page.goto("/");
+      await connect(page, { provider: "openai-compatible", baseUrl: scope.baseUrl, model: "gpt-4o-mini" });
+      await page.getByRole("button", { name: "Settings" }).click();
+      const section = page.getByTestId("mcp-servers");
+      await section.getByLabel("Server URL", { exact: true }).fill(secure.url);
+      await section.getByLabel("Name (optional)").fill("secure");
+      await section.getByRole("button", { name: "Add MCP server" }).click();
+      const card = () => page.getByTestId("mcp-servers").getByRole("article", { name: "secure" });
+      await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+      expect(secure.oauth!.stats.registrations).toBe(0);
+      await shotBoth(page, card(), oauthShot("needs-sign-in"));
 
-    // A blocked pop-up is said as such.
-    await page.evaluate(() => {
-      (window as { realOpen?: typeof window.open }).realOpen = window.open;
-      window.open = () => null;
-    });
-    await card().getByRole("button", { name: "Sign in to secure" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Failed: The browser blocked the sign-in window/, AFTER_LOAD);
-    await shotBoth(page, card(), oauthShot("popup-blocked"));
-    await page.evaluate(() => {
-      window.open = (window as { realOpen?: typeof window.open }).realOpen!;
-    });
+      // A blocked pop-up is said as such.
+      await page.evaluate(() => {
+        (window as { realOpen?: typeof window.open }).realOpen = window.open;
+        window.open = () => null;
+      });
+      await card().getByRole("button", { name: "Sign in to secure" }).click();
+      await expect(card().getByRole("status")).toHaveText(/^Failed: The browser blocked the sign-in window/, AFTER_LOAD);
+      await shotBoth(page, card(), oauthShot("popup-blocked"));
+      await page.evaluate(() => {
+        window.open = (window as { realOpen?: typeof window.open }).realOpen!;
+      });
 
-    // Sign in for this session: the popup shows the server's consent page, Allow lands on the site's callback page.
-    const signIn = async (remember: boolean) => {
-      await card().getByRole("checkbox", { name: "Remember sign-in on this device" }).setChecked(remember);
-      const [popup] = await Promise.all([page.waitForEvent("popup"), card().getByRole("button", { name: "Sign in to secure" }).click()]);
-      await expect(card().getByRole("status")).toHaveText("Signing in… finish in the sign-in window.", AFTER_LOAD);
-      await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
-      if (!remember) await shotBoth(page, card(), oauthShot("signing-in"));
-      await popup.getByRole("link", { name: "Allow" }).click();
+      // Sign in for this session: the popup shows the server's consent page, Allow lands on the site's callback page.
+      const signIn = async (remember: boolean) => {
+        await card().getByRole("checkbox", { name: "Remember sign-in on this device" }).setChecked(remember);
+        const [popup] = await Promise.all([page.waitForEvent("popup"), card().getByRole("button", { name: "Sign in to secure" }).click()]);
+        await expect(card().getByRole("status")).toHaveText("Signing in… finish in the sign-in window.", AFTER_LOAD);
+        await popup.getByRole("link", { name: "Allow" }).waitFor(AFTER_LOAD);
+        if (!remember) await shotBoth(page, card(), oauthShot("signing-in"));
+        await popup.getByRole("link", { name: "Allow" }).click();
+        await expect(card().getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
+      };
+      await signIn(false);
+      await expect(card().getByText("Signed in (this session)")).toBeVisible();
+      await shotBoth(page, card(), oauthShot("connected"));
+      expect(secure.oauth!.stats.registrations).toBe(1);
+      const html = await page.content();
+      for (const token of secure.oauth!.issuedTokens()) expect(html).not.toContain(token);
+
+      await page.keyboard.press("Escape");
+      await send(page, "Use the signed-in server");
+      await idle(page, 60_000);
+      await expect(page.getByTestId("assistant-message").getByText("Signed-in tool used.")).toBeVisible();
+      const requests = await scope.chatRequests();
+      expect(toolResults(requests[1])).toEqual(["echo: signed in"]);
+      expect(secure.calls.echo).toBe(1);
+      let stored = await databaseText(page);
+      expect(stored).toContain(secure.url);
+      for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
+
+      // Not remembered: a reload needs a sign-in again. Remembered: stored, and connected after a reload.
+      await page.reload();
+      await page.getByRole("button", { name: "Settings" }).click();
+      await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+      await signIn(true);
+      await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
+      stored = await databaseText(page);
+      expect(secure.oauth!.issuedTokens().some((token) => stored.includes(token))).toBe(true);
+      await page.reload();
+      await page.getByRole("button", { name: "Settings" }).click();
       await expect(card().getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
-    };
-    await signIn(false);
-    await expect(card().getByText("Signed in (this session)")).toBeVisible();
-    await shotBoth(page, card(), oauthShot("connected"));
-    expect(secure.oauth!.stats.registrations).toBe(1);
-    const html = await page.content();
-    for (const token of secure.oauth!.issuedTokens()) expect(html).not.toContain(token);
+      await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
 
-    await page.keyboard.press("Escape");
-    await send(page, "Use the signed-in server");
-    await idle(page, 60_000);
-    await expect(page.getByTestId("assistant-message").getByText("Signed-in tool used.")).toBeVisible();
-    const requests = await scope.chatRequests();
-    expect(toolResults(requests[1])).toEqual(["echo: signed in"]);
-    expect(secure.calls.echo).toBe(1);
-    let stored = await databaseText(page);
-    expect(stored).toContain(secure.url);
-    for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
-
-    // Not remembered: a reload needs a sign-in again. Remembered: stored, and connected after a reload.
-    await page.reload();
-    await page.getByRole("button", { name: "Settings" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
-    await signIn(true);
-    await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
-    stored = await databaseText(page);
-    expect(secure.oauth!.issuedTokens().some((token) => stored.includes(token))).toBe(true);
-    await page.reload();
-    await page.getByRole("button", { name: "Settings" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Connected: 11 tools$/, AFTER_LOAD);
-    await expect(card().getByText("Signed in (remembered on this device)")).toBeVisible();
-
-    // Sign out forgets the tokens here and in IndexedDB.
-    await card().getByRole("button", { name: "Sign out of secure" }).click();
-    await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
-    stored = await databaseText(page);
-    for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
-    expect(stored).toContain(secure.url);
-    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
-  } finally {
-    await secure.close();
-  }
-});
+      // Sign out forgets the tokens here and in IndexedDB.
+      await card().getByRole("button", { name: "Sign out of secure" }).click();
+      await expect(card().getByRole("status")).toHaveText(/^Needs sign-in/, AFTER_LOAD);
+      stored = await databaseText(page);
+      for (const token of secure.oauth!.issuedTokens()) expect(stored).not.toContain(token);
+      expect(stored).toContain(secure.url);
+      expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+      expect(secure.initializeRequests > 0).toBe(revision === "2025-11-25");
+    } finally {
+      await secure.close();
+    }
+  });
+}
 
 test("an MCP tool's image shows in its tool card; an SVG, HTML called an image and a mislabelled file do not", async ({ page }) => {
   test.setTimeout(120_000);

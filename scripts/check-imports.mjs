@@ -114,6 +114,8 @@ export const NODE_ONLY = [
   "@langchain/mcp-adapters/*",
   "@modelcontextprotocol/sdk/client/stdio.js",
   "@modelcontextprotocol/sdk/server/*", // the SDK's server side (node:http, express): only tests' loopback servers
+  "@modelcontextprotocol/client/stdio", // spawns processes
+  "@modelcontextprotocol/server/*", // the 2.x server side: only tests' loopback servers
   "pg/*",
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The site's OAuth callback page (oauth-callback.html): an MCP server's authorization server sends the sign-in
- * window here with `code` and `state` (or `error`). The page passes them to the tab that opened the window
+ * window here with `code`, `state` and `iss` (or `error`). The page passes them to the tab that opened the window
  * (ui/settings/mcp-sign-in.ts), removes them from the address and history, says what happened, and closes itself.
  * It makes no request and loads nothing else.
  */
@@ -16,6 +16,8 @@ const message: SignInMessage = {
       ["state", field("state")],
       ["error", field("error")],
       ["errorDescription", field("error_description")],
+      // RFC 9207: the authorization server names itself; the worker checks it against the one it signed in with.
+      ["iss", field("iss")],
     ].filter(([, v]) => v !== undefined),
   ),
 } as SignInMessage;

@@ -28,7 +28,17 @@ declare module "vitest" {
      * Cross-Origin-Resource-Policy, so an opaque request reaches it from the isolated page); CORS without exposing
      * Mcp-Session-Id; one for `die`; one speaking only HTTP+SSE; one that requires an OAuth sign-in (approved at once).
      */
-    mcpServers: { cors: string; noCors: string; noCorsCorp: string; noExpose: string; dying: string; legacy: string; oauth: string };
+    /** Loopback MCP servers: 2025-11-25 ones, and `modern` speaking 2026-07-28. */
+    mcpServers: {
+      cors: string;
+      noCors: string;
+      noCorsCorp: string;
+      noExpose: string;
+      dying: string;
+      legacy: string;
+      oauth: string;
+      modern: string;
+    };
     /** A web host for fetch_url: pages with and without CORS, a 50 MB page, redirects and a loop (web-pages.ts). */
     webPages: string;
     /** A Python package source: a Pyodide lock and wheels the tests build (python-package-source.ts). */
@@ -72,7 +82,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("anthropicServer", anthropic.url);
   links = await startAgentLinkServer();
   project.provide("agentLinkServer", links.url);
-  const [cors, noCors, noCorsCorp, noExpose, dying, legacy, oauth] = (mcp = await Promise.all([
+  const [cors, noCors, noCorsCorp, noExpose, dying, legacy, oauth, modern] = (mcp = await Promise.all([
     startMcpServer(),
     startMcpServer({ cors: false }),
     startMcpServer({ cors: false, corp: true }),
@@ -80,6 +90,7 @@ export async function setup(project: TestProject): Promise<void> {
     startMcpServer(),
     startMcpServer({ legacySse: true }),
     startMcpServer({ oauth: { autoApprove: true } }),
+    startMcpServer({ revision: "2026-07-28" }),
   ]));
   web = await startWebPagesServer();
   project.provide("webPages", web.url);
@@ -95,6 +106,7 @@ export async function setup(project: TestProject): Promise<void> {
     dying: dying!.url,
     legacy: legacy!.url,
     oauth: oauth!.url,
+    modern: modern!.url,
   });
 }
 

@@ -20,6 +20,15 @@ export interface TestOAuthOptions {
   accessTtlMs?: number;
   /** Approve at once instead of showing the consent page. Default false. */
   autoApprove?: boolean;
+  /** RFC 9207: advertise `authorization_response_iss_parameter_supported` and send `iss` with each answer. */
+  issParameter?: boolean;
+  /** Send this `iss` with each answer instead of its own (a mix-up attack's answer). */
+  forgeIss?: string;
+  /**
+   * Client ID Metadata Documents: advertise `client_id_metadata_document_supported`, and take an https client id
+   * as the URL of the client's document, read with this function (a real server fetches it).
+   */
+  clientDocuments?: (url: string) => Promise<unknown>;
 }
 
 /** What the authorization server did, for tests to check. */
@@ -29,6 +38,10 @@ export interface TestOAuthStats {
   refreshes: number;
   /** Requests to /mcp refused for a missing or invalid token. */
   refused: number;
+  /** The client metadata of the last dynamic registration, as sent. */
+  lastRegistration?: Record<string, unknown>;
+  /** Client ids read from a Client ID Metadata Document. */
+  documentClients: string[];
 }
 
 interface Issued {
@@ -39,7 +52,9 @@ interface Issued {
 
 /** The in-memory authorization server; `app` serves it and guards `/mcp` with `mcp`. */
 export class TestOAuthServer implements OAuthServerProvider {
-  readonly stats: TestOAuthStats = { registrations: 0, codes: 0, refreshes: 0, refused: 0 };
+  readonly stats: TestOAuthStats = { registrations: 0, codes: 0, refreshes: 0, refused: 0, documentClients: [] };
+  /** Its issuer identifier (its origin, as the SDK's router publishes it). */
+  issuer = "";
   readonly #clients = new Map<string, OAuthClientInformationFull>();
   readonly #pending = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
   readonly #codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
@@ -50,7 +65,7 @@ export class TestOAuthServer implements OAuthServerProvider {
 
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
-      getClient: (id) => this.#clients.get(id),
+      getClient: async (id) => this.#clients.get(id) ?? (await this.#documentClient(id)),
       registerClient: (client) => {
         this.stats.registrations++;
         // The SDK's registration handler has given it a client_id already (the type leaves it out).
@@ -60,6 +75,15 @@ export class TestOAuthServer implements OAuthServerProvider {
         return full;
       },
     };
+  }
+
+  /** A client whose id is the URL of its metadata document (option `clientDocuments`); the document must name it. */
+  async #documentClient(id: string): Promise<OAuthClientInformationFull | undefined> {
+    if (!this.options.clientDocuments || !id.startsWith("https://")) return undefined;
+    const document = (await this.options.clientDocuments(id).catch(() => undefined)) as Partial<OAuthClientInformationFull> | undefined;
+    if (!document || document.client_id !== id || !Array.isArray(document.redirect_uris)) return undefined;
+    this.stats.documentClients.push(id);
+    return { ...document, client_id: id, redirect_uris: document.redirect_uris };
   }
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
@@ -95,6 +119,8 @@ export class TestOAuthServer implements OAuthServerProvider {
       target.searchParams.set("error_description", "The person denied access.");
     }
     if (pending.params.state !== undefined) target.searchParams.set("state", pending.params.state);
+    if (this.options.forgeIss !== undefined) target.searchParams.set("iss", this.options.forgeIss);
+    else if (this.options.issParameter) target.searchParams.set("iss", this.issuer);
     res.redirect(target.href);
   }
 
@@ -163,10 +189,29 @@ export class TestOAuthServer implements OAuthServerProvider {
   app(origin: string, cors: (req: express.Request, res: express.Response) => void, mcp: express.RequestHandler): Express {
     const app = express();
     const mcpUrl = new URL("/mcp", origin);
+    this.issuer = new URL(origin).href;
     app.use((req, res, next) => {
       cors(req, res);
       if (req.method === "OPTIONS") res.status(204).end();
       else next();
+    });
+    // What the client sent to register, as sent (the SDK 1.x router drops fields it does not know, as application_type).
+    app.post("/register", express.json(), (req, _res, next) => {
+      this.stats.lastRegistration = { ...(req.body as Record<string, unknown>) };
+      next();
+    });
+    // The metadata's newer fields (RFC 9207, Client ID Metadata Documents), which the SDK 1.x router does not write.
+    app.get("/.well-known/oauth-authorization-server", (_req, res, next) => {
+      const json = res.json.bind(res);
+      res.json = (body: unknown) =>
+        json({
+          ...(body as object),
+          ...(this.options.issParameter || this.options.forgeIss !== undefined
+            ? { authorization_response_iss_parameter_supported: true }
+            : {}),
+          ...(this.options.clientDocuments ? { client_id_metadata_document_supported: true } : {}),
+        });
+      next();
     });
     app.use(mcpAuthRouter({ provider: this, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, resourceName: "deeptab test" }));
     app.get("/consent", (req, res) => this.consent(String(req.query.id), req.query.allow === "1", res));
@@ -192,6 +237,12 @@ export async function consentWithFetch(authorizationUrl: string, allow = true): 
     throw new Error(`The authorization server answered ${response.status}: ${await response.text()}`);
   const url = new URL(location);
   const get = (name: string) => url.searchParams.get(name) ?? undefined;
-  const fields = { code: get("code"), state: get("state"), error: get("error"), errorDescription: get("error_description") };
+  const fields = {
+    code: get("code"),
+    state: get("state"),
+    error: get("error"),
+    errorDescription: get("error_description"),
+    iss: get("iss"),
+  };
   return { url, callback: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
 }

@@ -1,6 +1,10 @@
 /**
- * A loopback MCP server built with the SDK's own server side (`McpServer` + `StreamableHTTPServerTransport`, and
- * the older `SSEServerTransport` for the fallback) on node:http, for the MCP client's tests in Node and Chromium.
+ * A loopback MCP server built with the SDK's own server side on node:http, for the MCP client's tests in Node and
+ * Chromium. It speaks one revision, chosen by option `revision`:
+ * - `"2025-11-25"` (default): `@modelcontextprotocol/sdk` 1.x's `McpServer` + `StreamableHTTPServerTransport`, with
+ *   sessions (`initialize`, `Mcp-Session-Id`), and the older `SSEServerTransport` for the fallback;
+ * - `"2026-07-28"`: `@modelcontextprotocol/server` 2.x's `createMcpHandler`, stateless (`server/discover`, no session),
+ *   strict: a 2025-era request (an `initialize`) is refused.
  *
  * Its tools: `echo` (read-only text), `image` (a PNG), `fail` (an `isError` result), `slow` (answers after `ms`, or
  * never; a cancellation is recorded), `links` (a resource link and an embedded resource), `big` (a long text),
@@ -14,12 +18,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { createMcpHandler, McpServer as ModernMcpServer } from "@modelcontextprotocol/server";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { TestOAuthServer, type TestOAuthOptions } from "./mcp-oauth-server.ts";
 import { HOSTILE_IMAGES, RED_PIXEL_PNG } from "./images.ts";
+import { testTools } from "./mcp-test-tools.ts";
 
 export { HOSTILE_IMAGES, RED_PIXEL_PNG };
 
@@ -38,7 +44,15 @@ export interface McpTestServerOptions {
   oauth?: TestOAuthOptions;
   /** The port; 0 (default) picks a free one. */
   port?: number;
+  /** The MCP revision it speaks (see the module's comment). Default `"2025-11-25"`. */
+  revision?: McpRevision;
 }
+
+/** The MCP revisions the test server speaks. */
+export type McpRevision = "2026-07-28" | "2025-11-25";
+
+/** Both, newest first: for tests that run against each. */
+export const MCP_REVISIONS: readonly McpRevision[] = ["2026-07-28", "2025-11-25"];
 
 export interface McpTestServer {
   /** The MCP endpoint (`…/mcp`, or `…/sse` for the legacy server). */
@@ -47,6 +61,14 @@ export interface McpTestServer {
   readonly cancelled: number;
   /** Calls made, by tool name. */
   readonly calls: Record<string, number>;
+  /** The revision it speaks. */
+  readonly revision: McpRevision;
+  /** Bearer tokens it was sent (to check none went where it must not). */
+  readonly bearers: string[];
+  /** Requests whose JSON-RPC method was `initialize` (a 2026-07-28 client sends none to a 2026-07-28 server). */
+  readonly initializeRequests: number;
+  /** Requests that carried an `Mcp-Session-Id` header. */
+  readonly sessionRequests: number;
   /** The authorization server (option `oauth`). */
   readonly oauth?: TestOAuthServer;
   /** Forgets every session: the next request of an old session gets 404, as after a server restart. */
@@ -54,7 +76,9 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-const ALLOW_HEADERS = "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-api-key";
+// mcp-method and mcp-name: the 2026-07-28 revision names each request's method (and tool) in headers too.
+const ALLOW_HEADERS =
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-api-key";
 
 function corsHeaders(req: IncomingMessage, expose: boolean): Record<string, string> {
   return {
@@ -66,10 +90,14 @@ function corsHeaders(req: IncomingMessage, expose: boolean): Record<string, stri
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const text = (await readRaw(req)).toString("utf8");
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
@@ -87,104 +115,30 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
     calls[name] = (calls[name] ?? 0) + 1;
   };
 
+  const tools = testTools({
+    count,
+    cancelled: () => {
+      cancelled++;
+    },
+    dropAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  });
+
+  /** The 2025-11-25 server (SDK 1.x): one per session. */
   function mcpServer(): McpServer {
     const server = new McpServer({ name: "deeptab-test", version: "1.0.0" });
-    server.registerTool(
-      "echo",
-      { description: "Echoes its text.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, title: "Echo" } },
-      ({ text }) => {
-        count("echo");
-        return { content: [{ type: "text", text: `echo: ${text}` }] };
-      },
-    );
-    server.registerTool("image", { description: "A red pixel." }, () => {
-      count("image");
-      return {
-        content: [
-          { type: "text", text: "here is the pixel" },
-          { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
-        ],
-      };
-    });
-    server.registerTool(
-      "hostile_images",
-      { description: "Images that are not what they say.", annotations: { readOnlyHint: true } },
-      () => {
-        count("hostile_images");
-        return {
-          content: [{ type: "text", text: "three images" }, ...HOSTILE_IMAGES.map((image) => ({ type: "image" as const, ...image }))],
-        };
-      },
-    );
-    server.registerTool("fail", { description: "Always fails." }, () => {
-      count("fail");
-      return { content: [{ type: "text", text: "the quota is used up" }], isError: true };
-    });
-    server.registerTool(
-      "slow",
-      { description: "Answers after ms milliseconds (never without ms).", inputSchema: { ms: z.number().int().optional() } },
-      async ({ ms }, extra) => {
-        count("slow");
-        await new Promise<void>((resolve) => {
-          const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
-          extra.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            cancelled++;
-            resolve();
-          });
-        });
-        return { content: [{ type: "text", text: `slept ${ms ?? "forever"}` }] };
-      },
-    );
-    server.registerTool("links", { description: "A resource link and an embedded resource.", annotations: { readOnlyHint: true } }, () => {
-      count("links");
-      return {
-        content: [
-          { type: "resource_link", uri: "https://example.com/report.pdf", name: "report.pdf", mimeType: "application/pdf" },
-          { type: "resource", resource: { uri: "memo://note", mimeType: "text/plain", text: "the note's text" } },
-        ],
-      };
-    });
-    server.registerTool("big", { description: "A long text.", inputSchema: { lines: z.number().int() } }, ({ lines }) => {
-      count("big");
-      const text = Array.from({ length: lines }, (_, i) => `line ${i + 1} ${"x".repeat(60)}`).join("\n");
-      return { content: [{ type: "text", text }] };
-    });
-    server.registerTool("huge", { description: "mib MiB of text.", inputSchema: { mib: z.number() } }, ({ mib }) => {
-      count("huge");
-      const line = `${"y".repeat(1023)}\n`;
-      return { content: [{ type: "text", text: line.repeat(Math.round(mib * 1024)) }] };
-    });
-    server.registerTool(
-      "wipe",
-      { description: "Says it only reads, and that it destroys.", annotations: { readOnlyHint: true, destructiveHint: true } },
-      () => {
-        count("wipe");
-        return { content: [{ type: "text", text: "wiped" }] };
-      },
-    );
-    server.registerTool("die", { description: "The server goes away mid-call." }, async () => {
-      count("die");
-      setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, 50);
-      await new Promise(() => undefined);
-      return { content: [] };
-    });
-    server.registerTool(
-      "web.search",
-      { description: "A tool whose name has a dot.", inputSchema: { query: z.string() }, annotations: { readOnlyHint: true } },
-      ({ query }) => {
-        count("web.search");
-        return { content: [{ type: "text", text: `results for ${query}` }] };
-      },
-    );
+    for (const tool of tools)
+      server.registerTool(tool.name, tool.config, (args: Record<string, unknown>, extra: { signal: AbortSignal }) =>
+        tool.run(args, extra.signal),
+      );
     return server;
   }
 
   async function handleStreamable(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readBody(req) : undefined;
+    noteInitialize(body);
     if (typeof sessionId === "string") {
       const transport = streamable.get(sessionId);
       if (!transport) {
@@ -206,6 +160,57 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
     };
     await mcpServer().connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** The 2026-07-28 server (SDK 2.x): a fresh instance per request, no session. */
+  const modern = createMcpHandler(
+    () => {
+      const server = new ModernMcpServer({ name: "deeptab-test", version: "1.0.0" });
+      for (const tool of tools)
+        server.registerTool(
+          tool.name,
+          { ...tool.config, inputSchema: z.object(tool.config.inputSchema) },
+          (args: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) => tool.run(args, ctx.mcpReq.signal),
+        );
+      return server;
+    },
+    { legacy: "reject" },
+  );
+
+  /** node:http to the handler's fetch face and back (streams stay streams; a dropped client aborts the request). */
+  async function handleModern(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = req.method === "POST" ? await readRaw(req) : undefined;
+    if (body?.length) {
+      try {
+        noteInitialize(JSON.parse(body.toString("utf8")));
+      } catch {
+        // Not JSON: the handler answers it.
+      }
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    const aborted = new AbortController();
+    res.on("close", () => aborted.abort());
+    const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`), {
+      method: req.method ?? "GET",
+      headers,
+      ...(body ? { body: new Uint8Array(body) } : {}),
+      signal: aborted.signal,
+    });
+    const response = await modern.fetch(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) {
+      res.end();
+      return;
+    }
+    const reader = response.body.getReader();
+    aborted.signal.addEventListener("abort", () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
   }
 
   async function handleLegacy(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -233,8 +238,24 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
   const setCors = (req: IncomingMessage, res: ServerResponse): void => {
     if (cors) for (const [k, v] of Object.entries(corsHeaders(req, expose))) res.setHeader(k, v);
   };
+  const revision = options.revision ?? "2025-11-25";
+  const bearers: string[] = [];
+  let initializeRequests = 0;
+  let sessionRequests = 0;
+  function noteInitialize(body: unknown): void {
+    const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+    if (messages.some((m) => (m as { method?: unknown } | undefined)?.method === "initialize")) initializeRequests++;
+  }
+  /** Notes what the request carries, then serves it in the server's revision. */
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    if (bearer) bearers.push(bearer);
+    if (req.headers["mcp-session-id"]) sessionRequests++;
+    if (revision === "2025-11-25") return handleStreamable(req, res);
+    return handleModern(req, res);
+  }
   const mcp = (req: IncomingMessage, res: ServerResponse): void => {
-    handleStreamable(req, res).catch((error: unknown) => {
+    serve(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   };
@@ -255,7 +276,7 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
       res.end(JSON.stringify({ error: "invalid_token" }));
       return;
     }
-    const handle = options.legacySse ? handleLegacy(req, res, path) : handleStreamable(req, res);
+    const handle = options.legacySse ? handleLegacy(req, res, path) : serve(req, res);
     handle.catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
@@ -271,6 +292,14 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
 
   return {
     url: `http://127.0.0.1:${port}${options.legacySse ? "/sse" : "/mcp"}`,
+    revision,
+    bearers,
+    get initializeRequests() {
+      return initializeRequests;
+    },
+    get sessionRequests() {
+      return sessionRequests;
+    },
     get cancelled() {
       return cancelled;
     },
@@ -284,6 +313,7 @@ export async function startMcpServer(options: McpTestServerOptions = {}): Promis
     async close() {
       for (const socket of sockets) socket.destroy();
       await Promise.all([...streamable.values()].map((t) => t.close()));
+      await modern.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };

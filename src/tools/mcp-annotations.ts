@@ -3,7 +3,7 @@
  * library's `mcpInterruptOn` (mcp-tools.ts) and the app's tool list (worker/mcp/mcp-servers.ts); a small module so the
  * worker reads it without loading the MCP client.
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 
 /**
  * Does an MCP tool run without asking by default? Only when its server annotates it `readOnlyHint: true` and not

@@ -1,17 +1,28 @@
 /**
- * One connection to a remote MCP server, from a page or a worker: the official SDK client over Streamable HTTP,
- * falling back to the older HTTP+SSE transport for servers that speak only that. Every failure is a coded
+ * One connection to a remote MCP server, from a page or a worker: the official SDK client (`@modelcontextprotocol/client`
+ * 2.x) over Streamable HTTP, speaking the stateless revision 2026-07-28 (`server/discover`, no `initialize` round trip
+ * and no `Mcp-Session-Id`) and falling back to the 2025-11-25 handshake for servers that answer the probe as older
+ * servers do, and to the older HTTP+SSE transport for servers that speak only that. Every failure is a coded
  * {@link McpError} with a plain message (mcp-errors.ts); a session the server forgot is reopened and the call tried
  * once more; a call that does not answer in time is cancelled (the SDK sends `notifications/cancelled`).
  *
  * Only browser-safe SDK modules are imported here (never `client/stdio.js`; scripts/check-imports.mjs refuses it).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { ErrorCode, McpError as SdkMcpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import {
+  Client,
+  SSEClientTransport,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type CallToolResult,
+  type OAuthClientProvider,
+  type ProtocolEra,
+  type Tool,
+} from "@modelcontextprotocol/client";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { err, ok, type Result } from "../core/result.ts";
 import { mcpError, mcpMessage, type McpError, type McpErrorCode } from "./mcp-errors.ts";
 
@@ -47,7 +58,8 @@ interface Opened {
 }
 
 function statusOf(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) return typeof error.code === "number" ? error.code : undefined;
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return typeof error.code === "number" ? error.code : undefined;
   return undefined;
 }
 
@@ -62,15 +74,17 @@ async function reachable(url: string, fetchImpl: typeof fetch): Promise<boolean>
 }
 
 /** A thrown value of the SDK or of fetch as a coded error. */
-async function classify(error: unknown, url: string, fetchImpl: typeof fetch): Promise<McpError> {
+async function classify(thrown: unknown, url: string, fetchImpl: typeof fetch): Promise<McpError> {
+  // The 2026-07-28 probe wraps what stopped it (`ERA_NEGOTIATION_FAILED`, the cause inside): classify the cause.
+  const error = thrown instanceof SdkError && thrown.code === SdkErrorCode.EraNegotiationFailed && thrown.cause ? thrown.cause : thrown;
   const status = statusOf(error);
   const fail = (code: McpErrorCode, detail?: string): McpError => mcpError(code, mcpMessage(code, url, detail), status);
   // mcp-oauth.ts: the server needs a sign-in (by name: the provider is loaded only for servers that sign in).
   if (error instanceof Error && error.name === "SignInRequiredError") return fail("sign_in_required");
   if (error instanceof UnauthorizedError || status === 401 || status === 403)
     return fail("unauthorized", status ? `HTTP ${status}` : undefined);
-  if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) return fail("timeout");
-  if (error instanceof SdkMcpError && error.code === ErrorCode.ConnectionClosed) return fail("server_gone");
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return fail("timeout");
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return fail("server_gone");
   if (error instanceof TypeError && status === undefined) {
     // fetch's own failure: in a browser, CORS and a dead server look alike until a no-cors request tells them apart.
     return (await reachable(url, fetchImpl)) ? fail("cors") : fail("unreachable");
@@ -80,8 +94,17 @@ async function classify(error: unknown, url: string, fetchImpl: typeof fetch): P
   return fail("protocol", message.slice(0, 300));
 }
 
-function newClient(): Client {
-  return new Client({ name: "deeptab", version: "0.1.0" }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+function newClient(kind: "http" | "sse"): Client {
+  return new Client(
+    { name: "deeptab", version: "0.1.0" },
+    {
+      capabilities: {},
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      // Streamable HTTP: probe with `server/discover` (2026-07-28); a 2025-11-25 server gets the `initialize`
+      // handshake instead. The older HTTP+SSE transport predates the probe.
+      versionNegotiation: { mode: kind === "http" ? "auto" : "legacy" },
+    },
+  );
 }
 
 /**
@@ -103,6 +126,16 @@ export class McpSession {
   /** The transport in use. */
   get transport(): "http" | "sse" {
     return this.opened.kind;
+  }
+
+  /** The revision spoken: `"modern"` (2026-07-28, stateless) or `"legacy"` (2025-11-25 and older, with a session). */
+  get era(): ProtocolEra | undefined {
+    return this.opened.client.getProtocolEra();
+  }
+
+  /** The protocol version agreed with the server (`"2026-07-28"`, `"2025-11-25"`, …). */
+  get protocolVersion(): string | undefined {
+    return this.opened.client.getNegotiatedProtocolVersion();
   }
 
   /** The name the server gives itself, if any. */
@@ -145,11 +178,11 @@ export class McpSession {
       transport.onerror = (error) => {
         previous?.(error);
         if (/disconnected|terminated|socket|network|fetch failed|Failed to fetch/i.test(error.message))
-          dropped.abort(new SdkMcpError(ErrorCode.ConnectionClosed, error.message));
+          dropped.abort(new SdkError(SdkErrorCode.ConnectionClosed, error.message));
       };
       try {
         const signals = signal ? [signal, dropped.signal] : [dropped.signal];
-        const result = await client.callTool({ name, arguments: args }, undefined, { timeout, signal: AbortSignal.any(signals) });
+        const result = await client.callTool({ name, arguments: args }, { timeout, signal: AbortSignal.any(signals) });
         return result as CallToolResult;
       } catch (error) {
         throw dropped.signal.aborted && !signal?.aborted ? dropped.signal.reason : error;
@@ -175,8 +208,8 @@ export class McpSession {
       if (signal?.aborted) throw error;
       const status = statusOf(error);
       const expired =
-        status === 404 || (error instanceof SdkMcpError && error.code === ErrorCode.ConnectionClosed && this.opened.kind === "sse");
-      const gone = error instanceof TypeError || (error instanceof SdkMcpError && error.code === ErrorCode.ConnectionClosed);
+        status === 404 || (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed && this.opened.kind === "sse");
+      const gone = error instanceof TypeError || (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed);
       if (!expired && !gone) return err(await classify(error, this.options.url, fetchImpl));
       if (gone && !expired) {
         // The connection dropped: report it now; the next call reconnects.
@@ -252,7 +285,7 @@ async function open(options: McpServerOptions, kind: "http" | "sse", url: URL): 
     kind === "http"
       ? new StreamableHTTPClientTransport(url, { requestInit, ...extra })
       : new SSEClientTransport(url, { requestInit, ...extra });
-  const client = newClient();
+  const client = newClient(kind);
   try {
     await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
   } catch (error) {

@@ -12,14 +12,35 @@
  *
  * Credentials (the registered client and the tokens) are held by {@link McpOAuthStore}: the worker keeps them as it
  * keeps API keys (memory for the session, stored only when the person asks to remember them).
+ *
+ * The MCP revision 2026-07-28's hardening, on top of the SDK's (`@modelcontextprotocol/client` 2.x):
+ * - RFC 9207: the callback's `iss` goes to the SDK, which refuses a code whose `iss` is not the authorization server's
+ *   (or is missing where its metadata says `authorization_response_iss_parameter_supported`).
+ * - Credentials are bound to the authorization server that issued them (the SDK stamps its `issuer` on them): a token
+ *   is sent only while the server still names that authorization server (checked once per connection, see
+ *   {@link McpOAuthProvider.rebind}), and a client registered at another one is never reused.
+ * - Registration says `application_type: "web"`; where the authorization server supports Client ID Metadata
+ *   Documents (`client_id_metadata_document_supported`) and the site publishes one (an https URL), its URL is the
+ *   client id and nothing is registered.
  */
-import { auth, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import {
+  auth,
+  AuthorizationServerMismatchError,
+  discoverOAuthServerInfo,
+  IssuerMismatchError,
+  UnauthorizedError,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 
-/** What a sign-in leaves: the client the authorization server registered, and the tokens. */
+/** What a sign-in leaves: the client the authorization server registered, and the tokens (each stamped with its `issuer`). */
 export interface McpOAuthCredentials {
-  client?: OAuthClientInformationMixed;
-  tokens?: OAuthTokens;
+  client?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
 }
 
 /** Where a server's credentials live. `save` replaces them (an empty object forgets them). */
@@ -50,6 +71,8 @@ export interface McpOAuthCallback {
   state?: string;
   error?: string;
   errorDescription?: string;
+  /** RFC 9207: the authorization server that answered (checked against the one the sign-in began with). */
+  iss?: string;
 }
 
 /** Tokens saved this recently are not dropped on an invalid_grant (a refresh that lost a race): 30 s. */
@@ -70,7 +93,18 @@ function randomState(): string {
     .replace(/=+$/, "");
 }
 
-function redirectUrisOf(client: OAuthClientInformationMixed | undefined): string[] {
+/** The same authorization server: RFC 8414 issuers, tolerating one trailing `/` (as the SDK does). */
+function sameIssuer(a: string, b: string): boolean {
+  const trim = (v: string) => v.replace(/\/$/, "");
+  return trim(a) === trim(b);
+}
+
+/** Whether `stored` may be used with authorization server `issuer`: stamped with it, or not stamped at all. */
+function boundTo(stored: { issuer?: string | undefined } | undefined, issuer: string | undefined): boolean {
+  return stored?.issuer === undefined || issuer === undefined || sameIssuer(stored.issuer, issuer);
+}
+
+function redirectUrisOf(client: StoredOAuthClientInformation | undefined): string[] {
   const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
   return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === "string") : [];
 }
@@ -81,11 +115,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined;
   /** When tokens were last saved (see invalidateCredentials). */
   #savedAt = 0;
+  /** The authorization server the MCP server names now (found once per connection), for the tokens' binding. */
+  #currentIssuer: Promise<string | undefined> | undefined;
 
+  /**
+   * @param serverUrl the MCP server's URL
+   * @param store where its credentials live
+   * @param fetchFn the fetch to use
+   * @param clientMetadataUrl the site's Client ID Metadata Document (an https URL), used as the client id where the
+   *   authorization server supports it; without one (or on http), the client registers dynamically
+   */
   constructor(
     private readonly serverUrl: string,
     private readonly store: McpOAuthStore,
     private readonly fetchFn?: typeof fetch,
+    readonly clientMetadataUrl?: string,
   ) {}
 
   /** A sign-in is in progress (begun, not finished or cancelled). */
@@ -111,6 +155,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
       response_types: ["code"],
       // A public client: the page cannot keep a secret (PKCE protects the code).
       token_endpoint_auth_method: "none",
+      // A browser app (SEP-837): the authorization server may hold it to web redirect rules.
+      application_type: "web",
     };
   }
 
@@ -119,28 +165,59 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.#pending.state;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     const { client } = this.store.load();
+    const bound = client && boundTo(client, ctx?.issuer) ? client : undefined;
     if (!this.#pending) {
-      // Outside a sign-in nothing may be registered: only a client already registered refreshes its tokens. A
-      // server that refused the request without publishing an authorization server wants a token, not a sign-in.
+      // Outside a sign-in nothing may be registered: only a client already registered (at this authorization server)
+      // refreshes its tokens. A server that refused the request without publishing an authorization server wants a
+      // token, not a sign-in.
       if (!this.#discovery?.authorizationServerMetadata) throw new UnauthorizedError("HTTP 401, and the server offers no sign-in");
-      if (!client) throw new SignInRequiredError();
-      return client;
+      if (!bound) throw new SignInRequiredError();
+      return bound;
     }
-    // A client registered for another callback URL (the site moved) is registered again.
-    return client && redirectUrisOf(client).includes(this.#pending.redirectUrl) ? client : undefined;
+    // A client registered for another callback URL (the site moved) is registered again; a metadata-document client
+    // names its callbacks in the document.
+    if (bound && this.clientMetadataUrl && bound.client_id === this.clientMetadataUrl) return bound;
+    return bound && redirectUrisOf(bound).includes(this.#pending.redirectUrl) ? bound : undefined;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
     await this.store.save({ ...this.store.load(), client });
   }
 
-  tokens(): OAuthTokens | undefined {
-    return this.store.load().tokens;
+  /**
+   * The tokens. The SDK asks with the authorization server (`ctx`) when it refreshes or signs in; the transport asks
+   * without one before each request: then tokens go only to a server that still names the authorization server
+   * that issued them (a server now pointing at another one gets none, so it answers 401 and asks for a sign-in).
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const { tokens } = this.store.load();
+    if (!tokens) return undefined;
+    if (ctx) return boundTo(tokens, ctx.issuer) ? tokens : undefined;
+    if (tokens.issuer === undefined) return tokens;
+    const current = await (this.#currentIssuer ??= this.#findIssuer());
+    return current !== undefined && sameIssuer(tokens.issuer, current) ? tokens : undefined;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  /** The authorization server the MCP server names now (RFC 9728, then RFC 8414), or undefined if none is found. */
+  async #findIssuer(): Promise<string | undefined> {
+    try {
+      const info = await discoverOAuthServerInfo(this.serverUrl, this.fetchFn ? { fetchFn: this.fetchFn } : {});
+      this.#discovery = { ...info, authorizationServerUrl: String(info.authorizationServerUrl) };
+      return info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Looks again at which authorization server the MCP server names, before the next connection's first request. */
+  rebind(): void {
+    this.#currentIssuer = undefined;
+    if (!this.#pending) this.#discovery = undefined;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     this.#savedAt = Date.now();
     await this.store.save({ ...this.store.load(), tokens });
   }
@@ -218,8 +295,17 @@ export class McpOAuthProvider implements OAuthClientProvider {
       await auth(this, {
         serverUrl: this.serverUrl,
         authorizationCode: callback.code,
+        ...(callback.iss !== undefined ? { iss: callback.iss } : {}),
         ...(this.fetchFn ? { fetchFn: this.fetchFn } : {}),
       });
+      this.#currentIssuer = undefined;
+    } catch (error) {
+      // RFC 9207 and the binding: the SDK's messages may quote the attacker's `iss`; say it plainly instead.
+      if (error instanceof IssuerMismatchError)
+        throw new SignInStateError("The sign-in answer came from another authorization server than the one asked (iss differs).");
+      if (error instanceof AuthorizationServerMismatchError)
+        throw new SignInStateError("The server now names another authorization server than the one this sign-in began with.");
+      throw error;
     } finally {
       this.#pending = undefined;
     }

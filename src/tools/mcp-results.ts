@@ -9,7 +9,7 @@
  * whole here when it fits a file (10 MiB), and otherwise cut to the cap with deepagents' truncation note, so neither
  * the message nor the checkpoint ever holds a 30 MiB text.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { MAX_FILE_WRITE_BYTES, sizeText as fileSizeText, utf8Length } from "../backends/file-ops.ts";
 import { capBytes, DEFAULT_MAX_OUTPUT_BYTES, TRUNCATED_NOTE } from "../backends/output-cap.ts";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";

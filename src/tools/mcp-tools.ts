@@ -6,7 +6,7 @@
  * {@link mcpInterruptOn} says which tools ask before running: all but those annotated `readOnlyHint: true` (and not
  * `destructiveHint: true`: {@link mcpRunsWithoutAsking}).
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 import { Validator } from "@langchain/core/utils/json_schema";
 import { err, ok, type Result } from "../core/result.ts";
 import { ToolError, type AgentTool, type JsonSchema, type ToolOutput, type ToolRuntime } from "../harness/types.ts";

@@ -38,7 +38,13 @@ export function signInMessage(data: unknown): SignInMessage | null {
   const m = data as Record<string, unknown>;
   if (m.type !== SIGN_IN_MESSAGE) return null;
   const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 4_096) : undefined);
-  const fields = { code: text(m.code), state: text(m.state), error: text(m.error), errorDescription: text(m.errorDescription) };
+  const fields = {
+    code: text(m.code),
+    state: text(m.state),
+    error: text(m.error),
+    errorDescription: text(m.errorDescription),
+    iss: text(m.iss),
+  };
   return {
     type: SIGN_IN_MESSAGE,
     ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),

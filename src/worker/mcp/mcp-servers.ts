@@ -147,6 +147,8 @@ export function createMcpServers(store: BaseStore | undefined, fetchImpl: typeof
       live.view = baseView(id, stored, "connecting");
       const { connectMcpServer } = await import("../../tools/mcp-tools.ts");
       const authProvider = stored.headerName ? undefined : await oauthFor(id, live);
+      // Each connection looks again at which authorization server the server names (tokens are bound to theirs).
+      authProvider?.rebind();
       const result = await connectMcpServer({
         url: stored.url,
         name: stored.name,
