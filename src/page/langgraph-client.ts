@@ -102,8 +102,12 @@ export interface LangGraphConnection {
    * order they were sent). Runs in `except` are passed over (those a caller has followed already).
    */
   activeRun(threadId: string, except?: ReadonlySet<string>): Promise<LangGraphResult<string | null>>;
-  /** Streams a running run's events from now on (after a reload), as {@link run} does. */
-  join(threadId: string, runId: string, onEvent: (event: AgentEvent) => void): Promise<LangGraphResult<RunHandle>>;
+  /**
+   * Streams a running run's events, as {@link run} does: from now on (after a reload, where the thread's checkpoint
+   * shows what came before), or with `from: "start"` from its first event (a queued run the page has shown none of;
+   * its stream is resumable, so the server replays what it already sent before the page joined).
+   */
+  join(threadId: string, runId: string, onEvent: (event: AgentEvent) => void, from?: "now" | "start"): Promise<LangGraphResult<RunHandle>>;
   /** Stops a run (LangGraph's `interrupt` action: the checkpoint so far is kept); its stream ends `cancelled`. */
   cancel(threadId: string, runId: string): Promise<LangGraphResult<null>>;
   /** Deletes a thread on the server. */
@@ -437,9 +441,13 @@ export async function connectLangGraph(target: LangGraphTarget): Promise<LangGra
         const pending = runs.filter((r) => r.status === "pending").sort((a, b) => a.created_at.localeCompare(b.created_at));
         return (runs.find((r) => r.status === "running") ?? pending[0])?.run_id ?? null;
       }),
-    join: (threadId, runId, onEvent) =>
+    join: (threadId, runId, onEvent, from = "now") =>
       follow(
-        client.runs.joinStream(threadId, runId, { streamMode: [...STREAM_MODE] }) as AsyncGenerator<StreamPart>,
+        // Last-Event-ID -1: the server replays the resumable stream from its first event.
+        client.runs.joinStream(threadId, runId, {
+          streamMode: [...STREAM_MODE],
+          ...(from === "start" ? { lastEventId: "-1" } : {}),
+        }) as AsyncGenerator<StreamPart>,
         runId,
         onEvent,
         threadId,

@@ -37,7 +37,8 @@ export async function followQueued(
     if (!isTerminal(event)) onEvent({ ...event, runId: id });
   };
   seen.add(id);
-  const joined = await connection.join(threadId, id, forward);
+  // The page has shown none of these runs: each is followed from its first event, however far it got meanwhile.
+  const joined = await connection.join(threadId, id, forward, "start");
   if (!joined.ok) return joined;
 
   const end = (event: TerminalEvent): TerminalEvent => {
@@ -62,7 +63,7 @@ export async function followQueued(
       const text = texts.get(current);
       if (text !== undefined)
         onEvent({ type: "steered", runId: id, ids: [current], messages: [{ role: "user", id: current, content: text }] });
-      const following = await connection.join(threadId, current, forward);
+      const following = await connection.join(threadId, current, forward, "start");
       if (!following.ok) return end(failed ?? failedWith(following.error));
       handle = following.value;
     }

@@ -184,7 +184,7 @@ describe("Save as demo", () => {
     expect(dialogOf().textContent).toContain(saved.file);
     expect([...dialogOf().querySelectorAll("button")].map((b) => b.textContent?.trim())).toContain(`Share ${saved.agent.name}`);
     // The list shows the new version.
-    expect(agents.list.some((a) => a.id === saved.agent.id)).toBe(true);
+    await expect.poll(() => agents.list.some((a) => a.id === saved.agent.id), WAIT).toBe(true);
   });
 
   it("shows the worker's refusals as text: a thread not recorded, a run going on, an agent's problems with their places", async () => {
