@@ -47,9 +47,12 @@ export const WORKER_STARTUP_GOAL = 250 * 1024;
  * 250.5); the workspace recorded as a steered message lands (issue 40: the inbox waits for it) a few bytes over
  * (budget 250.75); recorded demos (issue 41: each run's recorder wiring, the replay mark on a turn, saveDemo's
  * service hooks, resume keeping a replay; the recorder, its store, the demo schema and the replay model load when
- * first used) 1.2 (252.0 KiB, budget 252.25): lower it when the startup JS shrinks (issue 44).
+ * first used) 1.2 (252.0 KiB, budget 252.25); upstream parity, winter 2026 (issue 42: subagents under their own
+ * harness profiles with the tool-exclusion middleware, the fork preamble and task refusal, async subagents' status
+ * notes at a run's start, compact texts with descriptions, read windows; the header form and pinned skills load when
+ * first used) 1.4 (253.4 KiB, budget 253.75): lower it when the startup JS shrinks (issue 44).
  */
-export const WORKER_STARTUP_BUDGET = 252.25 * 1024;
+export const WORKER_STARTUP_BUDGET = 253.75 * 1024;
 
 /** The first-load JS target of the page (gzip): 150 KiB. */
 export const FIRST_LOAD_TARGET = 150 * 1024;

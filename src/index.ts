@@ -296,6 +296,7 @@ export { describeProviderFailure } from "./middleware/provider-failure.ts";
 export { resultTokenBudget, toolProfileFor, COMPACT_PROFILE_BELOW, type ToolProfile } from "./context/budget.ts";
 
 // Harness profiles (deepagentsjs): prompt additions, tool texts and exclusions by provider and model.
+export type { ReadFormat } from "./middleware/fs-read-header.ts";
 export {
   applyProfilePrompt,
   COMPACT_PROFILE,

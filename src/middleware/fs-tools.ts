@@ -20,7 +20,7 @@ import {
   type GrepOutputMode,
 } from "./fs-format.ts";
 import { describeTools, type ToolTexts } from "./fs-descriptions.ts";
-import { formatReadHeader, readHeaderDescription, type ReadFormat } from "./fs-read-header.ts";
+import { readHeaderDescription, type ReadFormat } from "./fs-read-header.ts";
 
 const MAX_EXECUTE_TIMEOUT = 3_600;
 /** The `type` of the custom stream events carrying a running command's output. */
@@ -95,7 +95,10 @@ function readFileTool(t: ToolTexts, chars: number, format: ReadFormat): AgentToo
       const res = await rt.backend.read(str(args, "file_path"), offset, limit);
       if (isBackendError(res)) return fail(res);
       const path = str(args, "file_path");
-      const text = format === "header" && res.lines.length ? formatReadHeader(path, res, chars) : formatRead(path, res, chars);
+      const text =
+        format === "header" && res.lines.length
+          ? (await import("./fs-read-header-format.ts")).formatReadHeader(path, res, chars)
+          : formatRead(path, res, chars);
       return text.startsWith("Error:") ? { content: text, status: "error" } : text;
     },
   };

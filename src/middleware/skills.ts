@@ -19,6 +19,7 @@
  *   recorded in the private field `skillsRead`. Calling a hidden one gives an
  *   error result. Tools the agent has from elsewhere are never hidden.
  */
+import type { readPinnedSkills } from "./pinned-skills.ts";
 import { isBackendError, type BackendProtocol } from "../backends/protocol.ts";
 import { createBackendRuntime, resolveBackend, type BackendOption } from "../backends/runtime.ts";
 import { errorToolMessage } from "../harness/execute-tool.ts";
@@ -27,7 +28,6 @@ import { defineStateField, stateSchema } from "../harness/state.ts";
 import type { AgentMiddleware, AgentState, AgentTool, StateField, StateUpdate } from "../harness/types.ts";
 import { callPath, normalizeSources, readWholeText } from "./backend-text.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
-import { formatPinnedSection, readPinnedSkills } from "./pinned-skills.ts";
 import { compactLine } from "../context/tool-profile.ts";
 
 export const SKILLS = "SkillsMiddleware";
@@ -269,7 +269,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
       const skills = skillsOf(state);
       const unlocked = unlockedTools(state, pinned);
       // Pinned skills are read at every model call: what the prompt holds is the file as it is now.
-      const pinnedSection = pinnedNames.length ? formatPinnedSection((await readPinnedSkills(backend, pinnedNames, skills)).skills) : "";
+      // (Loaded with the first pinned skill: the worker's startup code does not carry it.)
+      const pinnedSection = pinnedNames.length ? await pinnedSectionOf(backend, pinnedNames, skills) : "";
       const tools = gated.size ? request.tools.filter((t) => !gated.has(t.name) || unlocked.has(t.name)) : request.tools;
       const section = skills.length
         ? formatSkillsSection(
@@ -302,4 +303,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
       return { ...result, update: { ...(result.update ?? {}), ...SKILLS_READ.set([path]) } };
     },
   };
+}
+
+/** The prompt's "Pinned skills" section for `names` (pinned-skills.ts, loaded on first use). */
+async function pinnedSectionOf(...args: Parameters<typeof readPinnedSkills>): Promise<string> {
+  const { formatPinnedSection, readPinnedSkills } = await import("./pinned-skills.ts");
+  return formatPinnedSection((await readPinnedSkills(...args)).skills);
 }
