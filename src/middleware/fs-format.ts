@@ -34,9 +34,10 @@ export function formatNumberedLines(lines: readonly string[], startLine: number)
   return out.join("\n");
 }
 
-function readTruncationNote(path: string): string {
+/** deepagents' note on a read cut at its size cap (both read_file forms say it; the numbered one after the lines). */
+export function truncationNotice(path: string): string {
   return (
-    "\n\n[Output was truncated due to size limits. The file content is very large. " +
+    "[Output was truncated due to size limits. The file content is very large. " +
     "Consider reformatting the file to make it easier to navigate. " +
     `For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. ` +
     "For other formats, you can use appropriate formatting tools to split long lines.]"
@@ -76,7 +77,7 @@ export function formatRead(path: string, slice: ReadSlice, charLimit = READ_OUTP
     const lastLine = Number(/^\s*(\d+)/.exec(rows[kept - 1]!)?.[1] ?? slice.offset + 1);
     return rows.slice(0, kept).join("\n") + readBudgetNote(path, lastLine, slice.totalLines, lastLine - slice.offset);
   }
-  const note = readTruncationNote(path);
+  const note = `\n\n${truncationNotice(path)}`;
   return text.slice(0, charLimit - note.length) + note;
 }
 

@@ -3,6 +3,7 @@
  * profile makes, so the worker's startup code does not carry it.
  */
 import type { ReadSlice } from "../backends/protocol.ts";
+import { truncationNotice } from "./fs-format.ts";
 
 /** The header's fields for lines `startLine`..`endLine` of `totalLines`, with where to read on when lines are left. */
 function windowFields(startLine: number, endLine: number, totalLines: number, nextOffset?: number): string[] {
@@ -13,15 +14,6 @@ function windowFields(startLine: number, endLine: number, totalLines: number, ne
 
 function assemble(notices: readonly string[], fields: readonly string[], body: string): string {
   return [...notices, `@@ ${fields.join(" | ")} @@`, body].join("\n");
-}
-
-function truncationNotice(path: string): string {
-  return (
-    "[Output was truncated due to size limits. The file content is very large. " +
-    "Consider reformatting the file to make it easier to navigate. " +
-    `For example, if this is JSON, use execute(command='jq . ${path}') to pretty-print it with line breaks. ` +
-    "For other formats, you can use appropriate formatting tools to split long lines.]"
-  );
 }
 
 /**
