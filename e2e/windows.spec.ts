@@ -48,5 +48,15 @@ test("a server that says its window (vLLM's max_model_len) is taken at its word:
   await expect(meter.getByTestId("context-used")).toHaveText(/\/ 131\.1k$/);
   await expect(meter.getByTestId("window-assumed")).toHaveCount(0);
   await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone the meter sits under the agent's buttons, whole on the screen (Save as demo once pushed it off).
+  const phoneMeter = page.getByTestId("context-used").filter({ visible: true });
+  await expect(phoneMeter).toHaveText(/\/ 131\.1k$/);
+  await expect.poll(async () => (await phoneMeter.boundingBox())?.x ?? Infinity).toBeGreaterThanOrEqual(0);
+  await expect
+    .poll(async () => {
+      const box = await phoneMeter.boundingBox();
+      return box ? box.x + box.width : Infinity;
+    })
+    .toBeLessThanOrEqual(390);
   await page.screenshot({ path: shot("windows-vllm-phone") });
 });
