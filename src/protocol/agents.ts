@@ -87,7 +87,8 @@ export interface AgentReview {
     fork?: boolean;
     file: string;
   }>;
-  skills: Array<{ name: string; description: string; file: string }>;
+  /** The folder's skills; `pinned`: its SKILL.md is in every request (agent.yaml `pinned_skills`), not read on demand. */
+  skills: Array<{ name: string; description: string; file: string; pinned?: boolean }>;
   /** Starter files a new thread gets: workspace path and size in bytes. */
   files: Array<{ path: string; size: number }>;
   /** Which built-in tools are on (agent.yaml `tools`); unset: all. */

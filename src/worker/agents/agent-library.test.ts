@@ -57,6 +57,23 @@ describe("the agent library (worker API, Node)", () => {
     expect(await again.reviewAgent(`agent:${want}`)).toMatchObject({ ok: true, value: { stored: true, skills: [{ name: "report" }] } });
   });
 
+  it("its review marks a pinned skill (agent.yaml pinned_skills): in every request, not read when needed", async () => {
+    const { api } = openWorkerApi();
+    const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\nDo ${name}.\n`;
+    const files = new Map(
+      Object.entries({
+        "agent.yaml": "name: Pinner\npinned_skills: [report]\n",
+        "AGENTS.md": "Lead.",
+        "skills/report/SKILL.md": skill("report"),
+        "skills/notes/SKILL.md": skill("notes"),
+      }).map(([path, text]) => [path, new TextEncoder().encode(text)]),
+    );
+    const preview = await api.previewAgentUpload(asUpload(files));
+    if (!preview.ok) throw new Error(preview.error.message);
+    const skills = Object.fromEntries(preview.value.skills.map((s) => [s.name, s.pinned ?? false]));
+    expect(skills).toEqual({ report: true, notes: false });
+  });
+
   it("shows every host an agent names, and refuses one that carries a key", async () => {
     const { api } = openWorkerApi();
     const text = (files: Record<string, string>) =>

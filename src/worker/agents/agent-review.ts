@@ -81,7 +81,12 @@ export function agentReview(
       ...(s.mode === "fork" ? { fork: true } : {}),
       file: s.file,
     })),
-    skills: agent.skills.map((s) => ({ name: s.name, description: s.description, file: s.file })),
+    skills: agent.skills.map((s) => ({
+      name: s.name,
+      description: s.description,
+      file: s.file,
+      ...(manifest.pinnedSkills?.includes(s.name) ? { pinned: true } : {}),
+    })),
     files: agent.starterFiles.map(({ file, path }) => ({ path, size: size(file) })),
     ...(manifest.tools ? { tools: { ...manifest.tools } } : {}),
     interruptOn: structuredClone(manifest.interruptOn),
