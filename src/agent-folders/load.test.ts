@@ -85,10 +85,13 @@ describe("agent folders: what a folder holds", () => {
     const page = readFileSync(join(import.meta.dirname, "../../docs/agent-folders.md"), "utf8");
     const section = page.slice(page.indexOf("## Agent folders"));
     const yaml = /```yaml\n([^]*?)```/.exec(section)![1]!;
-    expect(loaded({ "agent.yaml": yaml }).manifest).toMatchObject({
+    // The folder the manual's example belongs to has the skill it pins.
+    const report = "---\nname: report\ndescription: Write reports.\n---\n\nEnd with a table.\n";
+    expect(loaded({ "agent.yaml": yaml, "skills/report/SKILL.md": report }).manifest).toMatchObject({
       name: "Data cleaner",
       sandbox: "shell",
       tools: { disallowed: ["delete"] },
+      pinnedSkills: ["report"],
     });
   });
 
