@@ -310,7 +310,10 @@ async function connect(options: McpServerOptions): Promise<Result<Opened, McpErr
     const status = statusOf(error);
     const initialized = (error as { initialized?: boolean }).initialized === true;
     const sessionId = (error as { sessionId?: string }).sessionId;
-    if (initialized && sessionId === undefined && status === 400) {
+    // The 2.x client learns the server's version only once connect() ends, so a sessionful server's own answer
+    // ("Server not initialized" to the request after initialize) says it too.
+    const unsessioned = initialized || /not initialized/i.test(error instanceof Error ? error.message : String(error));
+    if (unsessioned && sessionId === undefined && status === 400) {
       // Initialize went through but the next request had no session: the page could not read Mcp-Session-Id.
       return err(mcpError("cors", mcpMessage("cors", options.url, "Mcp-Session-Id is not exposed to the page"), 400));
     }
