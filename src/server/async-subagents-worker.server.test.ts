@@ -31,7 +31,8 @@ function script(req: RecordedRequest): ServerReply | undefined {
   const last = messages.at(-1);
   if (users[0]?.includes("[survey]")) return { text: "Survey done: 42 answers.", chunks: ["Survey done: 42 answers."], delayMs: 4_000 };
   if (last?.role === "tool") return { text: "Noted." };
-  const said = users.at(-1) ?? "";
+  // The person's last message: a status note (the task ended since the last run) may follow it on the wire.
+  const said = users.filter((u) => !u.startsWith("Async subagent task ")).at(-1) ?? "";
   if (said === "start")
     return { toolCalls: [{ name: "start_async_task", args: { agentName: "surveyor", description: "[survey] count them" } }] };
   if (said === "check") {

@@ -10,6 +10,7 @@ import { MemorySaver } from "@langchain/langgraph/web";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeepAgent } from "../agent/create-deep-agent.ts";
+import { isNote } from "../core/messages.ts";
 import { ASYNC_TASK_TOOL_NAMES, type AsyncSubAgent, type AsyncTask } from "../middleware/async-subagents.ts";
 import { ScriptedChatModel, type ScriptContext, type ScriptedTurn } from "../models/scripted.ts";
 import {
@@ -43,7 +44,8 @@ function remoteScript(req: RecordedRequest): ServerReply | undefined {
 function tabScript(ctx: ScriptContext): ScriptedTurn {
   const last = ctx.messages.at(-1);
   if (last instanceof ToolMessage || ToolMessage.isInstance(last)) return { text: "Done." };
-  const said = textOf(last?.content);
+  // The person's last message: a status note (a task that ended since the last run) may follow it.
+  const said = textOf(ctx.messages.findLast((m) => HumanMessage.isInstance(m) && !isNote(m))?.content);
   // The task ids the agent was told, in launch order.
   const told = ctx.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => /taskId: (\S+)/.exec(textOf(m.content))?.[1]);
   const ids = [...new Set(told.filter((id): id is string => Boolean(id)))];
@@ -118,6 +120,13 @@ describe("async subagents on a LangGraph server", () => {
     // The tab is gone meanwhile (every `say` builds the agent anew from the checkpoints); the server finishes alone.
     await remote.runs.join(task!.threadId, task!.runId);
     const done = await say("check 0");
+    // The run began with a note that the task ended (Python deepagents 0.7.27's status updates), once.
+    const notes = (await tab().getState(config)).values.messages
+      .filter((m: BaseMessage) => isNote(m))
+      .map((m: BaseMessage) => textOf(m.content));
+    expect(notes).toEqual([
+      `Async subagent task ${task!.taskId} (researcher) finished. Call check_async_task with this taskId for its result.`,
+    ]);
     expect(JSON.parse(done.answer)).toEqual({
       status: "success",
       threadId: task!.threadId,
