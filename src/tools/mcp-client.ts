@@ -57,6 +57,9 @@ interface Opened {
   kind: "http" | "sse";
 }
 
+/** The stateless revision: versions before it (dates, so they compare as strings) have the `initialize` handshake. */
+const STATELESS_REVISION = "2026-07-28";
+
 function statusOf(error: unknown): number | undefined {
   if (error instanceof SdkHttpError) return error.status;
   if (error instanceof SseError) return typeof error.code === "number" ? error.code : undefined;
@@ -290,8 +293,11 @@ async function open(options: McpServerOptions, kind: "http" | "sse", url: URL): 
     await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
   } catch (error) {
     await client.close().catch(() => undefined);
+    // Whether the server answered `initialize` (a 2025-11-25 handshake): the client forgets it as it closes on the
+    // error, but the transport keeps the version the answer set (a 2026-07-28 server has no handshake to answer).
+    const version = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
-      initialized: client.getServerVersion() !== undefined,
+      initialized: client.getServerVersion() !== undefined || (version !== undefined && version < STATELESS_REVISION),
       sessionId: transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined,
     });
   }
@@ -310,10 +316,7 @@ async function connect(options: McpServerOptions): Promise<Result<Opened, McpErr
     const status = statusOf(error);
     const initialized = (error as { initialized?: boolean }).initialized === true;
     const sessionId = (error as { sessionId?: string }).sessionId;
-    // The 2.x client learns the server's version only once connect() ends, so a sessionful server's own answer
-    // ("Server not initialized" to the request after initialize) says it too.
-    const unsessioned = initialized || /not initialized/i.test(error instanceof Error ? error.message : String(error));
-    if (unsessioned && sessionId === undefined && status === 400) {
+    if (initialized && sessionId === undefined && status === 400) {
       // Initialize went through but the next request had no session: the page could not read Mcp-Session-Id.
       return err(mcpError("cors", mcpMessage("cors", options.url, "Mcp-Session-Id is not exposed to the page"), 400));
     }
