@@ -151,3 +151,11 @@ function isAsyncTaskNote(m: BaseMessage): boolean {
 export function isNote(m: BaseMessage): boolean {
   return isWorkspaceNote(m) || isAsyncTaskNote(m);
 }
+
+/**
+ * Does this message open a turn: the person's own message, not steered into a running one, a rubric's feedback or a
+ * note deeptab adds (a turn's replay mark and a demo's turns are keyed on it)?
+ */
+export function opensTurn(m: BaseMessage): boolean {
+  return m.getType() === "human" && !isSteered(m) && !isGraderFeedback(m) && !isNote(m);
+}

@@ -6,7 +6,7 @@
  * included). Turns are found and matched by pure functions ({@link demoTurns}).
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { isGraderFeedback, isSteered, isNote } from "../../core/messages.ts";
+import { opensTurn } from "../../core/messages.ts";
 import { ok } from "../../core/result.ts";
 import { DEMOS_DIR, demoFileName, serializeDemo, type DemoCall } from "../../models/replay/format.ts";
 import { conversationKey } from "../../models/replay/match.ts";
@@ -23,15 +23,12 @@ interface Turn {
   messages: BaseMessage[];
 }
 
-/** Does `m` start a turn (the person's own message, not steered into a run, a rubric's feedback or a workspace note)? */
-const startsTurn = (m: BaseMessage) => m.getType() === "human" && !isGraderFeedback(m) && !isNote(m) && !isSteered(m);
-
 /** The turns of `messages`, in order (a message without an id cannot be a turn's key: it is an unnamed turn). */
 function threadTurns(messages: readonly BaseMessage[]): Array<Turn | { id: undefined; text: string }> {
   const turns: Array<Turn | { id: undefined; text: string }> = [];
   let current: Turn | undefined;
   for (const m of messages) {
-    if (startsTurn(m)) {
+    if (opensTurn(m)) {
       if (m.id) turns.push((current = { id: m.id, text: m.text, messages: [] }));
       else {
         turns.push({ id: undefined, text: m.text });

@@ -27,7 +27,7 @@ import { EventSink, release, withThreadLock } from "./event-sink.ts";
 import { createTranslator } from "./events.ts";
 import { forkCheckpoint, type CheckpointReader } from "../threads/history.ts";
 import { CUT_OFF_KEY } from "../../protocol/message-marks.ts";
-import { isGraderFeedback, isSteered, isNote, queuedUserMessage } from "../../core/messages.ts";
+import { isNote, opensTurn, queuedUserMessage } from "../../core/messages.ts";
 import { pendingApprovals, replayInfoOf, replayMark, shownApproval, visibleCount } from "./messages.ts";
 import { RunStatusHandler, type RunStatus } from "./run-status.ts";
 import { brokenThread, messagesProblem } from "../threads/stored-state.ts";
@@ -248,7 +248,7 @@ export function createRunService(deps: RunDeps): RunService {
    */
   async function turnReplay(threadId: string): Promise<UserInput["replay"]> {
     const messages = messagesIn(await stateOf(threadId));
-    const opening = messages.findLast((m) => HumanMessage.isInstance(m) && !isSteered(m) && !isGraderFeedback(m) && !isNote(m));
+    const opening = messages.findLast(opensTurn);
     // The mark keeps the pace chosen, so a reload mid-replay goes on at it.
     const mark = replayInfoOf(opening?.additional_kwargs?.[REPLAY_KEY]);
     if (!mark) return undefined;
