@@ -27,25 +27,23 @@ function bodyOf(text: string, path: string): string {
   return `${body.slice(0, cut > 0 ? cut : PINNED_SKILL_CHARS)}\n\n${note}`;
 }
 
-/** The pinned skills found in the index, in the order they were pinned, read now; the names found in no source. */
+/**
+ * The pinned skills found in the index, in the order they were pinned, read now. A name in no source (the skills
+ * middleware lists it in `skillErrors`) or a file that cannot be read is left out.
+ */
 export async function readPinnedSkills(
   backend: BackendProtocol,
   pinned: readonly string[],
   index: ReadonlyArray<{ name: string; path: string }>,
-): Promise<{ skills: PinnedSkill[]; missing: string[] }> {
+): Promise<PinnedSkill[]> {
   const skills: PinnedSkill[] = [];
-  const missing: string[] = [];
   for (const name of new Set(pinned)) {
     const found = index.find((s) => s.name === name);
-    if (!found) {
-      missing.push(name);
-      continue;
-    }
+    if (!found) continue;
     const text = await readWholeText(backend, found.path);
-    if (isBackendError(text)) missing.push(name);
-    else skills.push({ name, path: found.path, body: bodyOf(text, found.path) });
+    if (!isBackendError(text)) skills.push({ name, path: found.path, body: bodyOf(text, found.path) });
   }
-  return { skills, missing };
+  return skills;
 }
 
 /** The "## Pinned skills" prompt section: each pinned skill's SKILL.md body under its name. */

@@ -308,5 +308,5 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): AgentMiddlew
 /** The prompt's "Pinned skills" section for `names` (pinned-skills.ts, loaded on first use). */
 async function pinnedSectionOf(...args: Parameters<typeof readPinnedSkills>): Promise<string> {
   const { formatPinnedSection, readPinnedSkills } = await import("./pinned-skills.ts");
-  return formatPinnedSection((await readPinnedSkills(...args)).skills);
+  return formatPinnedSection(await readPinnedSkills(...args));
 }
