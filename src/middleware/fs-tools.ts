@@ -92,9 +92,9 @@ function readFileTool(t: ToolTexts, chars: number, format: ReadFormat): AgentToo
     async run(args, rt) {
       const offset = (args.offset as number | undefined) ?? 0;
       const limit = (args.limit as number | undefined) ?? DEFAULT_READ_LIMIT;
-      const res = await rt.backend.read(str(args, "file_path"), offset, limit);
-      if (isBackendError(res)) return fail(res);
       const path = str(args, "file_path");
+      const res = await rt.backend.read(path, offset, limit);
+      if (isBackendError(res)) return fail(res);
       const text =
         format === "header" && res.lines.length
           ? (await import("./fs-read-header-format.ts")).formatReadHeader(path, res, chars)

@@ -186,7 +186,7 @@ export function windowPlaceholder(info: ProviderInfo, defaultWindow: number | un
   return defaultWindow === undefined && info.serverWindow ? String(LOCAL_SERVER_WINDOW) : "";
 }
 
-/** What Settings and the context meter say when a server did not report its window: the assumption, and what to do. */
+/** What Settings says when a server did not report its window (the context meter says it in its own words). */
 const ASSUMED_WINDOW = `Assumed ${en(LOCAL_SERVER_WINDOW)} tokens — the server did not say.`;
 
 export function windowHint(info: ProviderInfo, defaultWindow: number | undefined): string {

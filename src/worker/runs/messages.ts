@@ -39,7 +39,6 @@ export function usageOf(msg: AIMessage): UsageInfo | undefined {
   return msg.usage_metadata ? tokenUsage(msg.usage_metadata) : undefined;
 }
 
-/** A replayed turn's mark as the page gets it, or undefined when it is not one (a crafted import could hold anything). */
 /**
  * A replayed turn's mark, as its opening message keeps it in the checkpoint: the ReplayInfo, with an `Infinity` pace
  * written `"instant"` (checkpoints and exports are JSON, where `Infinity` would become `null`).
@@ -49,7 +48,7 @@ export function replayMark(info: ReplayInfo): Record<string, unknown> {
   return speed === undefined ? rest : { ...rest, speed: Number.isFinite(speed) ? speed : "instant" };
 }
 
-/** The ReplayInfo a message's mark holds (replayMark's inverse), or none when it is not one. */
+/** The ReplayInfo a message's mark holds (replayMark's inverse), or none when it is not one (a crafted import could hold anything). */
 export function replayInfoOf(value: unknown): ReplayInfo | undefined {
   if (!isRecord(value)) return undefined;
   const { file, title, model, recordedBy, recordedAt, scripted, speed } = value;
