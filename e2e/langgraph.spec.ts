@@ -51,6 +51,19 @@ const STORY = "[slow] tell me a long story";
 /** A long answer (16 s): the page is reloaded while the server runs it. */
 const SLOW_WORDS = Array.from({ length: 40 }, (_, i) => `word${i + 1} `);
 
+/**
+ * The steering test's first answer stops after two words until both queued messages are shown: on a loaded machine a
+ * paced answer could end before they are typed (it did, in CI), and they would be sent as runs, not queued.
+ */
+let queueHeld = held();
+
+/** A promise and what settles it (Node 20 has no `Promise.withResolvers`). */
+function held(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 function script(req: RecordedRequest): ServerReply | undefined {
   const messages = (req.body.messages ?? []) as Message[];
   const user = textOf(messages.find((m) => m.role === "user")?.content);
@@ -59,7 +72,7 @@ function script(req: RecordedRequest): ServerReply | undefined {
   if (user.includes("[queue]")) {
     const users = messages.filter((m) => m.role === "user");
     return users.length === 1
-      ? { chunks: SLOW_WORDS.slice(0, 15), delayMs: 400 }
+      ? { chunks: SLOW_WORDS.slice(0, 15), delayMs: 400, hold: { after: 2, until: queueHeld.promise } }
       : { chunks: ["Answer to ", `${textOf(users.at(-1)!.content)}.`], delayMs: 700 };
   }
   // An async subagent's task on the server, and the tab's agent that starts it.
@@ -242,19 +255,21 @@ test("steering on the server: two messages sent mid-run are queued runs, each fo
   await page.goto("/");
   await useServer(page);
   await page.getByRole("button", { name: "New thread", exact: true }).click();
+  queueHeld = held();
   await send(page, "[queue] begin");
   const assistant = page.getByTestId("assistant-message");
-  await expect(assistant.last()).toContainText("word1", { timeout: 60_000 });
+  // The first answer is streaming (held after two words), so messages typed now are queued behind it.
+  await expect(page.getByTestId("assistant-live")).toContainText("word1", { timeout: 60_000 });
   const box = page.getByRole("textbox", { name: "Message" });
   for (const text of ["queued one", "queued two"]) {
     await box.fill(text);
     await box.press("Enter");
     await expect(page.getByTestId("queued-message").filter({ hasText: text })).toBeVisible();
-    // The page says what the server does with them, while the first run still runs (checked at once: on a loaded
-    // machine the run can end, and the list empty, before both are typed).
+    // The page says what the server does with them, while the first run still runs (held until both are shown).
     if (text === "queued one")
       await expect(page.getByTestId("queued-messages")).toContainText("runs after the current run ends (LangGraph's enqueue strategy)");
   }
+  queueHeld.resolve();
   // Each queued run streams in turn; the turn runs until the last has answered.
   await expect(assistant.filter({ hasText: "Answer to queued one." })).toBeVisible({ timeout: 60_000 });
   await expect(assistant.filter({ hasText: "Answer to queued two." })).toBeVisible({ timeout: 60_000 });

@@ -39,14 +39,20 @@ const SCENARIOS: Record<string, ServerReply[]> = {
   broken: [{ status: 400, body: { error: { message: "scripted: this model cannot answer", type: "invalid_request_error" } } }],
 };
 
-/** `[queue]` threads: the first message's answer is slow (time to queue more); each later one is answered by name. */
+/**
+ * `[queue]` threads: the first message's answer stops after two chunks until the test has queued more (`releaseQueue`:
+ * a paced answer could end first on a loaded machine); each later one is answered by name.
+ */
 function queueScript(req: RecordedRequest): ServerReply | undefined {
   const users = ((req.body.messages ?? []) as Array<{ role?: string; content?: unknown }>).filter((m) => m.role === "user");
   if (!contentText(users[0]?.content).includes("[queue]")) return undefined;
   return users.length === 1
-    ? { chunks: SLOW.slice(0, 12), delayMs: 400 }
+    ? { chunks: SLOW.slice(0, 12), delayMs: 400, hold: { after: 2, until: queueHeld } }
     : { chunks: ["Answer to ", `${contentText(users.at(-1)!.content)}.`], delayMs: 500 };
 }
+
+let releaseQueue = () => {};
+const queueHeld = new Promise<void>((resolve) => (releaseQueue = resolve));
 
 let scripted: ScriptedLangGraph;
 let server: LangGraphServer;
@@ -203,6 +209,7 @@ describe("the page's LangGraph client on `langgraph dev`", () => {
     await expect.poll(() => first.events.some((e) => e.type === "token"), { timeout: 60_000 }).toBe(true);
     const one = await expectOk(client.steer(threadId, "queued one"));
     const two = await expectOk(client.steer(threadId, "queued two"));
+    releaseQueue();
     expect(await run.done).toMatchObject({ type: "done", status: "complete" });
 
     const next = recorder();

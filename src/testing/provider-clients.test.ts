@@ -319,6 +319,23 @@ describe.each(["openai", "anthropic"] as const)("%s server for the browser", (di
     expect(server.state().served).toBe(4);
   });
 
+  it("holds a stream after `hold.after` pieces until the test lets it go", async () => {
+    let release = () => {};
+    const until = new Promise<void>((resolve) => (release = resolve));
+    const server = await serve(dialect, [{ chunks: ["one ", "two ", "three"], hold: { after: 1, until } }]);
+    const seen: string[] = [];
+    const read = (async () => {
+      for await (const chunk of await clientFor(server).stream("hold")) seen.push(textOf(chunk));
+    })();
+    await expect.poll(() => seen.join("")).toBe("one ");
+    // Held: nothing more comes until the release, however long that is.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.join("")).toBe("one ");
+    release();
+    await read;
+    expect(seen.join("")).toBe("one two three");
+  });
+
   it("with requireKey, answers a wrong or missing key with the provider's real 401", async () => {
     const key = dialect === "openai" ? "sk-right-key-0123456789" : "sk-ant-right-key";
     const server = await serve(dialect, [{ text: "welcome" }], { requireKey: key });

@@ -102,6 +102,12 @@ export interface MessageReply extends ReplyBase {
   /** Streams: drop the connection 50 ms after this many chunks/tool calls (the 200 and the opening events already sent). */
   disconnectAfter?: number;
   /**
+   * Streams: after `after` chunks/tool calls, wait until `until` settles (or the request ends) before the rest. A test
+   * decides when an answer ends (say, once it has queued messages behind it) instead of racing its pace. In-process
+   * scripts only: a promise does not cross `/__control/script`.
+   */
+  hold?: { after: number; until: Promise<unknown> };
+  /**
    * The usage to report (default 12 in, 7 out). `input` counts every prompt
    * token, `cacheRead` of them served from the cache: OpenAI reports
    * `prompt_tokens: input` with `cached_tokens`, Anthropic `input_tokens`
@@ -494,6 +500,19 @@ function responsesReply(reply: MessageReply, stream: boolean, n: number, model: 
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
+/** Resolves when `until` settles, either way, or when `signal` aborts. */
+function settledOrAborted(until: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    until.then(done, done);
+  });
+}
+
 function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
@@ -676,6 +695,7 @@ export async function startScriptedServer(
           req.socket.write("", () => setTimeout(() => req.socket.destroy(), DROP_GRACE_MS));
           return;
         }
+        if (reply.hold && sent === reply.hold.after) await settledOrAborted(reply.hold.until, signal);
         await wait(reply.delayMs ?? 0, signal);
         if (signal.aborted) return;
         sent++;
