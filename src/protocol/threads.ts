@@ -86,7 +86,7 @@ export interface ThreadInfo {
   agent?: { id: string; name: string; hash?: string };
 }
 
-/** One checkpoint of an export: where it goes, and its data serialized by the saver's serde. */
+/** One checkpoint of a version 1 export: where it goes, and its data serialized by the saver's serde. */
 export interface ExportedCheckpoint {
   /** "" for the thread itself, or the subagent suffix (`::task::<call id>`) of a child thread. */
   threadSuffix: string;
@@ -98,12 +98,69 @@ export interface ExportedCheckpoint {
   data: string;
 }
 
-/** What `exportThread` produces: plain JSON, no secrets. */
-export interface ThreadExport {
+/**
+ * An export of version 1 (until December 2026): every checkpoint whole, so it grew with the square of the thread's
+ * length. Still imported.
+ */
+export interface ThreadExportV1 {
   format: "deeptab-thread";
   version: 1;
   thread: ThreadInfo;
   checkpoints: ExportedCheckpoint[];
+  files: Record<string, FileData>;
+  agent?: ThreadAgentExport;
+}
+
+/**
+ * A value as the saver's serde wrote it: the JSON itself when the serde wrote JSON (`type` "json"; an object's
+ * `messages` member, when it holds messages, as indexes into the export's `messages` table), base64 of its bytes
+ * otherwise; or messages of the table: one (`message`), a list (`messages`), or a list that keeps the first `keep`
+ * messages of an earlier list value of the same channel (`base`, its index in `values`) and adds `messages`.
+ */
+export type ExportedData =
+  | { type: "json"; json: unknown; messages?: number[] }
+  | { type: string; base64: string }
+  | { message: number }
+  | { messages: number[]; base?: number; keep?: number };
+
+/** Where a value or checkpoint of an export belongs: a subagent's thread (`::task::<call id>`) and a namespace; "" when absent. */
+export interface ExportedPlace {
+  threadSuffix?: string;
+  checkpointNs?: string;
+}
+
+/** A channel's value at one version, once for every checkpoint that holds that version. */
+export type ExportedValue = ExportedPlace & { channel: string; version: string | number } & ExportedData;
+
+/** A pending write of a checkpoint: the task that wrote it, the channel and the value. */
+export type ExportedWrite = { task: string; channel: string } & ExportedData;
+
+/**
+ * One checkpoint of a version 2 export. Its channel values are in the export's `values`, by channel version. The
+ * checkpoint without them (`channel_values` is `{}`) and its metadata are as the serde wrote them, or JSON merge
+ * patches (RFC 7396) on its parent's, which comes earlier in the export (a step changes a few channel versions); a
+ * patched checkpoint's `id` is `checkpointId`.
+ */
+export interface ExportedCheckpointV2 extends ExportedPlace {
+  checkpointId: string;
+  parentCheckpointId?: string;
+  checkpoint: ExportedData | { patch: unknown };
+  metadata: ExportedData | { patch: unknown };
+  pendingWrites: ExportedWrite[];
+}
+
+/**
+ * What `exportThread` produces: plain JSON, no secrets. Linear in the thread's length: each message once (`messages`,
+ * as LangChain serializes it), each channel value once per version (`values`, message lists as deltas), and each
+ * checkpoint without its values.
+ */
+export interface ThreadExport {
+  format: "deeptab-thread";
+  version: 2;
+  thread: ThreadInfo;
+  messages: unknown[];
+  values: ExportedValue[];
+  checkpoints: ExportedCheckpointV2[];
   files: Record<string, FileData>;
   /** The thread's agent when it is not the general agent. */
   agent?: ThreadAgentExport;

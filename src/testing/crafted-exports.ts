@@ -1,13 +1,13 @@
 /**
  * Thread exports edited the way someone crafting a hostile file would: the
- * checkpoints' JSON changed so its messages break LangChain's and the
+ * history's JSON changed so its messages break LangChain's and the
  * views' assumptions (tool calls that are not a list, a null call, an id
  * that is a number, arguments that are text, a tool result without its
  * call's id, content that is a number or holds null). Each names the problem
  * the import must report. Shared by the Node and Chromium import tests.
  */
 import { base64ToBytes, bytesToBase64 } from "../backends/file-ops.ts";
-import type { ThreadExport } from "../protocol/threads.ts";
+import type { ThreadExport, ThreadExportV1 } from "../protocol/threads.ts";
 
 export interface CraftedExport {
   name: string;
@@ -56,8 +56,19 @@ export const CRAFTED_EXPORTS: readonly CraftedExport[] = [
   },
 ];
 
-/** `exported` with every checkpoint's JSON passed through `craft` (the thread was made with the demo's "hello"). */
+/**
+ * `exported` with its history's JSON (messages, values and checkpoints) passed through `craft` (the thread was made
+ * with the demo's "hello").
+ */
 export function craftExport(exported: ThreadExport, craft: (json: string) => string): ThreadExport {
+  const history = JSON.stringify({ messages: exported.messages, values: exported.values, checkpoints: exported.checkpoints });
+  const crafted = craft(history);
+  if (crafted === history) throw new Error("the craft changed nothing");
+  return { ...exported, ...(JSON.parse(crafted) as Pick<ThreadExport, "messages" | "values" | "checkpoints">) };
+}
+
+/** A version 1 export (whole checkpoints in base64) with every checkpoint's JSON passed through `craft`. */
+export function craftExportV1(exported: ThreadExportV1, craft: (json: string) => string): ThreadExportV1 {
   const checkpoints = exported.checkpoints.map((c) => {
     const json = new TextDecoder().decode(base64ToBytes(c.data));
     return { ...c, data: bytesToBase64(new TextEncoder().encode(craft(json))) };

@@ -6,7 +6,7 @@
  * exports (checkpoint data decoded). Node (fake-indexeddb) and Chromium.
  */
 import { base64ToBytes } from "../backends/file-ops.ts";
-import type { ThreadExport } from "../protocol/threads.ts";
+import type { ExportedData, ThreadExport } from "../protocol/threads.ts";
 import type { ServerReply } from "./provider-servers.ts";
 
 /** A key shaped like OpenAI's, and one shaped like nothing (only its being configured says it is a key). */
@@ -115,7 +115,12 @@ export async function databaseText(name: string): Promise<string> {
   }
 }
 
-/** A thread export as text, its checkpoints' data decoded. */
+/** A thread export as text, with every value the serde wrote as bytes (base64 in the export) decoded. */
 export function exportText(exported: ThreadExport): string {
-  return [JSON.stringify(exported), ...exported.checkpoints.map((cp) => decoder.decode(base64ToBytes(cp.data)))].join("\n");
+  const data: Array<ExportedData | { patch: unknown }> = [
+    ...exported.values,
+    ...exported.checkpoints.flatMap((cp) => [cp.checkpoint, cp.metadata, ...cp.pendingWrites]),
+  ];
+  const bytes = data.flatMap((d) => ("base64" in d ? [decoder.decode(base64ToBytes(d.base64))] : []));
+  return [JSON.stringify(exported), ...bytes].join("\n");
 }

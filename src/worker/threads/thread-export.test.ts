@@ -10,6 +10,25 @@ const valid = {
   files: { "/a.md": { content: "a", encoding: "utf-8", createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z" } },
 };
 
+const validV2 = {
+  format: "deeptab-thread",
+  version: 2,
+  thread: info("t", "2024-01-01T00:00:00.000Z"),
+  messages: [{ lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: "hi" } }],
+  values: [{ threadSuffix: "", checkpointNs: "", channel: "messages", version: 2, messages: [0] }],
+  checkpoints: [
+    {
+      threadSuffix: "",
+      checkpointNs: "",
+      checkpointId: "c1",
+      checkpoint: { type: "json", json: { v: 4, id: "c1", channel_versions: { messages: 2 }, channel_values: {} } },
+      metadata: { type: "json", json: { source: "input", step: -1 } },
+      pendingWrites: [{ task: "t1", channel: "messages", message: 0 }],
+    },
+  ],
+  files: valid.files,
+};
+
 describe("thread helpers", () => {
   it("titles: collapsed whitespace, no control or bidi characters, at most 60 characters, a default", () => {
     expect(threadTitle("  hello \n world ")).toBe("hello world");
@@ -34,7 +53,7 @@ describe("thread helpers", () => {
       return r.ok ? "accepted" : r.error;
     };
     expect(reason(null)).toMatch(/expected object/);
-    expect(reason({ ...valid, version: 2 })).toMatch(/^version/);
+    expect(reason({ ...valid, version: 3 })).toMatch(/^version/);
     expect(reason({ ...valid, checkpoints: [{ ...valid.checkpoints[0], threadSuffix: "other" }] })).toMatch(
       /^checkpoints\.0\.threadSuffix/,
     );
@@ -48,6 +67,24 @@ describe("thread helpers", () => {
     expect(reason({ ...valid, thread: { ...valid.thread, messageCount: -5 } })).toMatch(/^thread\.messageCount/);
     expect(reason({ ...valid, thread: { ...valid.thread, createdAt: "yesterday" } })).toMatch(/^thread\.createdAt/);
     expect(reason({ ...valid, checkpoints: [{ ...valid.checkpoints[0], data: "not base64!" }] })).toMatch(/base64/);
+  });
+
+  it("accepts a version 2 export and rejects a malformed history, saying where", () => {
+    expect(parseThreadExport(validV2)).toEqual({ ok: true, value: validV2 });
+    const reason = (data: unknown) => {
+      const r = parseThreadExport(data);
+      return r.ok ? "accepted" : r.error;
+    };
+    expect(reason({ ...validV2, messages: undefined })).toMatch(/^messages/);
+    expect(reason({ ...validV2, values: [{ ...validV2.values[0], messages: [-1] }] })).toMatch(/^values\.0/);
+    expect(reason({ ...validV2, values: [{ ...validV2.values[0], channel: "" }] })).toMatch(/^values\.0\.channel/);
+    expect(reason({ ...validV2, checkpoints: [{ ...validV2.checkpoints[0], checkpoint: { type: "msgpack", base64: "!" } }] })).toMatch(
+      /^checkpoints\.0\.checkpoint/,
+    );
+    expect(reason({ ...validV2, checkpoints: [{ ...validV2.checkpoints[0], extra: 1 }] })).toMatch(/^checkpoints\.0/);
+    expect(reason({ ...validV2, checkpoints: [{ ...validV2.checkpoints[0], pendingWrites: [{ task: "t", channel: "x" }] }] })).toMatch(
+      /^checkpoints\.0\.pendingWrites\.0/,
+    );
   });
 
   it("caps what an import brings: a 5,039-character title becomes a 60-character one", () => {

@@ -9,13 +9,20 @@ import { SUBAGENT_THREAD_SEPARATOR } from "../../backends/runtime.ts";
 import { isBackendError } from "../../backends/protocol.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 import { SHARED_ROUTES } from "../layout.ts";
-import type { ThreadExport } from "../../protocol/threads.ts";
+import type { ThreadExport, ThreadExportV1 } from "../../protocol/threads.ts";
 import { threadTitle } from "./thread-names.ts";
 
 export { ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
 
 /** Most checkpoints, files and bytes an import may bring. */
-export const IMPORT_LIMITS = { checkpoints: 100_000, files: 100_000, fileBytes: 200 * 1024 * 1024, idChars: 200 } as const;
+export const IMPORT_LIMITS = {
+  checkpoints: 100_000,
+  messages: 1_000_000,
+  values: 1_000_000,
+  files: 100_000,
+  fileBytes: 200 * 1024 * 1024,
+  idChars: 200,
+} as const;
 
 const isoDate = z.iso.datetime({ offset: true });
 const boundedId = z.string().min(1).max(IMPORT_LIMITS.idChars);
@@ -59,7 +66,7 @@ const agentSchema = z.strictObject({
   bundle: z.string().max(MAX_AGENT_ARCHIVE_BYTES, "is larger than an agent may be").optional(),
 });
 
-const exportSchema = z.object({
+const exportV1Schema = z.object({
   format: z.literal("deeptab-thread"),
   version: z.literal(1),
   thread: threadInfoSchema,
@@ -67,6 +74,54 @@ const exportSchema = z.object({
   files: z.record(z.string(), fileDataSchema),
   agent: agentSchema.optional(),
 });
+
+const index = z.number().int().min(0);
+const channelSchema = z.string().min(1).max(IMPORT_LIMITS.idChars);
+const placeShape = {
+  threadSuffix: checkpointSchema.shape.threadSuffix.optional(),
+  checkpointNs: checkpointSchema.shape.checkpointNs.optional(),
+};
+/**
+ * A value of a version 2 export (ExportedData: JSON, base64, one message or a list of them, maybe a delta), with the
+ * members `shape` adds (a value's place and channel, a write's task); nothing else.
+ */
+function dataSchema<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.union([
+    z.strictObject({ ...shape, type: z.literal("json"), json: z.unknown(), messages: z.array(index).optional() }),
+    z.strictObject({ ...shape, type: z.string().min(1).max(50), base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "is not base64") }),
+    z.strictObject({ ...shape, message: index }),
+    z.strictObject({ ...shape, messages: z.array(index), base: index.optional(), keep: index.optional() }),
+  ]);
+}
+const patchedSchema = z.union([dataSchema({}), z.strictObject({ patch: z.unknown() })]);
+const valueSchema = dataSchema({
+  ...placeShape,
+  channel: channelSchema,
+  version: z.union([z.string().max(IMPORT_LIMITS.idChars), z.number()]),
+});
+const writeSchema = dataSchema({ task: boundedId, channel: channelSchema });
+const checkpointV2Schema = z.strictObject({
+  ...placeShape,
+  checkpointId: boundedId,
+  parentCheckpointId: boundedId.optional(),
+  checkpoint: patchedSchema,
+  metadata: patchedSchema,
+  pendingWrites: z.array(writeSchema).max(IMPORT_LIMITS.checkpoints),
+});
+
+const exportSchema = z.discriminatedUnion("version", [
+  exportV1Schema,
+  z.object({
+    format: z.literal("deeptab-thread"),
+    version: z.literal(2),
+    thread: threadInfoSchema,
+    messages: z.array(z.unknown()).max(IMPORT_LIMITS.messages),
+    values: z.array(valueSchema).max(IMPORT_LIMITS.values),
+    checkpoints: z.array(checkpointV2Schema).max(IMPORT_LIMITS.checkpoints),
+    files: z.record(z.string(), fileDataSchema),
+    agent: agentSchema.optional(),
+  }),
+]);
 
 /** Why a file path of an export is refused, if it is. */
 function pathProblem(path: string): string | undefined {
@@ -80,12 +135,12 @@ function pathProblem(path: string): string | undefined {
 }
 
 /**
- * Validates an export before anything is written: its shape (zod), every
+ * Validates an export (version 2, or 1 as exported until December 2026) before anything is written: its shape (zod), every
  * bound in {@link IMPORT_LIMITS}, and every file path (none under the shared
  * /memories/ or /skills/, which no thread export carries). Titles are capped.
- * The checkpoints' data is checked when it is decoded.
+ * The checkpoints' data, and a version 2 history's references, are checked when they are decoded (export-codec.ts).
  */
-export function parseThreadExport(data: unknown): Result<ThreadExport, string> {
+export function parseThreadExport(data: unknown): Result<ThreadExport | ThreadExportV1, string> {
   const parsed = exportSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -101,5 +156,5 @@ export function parseThreadExport(data: unknown): Result<ThreadExport, string> {
     bytes += value.files[path]!.content.length;
     if (bytes > IMPORT_LIMITS.fileBytes) return err(`the files hold more than ${IMPORT_LIMITS.fileBytes / 1024 / 1024} MB`);
   }
-  return ok(value as ThreadExport);
+  return ok(value as ThreadExport | ThreadExportV1);
 }

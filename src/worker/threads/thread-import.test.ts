@@ -10,7 +10,9 @@ import "fake-indexeddb/auto";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { IndexedDBSaver } from "../../storage/indexeddb-saver.ts";
-import { CRAFTED_EXPORTS, craftExport } from "../../testing/crafted-exports.ts";
+import { CRAFTED_EXPORTS, craftExport, craftExportV1 } from "../../testing/crafted-exports.ts";
+import v1Export from "../../testing/fixtures/thread-export-v1.json" with { type: "json" };
+import type { ThreadExportV1 } from "../../protocol/threads.ts";
 import { openWorkerApi } from "../../testing/worker-api.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { AgentWorkerApi } from "../../protocol/worker-api.ts";
@@ -24,6 +26,21 @@ async function hello(api: AgentWorkerApi, threadId: string): Promise<void> {
   if (!started.ok) throw new Error(started.error.message);
   await done;
 }
+
+describe("importing a crafted version 1 export (a file exported before December 2026)", () => {
+  for (const crafted of CRAFTED_EXPORTS) {
+    it(`with ${crafted.name} is refused, saying so, and stores nothing`, async () => {
+      const { api } = openWorkerApi();
+      const before = await api.listThreads();
+      const out = await api.importThread(craftExportV1(v1Export as ThreadExportV1, crafted.craft));
+      expect(out).toMatchObject({ ok: false, error: { code: "invalid_export" } });
+      const message = out.ok ? "" : out.error.message;
+      expect(message).toMatch(/^This file is not a valid deeptab thread export \(checkpoint [^:]+: /);
+      expect(message).toMatch(crafted.problem);
+      expect(await api.listThreads()).toEqual(before);
+    });
+  }
+});
 
 describe("importing a crafted thread", () => {
   for (const crafted of CRAFTED_EXPORTS) {

@@ -68,7 +68,7 @@ describe("threads in the worker", () => {
     await turn(client, "t-sub", "research dogs");
     const exported = await client.exportThread("t-sub");
     if (!exported.ok) throw new Error(exported.error.message);
-    expect(exported.value.checkpoints.some((c) => c.threadSuffix.startsWith("::task::"))).toBe(true);
+    expect(exported.value.checkpoints.some((c) => (c.threadSuffix ?? "").startsWith("::task::"))).toBe(true);
     await client.deleteThread("t-sub");
     const again = await client.exportThread("t-sub");
     expect(again).toMatchObject({ ok: false, error: { code: "not_found" } });
@@ -82,7 +82,7 @@ describe("threads in the worker", () => {
     const exported = await client.exportThread("t-x");
     if (!exported.ok) throw new Error(exported.error.message);
     const json: ThreadExport = JSON.parse(JSON.stringify(exported.value));
-    expect(json).toMatchObject({ format: "deeptab-thread", version: 1, thread: { id: "t-x", title: "write a note" } });
+    expect(json).toMatchObject({ format: "deeptab-thread", version: 2, thread: { id: "t-x", title: "write a note" } });
     expect(keys(json).filter((k) => /api[_-]?key|secret|token$/i.test(k))).toEqual([]);
 
     const imported = await client.importThread(json);
@@ -130,7 +130,9 @@ describe("threads in the worker", () => {
     await turn(client, "t-bad", "hello");
     const good = await client.exportThread("t-bad");
     if (!good.ok) throw new Error(good.error.message);
-    const broken = { ...good.value, checkpoints: good.value.checkpoints.map((c, i) => (i === 1 ? { ...c, data: "bm90IGpzb24=" } : c)) };
+    // A checkpoint the serde cannot read ("not json" in a type it does not know).
+    const unreadable = { type: "msgpack", base64: "bm90IGpzb24=" };
+    const broken = { ...good.value, checkpoints: good.value.checkpoints.map((c, i) => (i === 1 ? { ...c, checkpoint: unreadable } : c)) };
     expect(await client.importThread(broken)).toMatchObject({ ok: false, error: { code: "invalid_export" } });
     expect((await client.listThreads()).length).toBe(before.length + 1);
   });

@@ -3,8 +3,7 @@
  * export and import. Entries live in the IndexedDB store under ["threads"];
  * checkpoints in the saver, workspace files in the layout's backend.
  */
-import type { Checkpoint, CheckpointMetadata, CheckpointPendingWrite, PendingWrite } from "@langchain/langgraph-checkpoint";
-import { base64ToBytes, bytesToBase64 } from "../../backends/file-ops.ts";
+import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import type { FileData } from "../../backends/protocol.ts";
 import { toErrorInfo } from "../../core/errors.ts";
 import { fail as codedFail, type Result } from "../../core/result.ts";
@@ -16,7 +15,6 @@ import { visibleCount } from "../runs/messages.ts";
 import type { RunRegistry } from "../runs/runs.ts";
 import {
   threadLockName,
-  type ExportedCheckpoint,
   type ThreadApi,
   type ThreadAgentExport,
   type ThreadEvent,
@@ -24,7 +22,6 @@ import {
   type ThreadInfo,
 } from "../../protocol/threads.ts";
 import type { ThreadErrorCode, ThreadResult } from "../../protocol/errors.ts";
-import { checkpointProblem } from "./stored-state.ts";
 import { ownedThreadIds, sortThreads, threadSuffix, threadTitle } from "./thread-names.ts";
 
 const NS = ["threads"];
@@ -84,12 +81,6 @@ function publicInfo(entry: Entry): ThreadInfo {
   return { ...info };
 }
 
-interface Decoded {
-  checkpoint: Checkpoint;
-  metadata: CheckpointMetadata;
-  pendingWrites: CheckpointPendingWrite[];
-}
-
 function fail<T>(code: ThreadErrorCode, message: string): ThreadResult<T> {
   return codedFail(code, message, "ThreadError");
 }
@@ -137,27 +128,6 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
     return next;
   }
 
-  async function encode(savedId: string, threadId: string): Promise<ExportedCheckpoint[]> {
-    const out: ExportedCheckpoint[] = [];
-    for await (const tuple of saver.list({ configurable: { thread_id: savedId } })) {
-      const [type, bytes] = await serde.dumpsTyped({
-        checkpoint: tuple.checkpoint,
-        metadata: tuple.metadata,
-        pendingWrites: tuple.pendingWrites ?? [],
-      });
-      const parent: unknown = tuple.parentConfig?.configurable?.checkpoint_id;
-      out.push({
-        threadSuffix: threadSuffix(threadId, savedId),
-        checkpointNs: String(tuple.config.configurable?.checkpoint_ns ?? ""),
-        checkpointId: tuple.checkpoint.id,
-        ...(typeof parent === "string" && parent ? { parentCheckpointId: parent } : {}),
-        type,
-        data: bytesToBase64(bytes),
-      });
-    }
-    return out;
-  }
-
   /** A thread's workspace files; memories and skills are every thread's, not part of one thread's export or copy. */
   async function ownFiles(threadId: string): Promise<Record<string, FileData>> {
     const all = await layout.files(threadId);
@@ -176,17 +146,6 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
     }
     notify({ type: "thread_updated", threadId: id, running: false });
     return { ok: true, value: id };
-  }
-
-  async function decode(cp: ExportedCheckpoint): Promise<Decoded | null> {
-    try {
-      const value = (await serde.loadsTyped(cp.type, base64ToBytes(cp.data))) as Partial<Decoded> | null;
-      if (!value?.checkpoint || value.checkpoint.id !== cp.checkpointId || !value.metadata || !Array.isArray(value.pendingWrites))
-        return null;
-      return value as Decoded;
-    } catch {
-      return null;
-    }
   }
 
   return {
@@ -275,8 +234,11 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const ids = ownedThreadIds(threadId, await saver.listThreads());
       const found = await entry(threadId);
       if (!found && !ids.includes(threadId)) return fail("not_found", `No thread ${threadId}.`);
-      const checkpoints = (await Promise.all(ids.map((id) => encode(id, threadId)))).flat();
-      checkpoints.sort((a, b) => (a.checkpointId < b.checkpointId ? -1 : a.checkpointId > b.checkpointId ? 1 : 0));
+      // The codec loads with the first export or import.
+      const { historyEncoder } = await import("./export-codec.ts");
+      const encoder = historyEncoder(serde);
+      for (const id of ids) await encoder.add(threadSuffix(threadId, id), saver.list({ configurable: { thread_id: id } }));
+      const { messages, values, checkpoints } = encoder.finish();
       const files = await ownFiles(threadId);
       const now = new Date().toISOString();
       const messageCount = visibleCount(await options.messages(threadId));
@@ -288,8 +250,10 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
         ok: true,
         value: {
           format: "deeptab-thread",
-          version: 1,
+          version: 2,
           thread: { ...thread },
+          messages,
+          values,
           checkpoints,
           files,
           ...(agent ? { agent } : {}),
@@ -303,21 +267,15 @@ export function createThreadService(options: ThreadServiceOptions): ThreadApi & 
       const checked = parseThreadExport(data);
       if (!checked.ok) return fail("invalid_export", `This file is not a valid deeptab thread export (${checked.error}).`);
       const parsed = checked.value;
-      const decoded: Decoded[] = [];
-      for (const cp of parsed.checkpoints) {
-        const value = await decode(cp);
-        if (!value) return fail("invalid_export", `Checkpoint ${cp.checkpointId} of the export cannot be read.`);
-        const problem = checkpointProblem(value);
-        if (problem)
-          return fail("invalid_export", `This file is not a valid deeptab thread export (checkpoint ${cp.checkpointId}: ${problem}).`);
-        decoded.push(value);
-      }
+      const { decodeImport } = await import("./import-history.ts");
+      const decoded = await decodeImport(parsed, serde);
+      if (!decoded.ok) return fail("invalid_export", decoded.error);
       const agent = parsed.agent && (await (await options.agents()).imported(parsed.agent));
       if (agent && !agent.ok) return fail("invalid_export", `This thread export cannot be imported: ${agent.error}. Nothing was stored.`);
       const id = crypto.randomUUID();
       return storeNew(id, async () => {
-        for (const [i, cp] of parsed.checkpoints.entries()) {
-          const { checkpoint, metadata, pendingWrites } = decoded[i]!;
+        for (const cp of decoded.value) {
+          const { checkpoint, metadata, pendingWrites } = cp;
           const thread_id = id + cp.threadSuffix;
           const base = { thread_id, checkpoint_ns: cp.checkpointNs };
           await saver.put(
