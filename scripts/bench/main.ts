@@ -14,6 +14,7 @@ import { benchBrowser } from "./browser.ts";
 import { benchCheckpoints } from "./checkpoint.ts";
 import { benchContext } from "./context.ts";
 import { benchDemos } from "./demos.ts";
+import { benchExports } from "./exports.ts";
 import { benchLoop } from "./loop.ts";
 import { benchJs } from "./js.ts";
 import { benchMcp } from "./mcp.ts";
@@ -33,6 +34,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   context: benchContext,
   checkpoint: benchCheckpoints,
   storage: benchStorage,
+  exports: benchExports,
   writes: benchWrites,
   patterns: benchPatterns,
   prompt: benchPrompt,
