@@ -91,11 +91,12 @@ function workerScope(page: Page): Promise<string> {
   return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
 
-async function runDemoTurn(page: Page): Promise<void> {
+/** Sends "hello" and waits for the demo's answer to the thread's n-th message (default: its first). */
+async function runDemoTurn(page: Page, turn = 1): Promise<void> {
   const composer = page.getByRole("textbox", { name: "Message" });
   await composer.fill("hello");
   await composer.press("Enter");
-  await expect(page.getByText(demoAnswer(1)).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(demoAnswer(turn)).first()).toBeVisible({ timeout: 20_000 });
 }
 
 test("without server headers: one reload isolates the page, and nothing reloads after that", async ({ page }) => {
@@ -223,7 +224,8 @@ test("after the first visit the app loads and runs with the network off: the she
     await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
     expect(await settled(page)).toBe("isolated");
     expect(w.loads.at(-1)).toEqual({ isolated: true, controlled: true });
-    await runDemoTurn(page);
+    // The thread's second turn, offline: the code the first one loaded answers from the cache of parts.
+    await runDemoTurn(page, 2);
 
     // Every cached file answers offline; the wasm compiles from it (content type kept, CSP allows wasm).
     const offline = await page.evaluate(

@@ -8,6 +8,9 @@ describe("the offline caches' parts", () => {
     expect(partOf("assets/pyodide/pyodide.asm.wasm")).toBe("python");
     expect(partOf("assets/pyodide/python_stdlib.zip")).toBe("python");
     expect(partOf("assets/emscripten-module-uFzwHH0Y.wasm")).toBe("quickjs");
+    expect(partOf("assets/ffi-Dkn3eMhl.js")).toBe("quickjs");
+    // The js_eval tool's own wiring loads with the agent's tools, not with the sandbox.
+    expect(partOf("assets/js-eval-vEKdIvbl.js")).toBe("code");
     expect(partOf("assets/shell.worker-CWdLdWtx.js")).toBe("shell-interpreter");
     expect(partOf("agents/coding.json")).toBe("agents");
     expect(partOf("assets/xterm-view-BqTgSbGJ.js")).toBe("code");

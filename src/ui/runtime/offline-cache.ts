@@ -29,7 +29,7 @@ export const PART_LABELS: Readonly<Record<CachePart, string>> = {
 export function partOf(path: string): Exclude<CachePart, "shell"> {
   if (path.startsWith("assets/pyodide/")) return "python";
   if (/(^|\/)(chat-)?wllama[^/]*$/.test(path)) return "llama";
-  if (/(^|\/)(emscripten-module|module-(ES6|asyncify)|ffi|js-run|js-eval)[^/]*$/.test(path)) return "quickjs";
+  if (/(^|\/)(emscripten-module|module-(ES6|asyncify)|ffi)[^/]*$/.test(path)) return "quickjs";
   if (/(^|\/)shell\.worker[^/]*$/.test(path)) return "shell-interpreter";
   if (path.startsWith("agents/")) return "agents";
   return "code";
