@@ -72,7 +72,9 @@ test("a first visit that sends one demo message puts at most 1 MB on the wire, a
     const fetched = host.requests.filter((r) => r.startsWith("GET ")).map((r) => r.slice(4));
     test.info().annotations.push({
       type: "first visit",
-      description: `${kib(bytes)} on the wire (goal ${kib(FIRST_VISIT_GOAL)}), ${fetched.length} requests, precache ${manifest.files.length} files`,
+      description:
+        `${kib(bytes)} on the wire (goal ${kib(FIRST_VISIT_GOAL)}), ${fetched.length} requests, ` +
+        `precache ${manifest.files.length} files`,
     });
     expect(bytes).toBeLessThanOrEqual(FIRST_VISIT_GOAL);
     // The big parts were not downloaded: llama.cpp's runtime and Pyodide wait for their first use.

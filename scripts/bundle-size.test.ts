@@ -99,7 +99,7 @@ describe("bundle size", () => {
     );
   });
 
-  it("takes as the app shell the page, its scripts and stylesheets with their static imports and the worker's startup JS; nothing loaded later", () => {
+  it("takes as the app shell the page, its scripts and stylesheets with their imports and the worker's startup JS; nothing later", () => {
     const dist = build({
       "index.html":
         '<script type="module" src="./assets/index-1.js"></script><link rel="stylesheet" crossorigin href="./assets/index-4.css">' +

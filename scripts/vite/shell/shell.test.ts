@@ -233,7 +233,7 @@ describe("appShell in a real vite build under /deeptab/", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("precaches the page, its chunks and stylesheet (no maps), and leaves the worker and its wasm to first use, relative to sw.js", async () => {
+  it("precaches the page, its chunks and stylesheet (no maps), leaves the worker and its wasm to first use, relative to sw", async () => {
     const manifest = manifestOf(await readFile(join(root, "dist", "sw.js"), "utf8"));
     expect(manifest?.version).toMatch(/^[0-9a-f]{16}$/);
     const files = manifest?.files ?? [];
