@@ -73,7 +73,7 @@ test("a first visit that sends one demo message puts at most 1 MB on the wire, a
     test.info().annotations.push({
       type: "first visit",
       description:
-        `${kib(bytes)} on the wire (goal ${kib(FIRST_VISIT_GOAL)}), ${fetched.length} requests, ` +
+        `${kib(bytes)} on the wire (goal ${(FIRST_VISIT_GOAL / 1e6).toFixed(1)} MB), ${fetched.length} requests, ` +
         `precache ${manifest.files.length} files`,
     });
     expect(bytes).toBeLessThanOrEqual(FIRST_VISIT_GOAL);
