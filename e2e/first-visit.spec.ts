@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { FIRST_VISIT_GOAL } from "../scripts/bundle-size.mjs";
+import { ISOLATION_HEADERS } from "../scripts/vite/shell/isolation.ts";
 import { manifestOf, type ShellManifest } from "../scripts/vite/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
 import { demoAnswer } from "../src/models/demo.ts";
@@ -31,8 +32,8 @@ test.beforeAll(() => {
 });
 
 /** A host like GitHub Pages, for one test (a fresh HTTP cache and service worker come with each test's browser context). */
-async function pagesHost(use: (host: StaticServer) => Promise<void>): Promise<void> {
-  const host = await startStaticServer({ root: dist, base: BASE, compress: true, cacheControl: "max-age=600" });
+async function pagesHost(use: (host: StaticServer) => Promise<void>, headers?: Record<string, string>): Promise<void> {
+  const host = await startStaticServer({ root: dist, base: BASE, compress: true, cacheControl: "max-age=600", headers });
   try {
     await use(host);
   } finally {
@@ -48,11 +49,19 @@ async function demoTurn(page: Page, turn: number): Promise<void> {
   await idle(page);
 }
 
-/** The URLs in the parts cache (what was cached on first use). */
-function partsCached(page: Page): Promise<string[]> {
-  return page.evaluate(async () =>
+/** The files of the parts cache (what was cached on first use), relative to the app's folder. */
+async function partsCached(page: Page, host: StaticServer): Promise<string[]> {
+  const urls = await page.evaluate(async () =>
     (await caches.has("deeptab-parts")) ? (await (await caches.open("deeptab-parts")).keys()).map((r) => r.url) : [],
   );
+  return urls.map((url) => url.slice(host.url.length));
+}
+
+/** The files of the build's first-use list the host served from request `from` on. */
+function servedOnDemand(host: StaticServer, from = 0): string[] {
+  const onDemand = new Set(manifest.onDemand ?? []);
+  const paths = host.requests.slice(from).map((r) => r.replace(/^GET /, "").slice(BASE.length));
+  return [...new Set(paths)].filter((f) => onDemand.has(f));
 }
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
@@ -66,8 +75,9 @@ test("a first visit that sends one demo message puts at most 1 MB on the wire, a
     await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
     expect(await settled(page)).toBe("isolated");
     await demoTurn(page, 1);
-    // What the first turn loaded is kept as it arrives: once it is, nothing more is on its way.
-    await expect.poll(async () => (await partsCached(page)).length).toBeGreaterThan(0);
+    // What the visit loaded (the first turn's code among it) is kept as it arrives; once it is, nothing more is on its way.
+    expect(servedOnDemand(host).length).toBeGreaterThan(0);
+    await expect.poll(() => partsCached(page, host)).toEqual(expect.arrayContaining(servedOnDemand(host)));
     const bytes = host.bytesSent();
     const fetched = host.requests.filter((r) => r.startsWith("GET ")).map((r) => r.slice(4));
     test.info().annotations.push({
@@ -114,7 +124,7 @@ test("Settings › Offline files lists the app and the parts used, and clears th
     await page.goto(host.url);
     expect(await settled(page)).toBe("isolated");
     await demoTurn(page, 1);
-    await expect.poll(async () => (await partsCached(page)).length).toBeGreaterThan(0);
+    await expect.poll(() => partsCached(page, host)).toEqual(expect.arrayContaining(servedOnDemand(host)));
 
     await page.getByRole("button", { name: "Settings", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Settings" });
@@ -137,7 +147,7 @@ test("Settings › Offline files lists the app and the parts used, and clears th
     await expect(kept.locator("li")).toHaveCount(1);
     await expect(kept.locator('li[data-part="shell"]')).toBeVisible();
     await expect(clear).toBeDisabled();
-    expect(await partsCached(page)).toEqual([]);
+    expect(await partsCached(page, host)).toEqual([]);
     expect(await page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith("deeptab-shell-")).length)).toBe(1);
 
     // The app still opens (from its shell), and its next use fetches what it needs again (the page loaded afresh:
@@ -146,6 +156,38 @@ test("Settings › Offline files lists the app and the parts used, and clears th
     await page.reload();
     expect(await settled(page)).toBe("isolated");
     await demoTurn(page, 2);
-    await expect.poll(async () => (await partsCached(page)).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await partsCached(page, host)).length).toBeGreaterThan(0);
   });
+});
+
+test("where the host sends COOP/COEP (no reload), what the first visit used once the worker took control is kept for offline too", async ({
+  page,
+  context,
+}) => {
+  await pagesHost(
+    async (host) => {
+      await page.goto(host.url);
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+      expect(await settled(page)).toBe("isolated");
+      // The page loaded without a worker (a first visit), which takes control once active.
+      await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+      const controlled = host.requests.length;
+      await demoTurn(page, 1);
+      expect(servedOnDemand(host, controlled).length).toBeGreaterThan(0);
+      await expect.poll(() => partsCached(page, host)).toEqual(expect.arrayContaining(servedOnDemand(host, controlled)));
+
+      await context.setOffline(true);
+      host.setDown(true);
+      try {
+        await page.reload();
+        await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+        await expect(page.getByText(demoAnswer(1)).first()).toBeVisible();
+        await demoTurn(page, 2);
+      } finally {
+        host.setDown(false);
+        await context.setOffline(false);
+      }
+    },
+    { ...ISOLATION_HEADERS },
+  );
 });

@@ -59,7 +59,8 @@ export async function firstVisit(browser: Browser, dist: string): Promise<string
   const high = bytes.at(-1) ?? 0;
   return [
     `first visit (Pages-like host: gzip, max-age=600, the isolation reload; one demo message; ${VISITS} visits in fresh contexts)`,
-    `  on the wire: ${kb(low)}–${kb(high)} (${visits[0]?.requests ?? 0} requests) against the ${(FIRST_VISIT_GOAL / 1e6).toFixed(1)} MB goal: ` +
+    `  on the wire: ${kb(low)}–${kb(high)} (${visits[0]?.requests ?? 0} requests) ` +
+      `against the ${(FIRST_VISIT_GOAL / 1e6).toFixed(1)} MB goal: ` +
       `${(high / FIRST_VISIT_GOAL).toFixed(2)}x`,
     `  precached on install: ${kb(precache)} gzip, ${manifest.files.length} files (the build fails above ${kb(PRECACHE_BUDGET)}); ` +
       `${manifest.onDemand?.length ?? 0} more files cached on first use`,
