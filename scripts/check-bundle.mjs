@@ -212,7 +212,10 @@ function checkServiceWorker(allFiles) {
   for (const rel of manifest.files) if (rel.startsWith("assets/pyodide/")) out.push(`sw.js precaches ${rel} on install (it is on-demand)`);
   // The whole app shell is precached, so the page opens offline after a first visit.
   const precached = new Set(manifest.files);
-  for (const { file } of appShell(dist).files) if (!precached.has(file)) out.push(`sw.js does not precache ${file}, part of the app shell`);
+  if (existsSync(join(dist, "index.html"))) {
+    for (const { file } of appShell(dist).files)
+      if (!precached.has(file)) out.push(`sw.js does not precache ${file}, part of the app shell`);
+  }
   for (const file of allFiles) {
     const rel = relative(dist, file).split(sep).join("/");
     if (rel === "sw.js" || rel.endsWith(".map")) continue;
