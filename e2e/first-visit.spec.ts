@@ -15,7 +15,7 @@ import { manifestOf, type ShellManifest } from "../scripts/vite/shell/precache.t
 import { startStaticServer, type StaticServer } from "../scripts/static-server.ts";
 import { demoAnswer } from "../src/models/demo.ts";
 import { PART_LABELS } from "../src/ui/runtime/offline-cache.ts";
-import { idle, shot } from "./app.ts";
+import { axeViolations, idle, shot } from "./app.ts";
 import { settled, test } from "./fixtures.ts";
 
 const dist = resolve(process.env.DEEPTAB_DIST ?? "dist");
@@ -136,6 +136,7 @@ test("Settings › Offline files lists the app and the parts used, and clears th
     // Nothing the visit did not use: no llama.cpp, no Python.
     await expect(kept.locator('li[data-part="llama"], li[data-part="python"]')).toHaveCount(0);
     await expect(section.getByTestId("offline-total")).toContainText(/In all: \d/);
+    expect(await axeViolations(page, '[data-testid="offline-files"]')).toEqual([]);
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot("offline-files-1280") });
     await page.setViewportSize({ width: 390, height: 844 });
