@@ -7,7 +7,8 @@
  * reloaded on its own but offered the reload once the run has ended (here
  * by Stop), and keeps its draft through it, that the demo agent runs
  * there, that after the first visit the app loads and answers with the
- * network off, that where the server sends the headers nothing reloads, and
+ * network off (the app shell precached, what the visit used cached on first
+ * use), that where the server sends the headers nothing reloads, and
  * that the Content-Security-Policy is enforced without a single violation
  * from the app. Needs a build: `npm run build` (npm test runs it first);
  * DEEPTAB_DIST names another build folder.
@@ -90,11 +91,12 @@ function workerScope(page: Page): Promise<string> {
   return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
 
-async function runDemoTurn(page: Page): Promise<void> {
+/** Sends "hello" and waits for the demo's answer to the thread's n-th message (default: its first). */
+async function runDemoTurn(page: Page, turn = 1): Promise<void> {
   const composer = page.getByRole("textbox", { name: "Message" });
   await composer.fill("hello");
   await composer.press("Enter");
-  await expect(page.getByText(demoAnswer(1)).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(demoAnswer(turn)).first()).toBeVisible({ timeout: 20_000 });
 }
 
 test("without server headers: one reload isolates the page, and nothing reloads after that", async ({ page }) => {
@@ -128,11 +130,9 @@ test("without server headers: one reload isolates the page, and nothing reloads 
 test("a page in use is never reloaded on its own: a run, a draft and a session key survive; the reload is offered after the run", async ({
   page,
 }) => {
-  // The service worker's install waits on the llama.cpp wasm it precaches (the page itself does not load it): held here,
-  // so the page is in use before the worker is active, however fast this machine is.
-  const wasm = manifest.files.find((f) => f.endsWith(".wasm"));
-  expect(wasm).toBeDefined();
-  const release = plain.hold(`${BASE}${wasm}`);
+  // The service worker's script is held here (the page itself does not load it), so the page is in use before the
+  // worker is active, however fast this machine is.
+  const release = plain.hold(`${BASE}sw.js`);
   const w = await watch(page);
   const scope = providerScope("openai");
   // A long answer (60 chunks 500 ms apart), stopped once the worker is active.
@@ -178,24 +178,42 @@ test("a page in use is never reloaded on its own: a run, a draft and a session k
   expect(w.problems).toEqual([]);
 });
 
-test("after the first visit the app loads and runs with the network off, from the precache", async ({ page, context }) => {
+test("after the first visit the app loads and runs with the network off: the shell precached, what it used cached on first use", async ({
+  page,
+  context,
+}) => {
   const w = await watch(page);
   await page.goto(plain.url);
   await expect.poll(() => w.loads.length, { timeout: 20_000 }).toBe(2);
   expect(await settled(page)).toBe("isolated");
 
-  // The whole build is in one cache named by the build hash.
-  const cached = await page.evaluate(async () => {
-    const names = await caches.keys();
-    const keys = names.length === 1 ? await (await caches.open(names[0] ?? "")).keys() : [];
-    return { names, urls: keys.map((r) => r.url) };
-  });
-  expect(cached.names).toEqual([`deeptab-shell-${manifest.version}`]);
+  // The first visit: one demo turn, and llama.cpp's wasm fetched once as the in-tab model's runtime fetches it.
+  await runDemoTurn(page);
+  const wasm = manifest.onDemand?.find((f) => /(^|\/)wllama-[\w-]+\.wasm$/.test(f));
+  expect(wasm).toBeDefined();
+  const wasmUrl = new URL(wasm ?? "", plain.url).href;
+  expect(await page.evaluate(async (url) => (await fetch(url)).status, wasmUrl)).toBe(200);
+
+  // The app shell is in one cache named by the build hash; what the visit used, in the cache of parts (its copy is
+  // written beside the answer: polled).
+  const readCaches = () =>
+    page.evaluate(async () => {
+      const names = (await caches.keys()).sort();
+      const urls = async (name: string) => (await (await caches.open(name)).keys()).map((r) => r.url);
+      return { names, shell: await urls(names.find((n) => n.startsWith("deeptab-shell-")) ?? ""), parts: await urls("deeptab-parts") };
+    });
+  await expect.poll(async () => (await readCaches()).parts).toContain(wasmUrl);
+  const cached = await readCaches();
+  expect(cached.names).toEqual(["deeptab-parts", `deeptab-shell-${manifest.version}`]);
   const precached = manifest.files.map((f) => new URL(f, plain.url).href);
-  expect(cached.urls).toEqual(expect.arrayContaining(precached));
+  expect(cached.shell).toEqual(expect.arrayContaining(precached));
   expect(manifest.files).toContain("index.html");
   expect(manifest.files.some((f) => f.endsWith(".js"))).toBe(true);
-  expect(manifest.files.some((f) => f.endsWith(".map") || f === "sw.js")).toBe(false);
+  expect(manifest.files.some((f) => f.endsWith(".map") || f === "sw.js" || f.endsWith(".wasm"))).toBe(false);
+  // Only parts of this build, and none the visit did not use (Python never ran).
+  const onDemand = new Set((manifest.onDemand ?? []).map((f) => new URL(f, plain.url).href));
+  expect(cached.parts.filter((url) => !onDemand.has(url))).toEqual([]);
+  expect(cached.parts.filter((url) => url.includes("/pyodide/"))).toEqual([]);
 
   // The network goes away: the browser is offline, and the host drops every connection it still gets.
   await context.setOffline(true);
@@ -206,31 +224,37 @@ test("after the first visit the app loads and runs with the network off, from th
     await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
     expect(await settled(page)).toBe("isolated");
     expect(w.loads.at(-1)).toEqual({ isolated: true, controlled: true });
-    await runDemoTurn(page);
+    // The thread's second turn, offline: the code the first one loaded answers from the cache of parts.
+    await runDemoTurn(page, 2);
 
-    // Every precached file answers offline; a wasm compiles from it (content type kept, CSP allows wasm).
-    const offline = await page.evaluate(async (urls) => {
-      const out: { url: string; status: number; bytes: number; compiled?: boolean }[] = [];
-      for (const url of urls) {
-        const response = await fetch(url);
-        const entry = { url, status: response.status, bytes: (await response.clone().arrayBuffer()).byteLength };
-        out.push(
-          url.endsWith(".wasm")
-            ? { ...entry, compiled: (await WebAssembly.compileStreaming(response)) instanceof WebAssembly.Module }
-            : entry,
-        );
-      }
-      return out;
-    }, precached);
+    // Every cached file answers offline; the wasm compiles from it (content type kept, CSP allows wasm).
+    const offline = await page.evaluate(
+      async (urls) => {
+        const out: { url: string; status: number; bytes: number; compiled?: boolean }[] = [];
+        for (const url of urls) {
+          const response = await fetch(url);
+          const entry = { url, status: response.status, bytes: (await response.clone().arrayBuffer()).byteLength };
+          out.push(
+            url.endsWith(".wasm")
+              ? { ...entry, compiled: (await WebAssembly.compileStreaming(response)) instanceof WebAssembly.Module }
+              : entry,
+          );
+        }
+        return out;
+      },
+      [...precached, ...cached.parts],
+    );
     for (const file of offline) {
       expect(file.status, file.url).toBe(200);
       expect(file.bytes, file.url).toBeGreaterThan(0);
       if (file.url.endsWith(".wasm")) expect(file.compiled, file.url).toBe(true);
     }
-    const wasm = offline.filter((f) => f.url.endsWith(".wasm"));
+    expect(offline.filter((f) => f.url.endsWith(".wasm")).map((f) => f.url)).toEqual([wasmUrl]);
     test.info().annotations.push({
-      type: "precache",
-      description: `${offline.length} files, ${(offline.reduce((s, f) => s + f.bytes, 0) / 1024).toFixed(1)} KiB, ${wasm.length} wasm`,
+      type: "offline",
+      description:
+        `${precached.length} precached, ${cached.parts.length} cached on first use, ` +
+        `${(offline.reduce((s, f) => s + f.bytes, 0) / 1024).toFixed(1)} KiB`,
     });
 
     // The browser checks sw.js for an update after a navigation (and when asked, as here). Chromium makes that
@@ -246,7 +270,7 @@ test("after the first visit the app loads and runs with the network off, from th
     expect(update).toBe("failed");
     expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
 
-    // Nothing else was asked of the host while offline: every file came from the precache.
+    // Nothing else was asked of the host while offline: every file came from the caches.
     expect(plain.requests.slice(seen).filter((request) => request !== `GET ${BASE}sw.js`)).toEqual([]);
   } finally {
     plain.setDown(false);

@@ -15,8 +15,11 @@ export interface Closure {
 export const WORKER_STARTUP_GOAL: number;
 export const WORKER_STARTUP_BUDGET: number;
 export const FIRST_LOAD_TARGET: number;
+export const FIRST_VISIT_GOAL: number;
+export const PRECACHE_BUDGET: number;
 export function staticImports(code: string, name?: string): string[];
 export function closure(dist: string, entries: readonly string[]): Closure;
 export function workerEntry(dist: string): string;
 export function workerStartup(dist: string): Closure;
 export function firstLoad(dist: string): Closure;
+export function appShell(dist: string): Closure;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { firstLoad, staticImports, workerStartup } from "./bundle-size.mjs";
+import { PRECACHE_BUDGET, FIRST_VISIT_GOAL, appShell, firstLoad, staticImports, workerStartup } from "./bundle-size.mjs";
 
 function build(files: Record<string, string>): string {
   const dist = mkdtempSync(join(tmpdir(), "bundle-size-"));
@@ -97,5 +97,44 @@ describe("bundle size", () => {
     expect(() => workerStartup(build({ "assets/agent.worker-a.js": 'import "./gone.js";' }))).toThrow(
       /gone\.js is imported but not in the build/,
     );
+  });
+
+  it("takes as the app shell the page, its scripts and stylesheets with their imports and the worker's startup JS; nothing later", () => {
+    const dist = build({
+      "index.html":
+        '<script type="module" src="./assets/index-1.js"></script><link rel="stylesheet" crossorigin href="./assets/index-4.css">' +
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="https://cdn.example/x.css"><script src="./register-sw.js"></script>',
+      "assets/index-1.js":
+        'import "./vendor-2.js";\nimport("./later-3.js");\nnew Worker(new URL("./agent.worker-w.js", import.meta.url));\n',
+      "assets/vendor-2.js": "export const v = 1;\n",
+      "assets/later-3.js": "export const l = 1;\n",
+      "assets/index-4.css": "body { margin: 0 }\n",
+      "assets/agent.worker-w.js": 'import "./core-5.js";\nimport("./wllama-6.js");\n',
+      "assets/core-5.js": "export const c = 1;\n",
+      "assets/wllama-6.js": "export const w = 1;\n",
+      "register-sw.js": "navigator.serviceWorker;\n",
+    });
+    const shell = appShell(dist);
+    expect(shell.files.map((f) => f.file).sort()).toEqual([
+      "assets/agent.worker-w.js",
+      "assets/core-5.js",
+      "assets/index-1.js",
+      "assets/index-4.css",
+      "assets/vendor-2.js",
+      "index.html",
+      "register-sw.js",
+    ]);
+    expect(shell.gzip).toBe(shell.files.reduce((n, f) => n + f.gzip, 0));
+    // A build without an agent worker (a page alone) has a shell too.
+    const page = build({ "index.html": '<script type="module" src="./assets/a-1.js"></script>', "assets/a-1.js": "" });
+    expect(
+      appShell(page)
+        .files.map((f) => f.file)
+        .sort(),
+    ).toEqual(["assets/a-1.js", "index.html"]);
+  });
+
+  it("budgets the precache well under the first visit's goal on the wire (the first turn's code comes on top)", () => {
+    expect(PRECACHE_BUDGET).toBeLessThan(FIRST_VISIT_GOAL / 2);
   });
 });

@@ -10,8 +10,13 @@
 // dist/index.html has no inline <script> (one without src, or a data:/blob:
 // src), no inline event handler attribute, no script or link to another
 // origin, and the CSP meta tag before every script and stylesheet; and
-// dist/sw.js precaches every file of the build but source maps (its first
-// line is the manifest the app-shell plugin writes, scripts/vite/shell/plugin.ts).
+// dist/sw.js lists every file of the build but source maps (its first line is
+// the manifest the app-shell plugin writes, scripts/vite/shell/plugin.ts):
+// the app shell precached on install, everything else cached on first use.
+//
+// And holds the first visit to its budget: the files sw.js precaches on install (the app shell: index.html, the
+// page's first-load JS and stylesheets, the agent worker's startup JS) must be the whole shell and at most
+// PRECACHE_BUDGET gzip bytes (scripts/bundle-size.mjs); llama.cpp, Pyodide and the rest are cached on first use.
 //
 // And holds the agent worker to its startup budget: its entry chunk and everything that chunk imports statically
 // must be at most WORKER_STARTUP_BUDGET gzip bytes (scripts/bundle-size.mjs, which says why that is above the
@@ -21,7 +26,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
 import { parseAst } from "rolldown/parseAst";
-import { WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, workerStartup } from "./bundle-size.mjs";
+import { gzipSync } from "node:zlib";
+import { PRECACHE_BUDGET, WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, appShell, workerStartup } from "./bundle-size.mjs";
 
 /** The build output; a different folder may be named as the first argument. */
 const dist = resolve(process.argv[2] ?? "dist");
@@ -184,6 +190,14 @@ function checkPage(html) {
   return out;
 }
 
+/** The service worker's manifest (the first line of dist/sw.js), or undefined. */
+function readManifest() {
+  const sw = join(dist, "sw.js");
+  if (!existsSync(sw)) return undefined;
+  const match = /^const SHELL = (\{.*\});$/.exec(readFileSync(sw, "utf8").split("\n", 1)[0]);
+  return match ? JSON.parse(match[1]) : undefined;
+}
+
 /** Problems of dist/sw.js: its manifest must list every file of the build but source maps and itself. */
 function checkServiceWorker(allFiles) {
   const sw = join(dist, "sw.js");
@@ -196,6 +210,12 @@ function checkServiceWorker(allFiles) {
   const out = [];
   // Pyodide (~13 MB) is cached at first use, never on install (scripts/vite/shell/precache.ts ON_DEMAND).
   for (const rel of manifest.files) if (rel.startsWith("assets/pyodide/")) out.push(`sw.js precaches ${rel} on install (it is on-demand)`);
+  // The whole app shell is precached, so the page opens offline after a first visit.
+  const precached = new Set(manifest.files);
+  if (existsSync(join(dist, "index.html"))) {
+    for (const { file } of appShell(dist).files)
+      if (!precached.has(file)) out.push(`sw.js does not precache ${file}, part of the app shell`);
+  }
   for (const file of allFiles) {
     const rel = relative(dist, file).split(sep).join("/");
     if (rel === "sw.js" || rel.endsWith(".map")) continue;
@@ -231,6 +251,17 @@ const budgetProblems =
       ]
     : [];
 
+/** What the service worker precaches on install, gzip-compressed as a host serves it. */
+const manifest = readManifest();
+const precache = (manifest?.files ?? []).filter((rel) => existsSync(join(dist, rel)));
+const precacheGzip = precache.reduce((n, rel) => n + gzipSync(readFileSync(join(dist, rel))).length, 0);
+if (precacheGzip > PRECACHE_BUDGET) {
+  budgetProblems.push(
+    `sw.js precaches ${kib(precacheGzip)} gzip on install (${precache.length} files), over its ${kib(PRECACHE_BUDGET)} budget: ` +
+      "a first visit precaches the app shell only; cache the rest on first use (scripts/vite/shell/precache.ts)",
+  );
+}
+
 // LangSmith's real client (its run-ingest endpoint) must not be in any bundle: scripts/vite/langsmith-off replaces it.
 const LANGSMITH_CLIENT = "/runs/multipart";
 for (const file of files) {
@@ -257,7 +288,8 @@ if (problems.length || hostingProblems.length || budgetProblems.length) {
 }
 console.log(
   `check-bundle: ok, ${files.length} .js files scanned (${workers.length} worker chunk(s)), ${kb} KiB, no Node built-in imports; ` +
-    "index.html: CSP first, no inline or other-origin scripts; sw.js precaches every file; " +
+    "index.html: CSP first, no inline or other-origin scripts; sw.js lists every file; " +
+    `it precaches the app shell, ${kib(precacheGzip)} gzip (${precache.length} files), within its ${kib(PRECACHE_BUDGET)} budget; ` +
     `agent worker startup ${kib(startup.gzip)} gzip (${startup.files.length} file(s), ${kib(startup.raw)} raw) ` +
     `within its ${kib(WORKER_STARTUP_BUDGET)} budget (goal ${kib(WORKER_STARTUP_GOAL)}).`,
 );

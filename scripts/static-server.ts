@@ -8,14 +8,18 @@
  * plays a host that has gone away: requests are still logged, then their
  * connection is dropped unanswered (a network failure to the browser).
  * `hold(path)` keeps the requests for one path waiting until released (e.g.
- * a precached file, so the service worker's install waits on the test).
+ * the service worker's script, so its install waits on the test). `compress`
+ * and `cacheControl` play GitHub Pages more closely (gzip for text, a short
+ * max-age), and `bytesSent()` counts what went on the wire, for a test that
+ * weighs a visit.
  *
  * By hand: `node --import tsx scripts/static-server.ts [dist] [/deeptab/] [port]`.
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { createGzip } from "node:zlib";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -45,7 +49,14 @@ export interface StaticServerOptions {
   readonly overrides?: Readonly<Record<string, { readonly type: string; readonly body: string }>>;
   /** 0 (the default): a free port. */
   readonly port?: number;
+  /** Gzip text (HTML, JS, CSS, JSON, SVG, plain text) for a request that accepts it, as GitHub Pages does. Default off. */
+  readonly compress?: boolean;
+  /** The Cache-Control of files (default `no-store`; GitHub Pages sends `max-age=600`). */
+  readonly cacheControl?: string;
 }
+
+/** The content types `compress` gzips. */
+const COMPRESSED = /^(text\/|application\/json|image\/svg\+xml)/;
 
 export interface StaticServer {
   /** The app's URL: origin + base. */
@@ -57,6 +68,8 @@ export interface StaticServer {
   setDown(down: boolean): void;
   /** Requests for `pathname` (e.g. "/deeptab/assets/x.wasm") wait, unanswered, until the returned function is called. */
   hold(pathname: string): () => void;
+  /** Every byte written to the browser so far (status lines, headers and bodies, as sent: compressed where it was). */
+  bytesSent(): number;
   close(): Promise<void>;
 }
 
@@ -94,15 +107,18 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       info = await stat(file).catch(() => undefined);
     }
     if (!info?.isFile()) return send(res, 404, { "Content-Type": "text/plain" }, "not found");
+    const type = TYPES[extname(file)] ?? "application/octet-stream";
+    const gzip = options.compress === true && COMPRESSED.test(type) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
     res.writeHead(200, {
       ...options.headers,
-      "Cache-Control": "no-store",
-      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-      "Content-Length": String(info.size),
+      "Cache-Control": options.cacheControl ?? "no-store",
+      "Content-Type": type,
+      ...(gzip ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : { "Content-Length": String(info.size) }),
       "X-Content-Type-Options": "nosniff",
     });
     if (method === "HEAD") return void res.end();
-    createReadStream(file).pipe(res);
+    if (gzip) createReadStream(file).pipe(createGzip()).pipe(res);
+    else createReadStream(file).pipe(res);
   }
 
   const server = createServer((req, res) => {
@@ -111,6 +127,8 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       else res.destroy();
     });
   });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => sockets.add(socket));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port ?? 0, "127.0.0.1", ok);
@@ -131,6 +149,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         release();
       };
     },
+    bytesSent: () => [...sockets].reduce((n, socket) => n + socket.bytesWritten, 0),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -19,7 +19,9 @@
  *    goal can be read against what the browser and the libraries alone take
  *    on this machine. And Send → first token for both when the message is
  *    sent a moment after the worker is ready, as a person typing does.
- * 3. Opening a 1,000-message thread (imported from an export built in Node):
+ * 3. A first visit's bytes on the wire with one demo message, on a Pages-like host, against the 1 MB goal
+ *    (scripts/bench/first-visit.ts).
+ * 4. Opening a 1,000-message thread (imported from an export built in Node):
  *    time from navigation to its newest message rendered, and the JS heap,
  *    each as a ratio against a 10-message thread.
  *
@@ -42,6 +44,7 @@ import { createWorkerApi } from "../../src/worker/app.ts";
 import { readerAgent } from "../../src/worker/runs/agents.ts";
 import { createLayout } from "../../src/worker/layout.ts";
 import { appBuild, floorBuild } from "./app-build.ts";
+import { firstVisit } from "./first-visit.ts";
 import { FIRST_LOAD_TARGET, WORKER_STARTUP_BUDGET, WORKER_STARTUP_GOAL, firstLoad, workerStartup } from "../bundle-size.mjs";
 import { chromiumArgs, chromiumPath } from "../chromium.ts";
 
@@ -114,6 +117,7 @@ export async function benchApp(): Promise<string[]> {
     return [...lines, `app bench in Chromium: skipped (${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)})`];
   }
   try {
+    lines.push(...(await firstVisit(browser, built.dir)));
     await served(root, join(root, "vite.config.ts"), built.dir, async (appUrl) => {
       lines.push(...(await firstTokens(browser, appUrl)));
       lines.push(...(await bigThread(browser, appUrl)));

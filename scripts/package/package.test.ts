@@ -28,6 +28,7 @@ import { parseSiteAgentIndex } from "../../src/agent-folders/site.ts";
 import { PROVIDER_TABLE } from "../../src/models/catalog.ts";
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from "../../src/testing/provider-servers.ts";
 import { chromiumArgs, chromiumPath } from "../chromium.ts";
+import { appShell } from "../bundle-size.mjs";
 import { manifestOf, precacheFiles } from "../vite/shell/precache.ts";
 import { startStaticServer, type StaticServer } from "../static-server.ts";
 
@@ -218,7 +219,7 @@ try {
         .filter((e) => e.isFile())
         .map((e) => relative(dist, join(e.parentPath, e.name)));
       const precached = manifestOf(readFileSync(join(dist, "sw.js"), "utf8"))?.files;
-      expect(precached).toEqual(precacheFiles(served));
+      expect(precached).toEqual(precacheFiles(served, new Set(appShell(dist).files.map((f) => f.file))));
       expect(precached).toEqual(expect.arrayContaining(["agents/index.json", "agents/my-agent.json", "index.html"]));
       expect(precached?.filter((f) => f.startsWith("agents/"))).toEqual(["agents/index.json", "agents/my-agent.json"]);
       const server = await startStaticServer({ root: dist, base: "/my-agent/" });

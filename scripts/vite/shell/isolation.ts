@@ -101,3 +101,13 @@ export function isolationState(isolated: boolean, decision: ReloadDecision): Iso
       return isolated ? "isolated" : "not-isolated";
   }
 }
+
+/**
+ * How the service worker's install fetches a precached file: a content-hashed asset (`assets/name-<hash>.ext`) as the
+ * browser would (`default`: the copy the page has just loaded into the HTTP cache serves it, so a first visit does not
+ * download its app shell twice; a hashed name never holds other bytes), anything else past the HTTP cache (`reload`:
+ * it may still hold the previous build's index.html or register-sw.js).
+ */
+export function installCacheMode(path: string): RequestCache {
+  return /^assets\/(?:[^/]+\/)*[^/]+-[\w-]{8}\.[a-z0-9]+$/i.test(path) ? "default" : "reload";
+}

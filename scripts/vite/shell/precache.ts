@@ -12,35 +12,46 @@ export const SW_FILE = "sw.js";
 /** What the worker needs at run time: the build hash and the files, relative to sw.js. */
 export interface ShellManifest {
   readonly version: string;
-  /** Cached on install. */
+  /** Cached on install: the app shell ({@link precacheFiles}). */
   readonly files: readonly string[];
-  /** Cached the first time they are fetched (see ON_DEMAND); absent in sw.js files of older builds. */
+  /** Cached the first time they are fetched ({@link onDemandFiles}); absent in sw.js files of older builds. */
   readonly onDemand?: readonly string[];
 }
 
-/** Files never precached: source maps (only DevTools reads them) and the worker itself. */
+/** Files never cached: source maps (only DevTools reads them) and the worker itself. */
 const EXCLUDED = [/\.map$/, /(^|\/)\.[^/]*$/, new RegExp(`^${SW_FILE.replace(".", "\\.")}$`)];
 
 /**
- * Files cached at first use instead of on install: Pyodide (about 13 MB: the core wasm and the standard library,
- * scripts/vite/pyodide/plugin.ts), which only the first `python3` needs, so a visit that never runs Python never downloads it.
+ * Files in the app shell whatever the build's imports say: the page, the service worker's registration and a site's
+ * agents (agents/*.json, a few KiB each, read as the app opens).
  */
-const ON_DEMAND = [/^assets\/pyodide\//];
+const SHELL_ALWAYS = [/^index\.html$/, /^register-sw\.js$/, /^agents\//];
+
+/** Files never in the app shell: Pyodide (about 13 MB: the core wasm and the standard library, scripts/vite/pyodide/plugin.ts). */
+const NEVER_SHELL = [/^assets\/pyodide\//];
 
 const cacheable = (paths: readonly string[]) =>
   paths.map((path) => path.replaceAll("\\", "/")).filter((path) => !EXCLUDED.some((re) => re.test(path)));
 
-/** The files of a build to precache (paths relative to dist/, `/`-separated), sorted. */
-export function precacheFiles(paths: readonly string[]): string[] {
+const inShell = (path: string, shell: ReadonlySet<string>) =>
+  !NEVER_SHELL.some((re) => re.test(path)) && (shell.has(path) || SHELL_ALWAYS.some((re) => re.test(path)));
+
+/**
+ * The files of a build to precache on install (paths relative to dist/, `/`-separated), sorted: the app shell only,
+ * i.e. those of `shell` (what a first visit loads before it can do anything, scripts/bundle-size.mjs `appShell`) and
+ * SHELL_ALWAYS. llama.cpp's wasm, Pyodide, the shell interpreter, the terminal and every other chunk a first visit does
+ * not load are cached the first time they are fetched ({@link onDemandFiles}).
+ */
+export function precacheFiles(paths: readonly string[], shell: ReadonlySet<string>): string[] {
   return cacheable(paths)
-    .filter((path) => !ON_DEMAND.some((re) => re.test(path)))
+    .filter((path) => inShell(path, shell))
     .sort();
 }
 
-/** The files of a build cached at first use (see ON_DEMAND), sorted. */
-export function onDemandFiles(paths: readonly string[]): string[] {
+/** The files of a build cached at first use: every cacheable file not precached, sorted. */
+export function onDemandFiles(paths: readonly string[], shell: ReadonlySet<string>): string[] {
   return cacheable(paths)
-    .filter((path) => ON_DEMAND.some((re) => re.test(path)))
+    .filter((path) => !inShell(path, shell))
     .sort();
 }
 

@@ -11,7 +11,15 @@ import { join, relative } from "node:path";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSP_DIRECTIVES, cspContent } from "./csp.ts";
-import { ISOLATION_HEADERS, isolatedHeaders, isolationState, reloadDecision, routeOf, type RequestInfo } from "./isolation.ts";
+import {
+  ISOLATION_HEADERS,
+  installCacheMode,
+  isolatedHeaders,
+  isolationState,
+  reloadDecision,
+  routeOf,
+  type RequestInfo,
+} from "./isolation.ts";
 import { BOOT_ENTRY, REGISTER_FILE, appShell, withBootScript, withSecurityMeta } from "./plugin.ts";
 import { manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
@@ -99,23 +107,42 @@ describe("isolationState", () => {
 });
 
 describe("precache list and build hash", () => {
-  it("keeps every file of the build but source maps, dotfiles and the worker itself, sorted", () => {
+  it("precaches the app shell only and caches every other file of the build at first use; never maps, dotfiles or sw.js", () => {
     const files = [
       "sw.js",
       "index.html",
       "assets\\wllama-x.wasm",
       "assets/index-a.js",
       "assets/index-a.js.map",
+      "assets/later-b.js",
       ".nojekyll",
       "register-sw.js",
+      "agents/index.json",
     ];
-    expect(precacheFiles(files)).toEqual(["assets/index-a.js", "assets/wllama-x.wasm", "index.html", "register-sw.js"]);
+    const shell = new Set(["index.html", "assets/index-a.js"]);
+    expect(precacheFiles(files, shell)).toEqual(["agents/index.json", "assets/index-a.js", "index.html", "register-sw.js"]);
+    expect(onDemandFiles(files, shell)).toEqual(["assets/later-b.js", "assets/wllama-x.wasm"]);
   });
 
-  it("leaves Pyodide (about 13 MB) to be cached at first use, not on install", () => {
+  it("never precaches Pyodide (about 13 MB), even named in the shell", () => {
     const files = ["index.html", "assets/pyodide/pyodide.asm.wasm", "assets\\pyodide\\python_stdlib.zip", "assets/shell.worker-a.js"];
-    expect(precacheFiles(files)).toEqual(["assets/shell.worker-a.js", "index.html"]);
-    expect(onDemandFiles(files)).toEqual(["assets/pyodide/pyodide.asm.wasm", "assets/pyodide/python_stdlib.zip"]);
+    const shell = new Set(["index.html", "assets/pyodide/pyodide.asm.wasm"]);
+    expect(precacheFiles(files, shell)).toEqual(["index.html"]);
+    expect(onDemandFiles(files, shell)).toEqual([
+      "assets/pyodide/pyodide.asm.wasm",
+      "assets/pyodide/python_stdlib.zip",
+      "assets/shell.worker-a.js",
+    ]);
+  });
+
+  it("installs content-hashed assets through the HTTP cache (the page just loaded them), the rest past it", () => {
+    expect(installCacheMode("assets/index--woHQfCa.js")).toBe("default");
+    expect(installCacheMode("assets/agent.worker-L16WNd4x.js")).toBe("default");
+    expect(installCacheMode("assets/index-Bjjj9A-J.css")).toBe("default");
+    expect(installCacheMode("index.html")).toBe("reload");
+    expect(installCacheMode("register-sw.js")).toBe("reload");
+    expect(installCacheMode("agents/index.json")).toBe("reload");
+    expect(installCacheMode("assets/pyodide/pyodide.asm.wasm")).toBe("reload");
   });
 
   it("hashes paths and bytes: stable under order, different for any change", () => {
@@ -206,16 +233,20 @@ describe("appShell in a real vite build under /deeptab/", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("precaches the page, both chunks and the worker's wasm (no maps), relative to sw.js", async () => {
+  it("precaches the page, its chunks and stylesheet (no maps), leaves the worker and its wasm to first use, relative to sw", async () => {
     const manifest = manifestOf(await readFile(join(root, "dist", "sw.js"), "utf8"));
     expect(manifest?.version).toMatch(/^[0-9a-f]{16}$/);
     const files = manifest?.files ?? [];
+    const onDemand = manifest?.onDemand ?? [];
     expect(files).toContain("index.html");
     expect(files).toContain(REGISTER_FILE);
     expect(files.filter((f) => /^assets\/index-[\w-]+\.js$/.test(f))).toHaveLength(1);
-    expect(files.filter((f) => /^assets\/work-[\w-]+\.js$/.test(f))).toHaveLength(1);
-    expect(files.filter((f) => /^assets\/tiny-[\w-]+\.wasm$/.test(f))).toHaveLength(1);
-    expect(files.some((f) => f.endsWith(".map") || f === "sw.js" || f.startsWith("/"))).toBe(false);
+    expect(files.filter((f) => /^assets\/index-[\w-]+\.css$/.test(f))).toHaveLength(1);
+    expect(files.filter((f) => new RegExp(`^assets/${BOOT_ENTRY}-[\\w-]+\\.js$`).test(f))).toHaveLength(1);
+    // Not an agent worker (assets/agent.worker-*.js), so not in the shell: cached when first fetched.
+    expect(onDemand.filter((f) => /^assets\/work-[\w-]+\.js$/.test(f))).toHaveLength(1);
+    expect(onDemand.filter((f) => /^assets\/tiny-[\w-]+\.wasm$/.test(f))).toHaveLength(1);
+    expect([...files, ...onDemand].some((f) => f.endsWith(".map") || f === "sw.js" || f.startsWith("/"))).toBe(false);
   });
 
   it("writes the CSP first and registers the worker from an external script under the base", async () => {
@@ -243,16 +274,18 @@ describe("appShell in a real vite build under /deeptab/", () => {
     const swUrl = new URL("sw.js", new URL(`${REGISTER_FILE}`, site));
     expect(swUrl.pathname).toBe("/deeptab/sw.js");
     expect(new URL("./", swUrl).pathname).toBe("/deeptab/");
-    // The precache list, resolved as the worker resolves it, is exactly the build's files (no maps, not sw.js), all under the base.
+    // The precache and first-use lists, resolved as the worker resolves them, are exactly the build's files (no maps, not
+    // sw.js), all under the base.
     const manifest = manifestOf(await readFile(join(dist, "sw.js"), "utf8"))!;
-    const urls = manifest.files.map((f) => new URL(f, swUrl).pathname);
+    const listed = [...manifest.files, ...(manifest.onDemand ?? [])];
+    const urls = listed.map((f) => new URL(f, swUrl).pathname);
     expect(urls.filter((u) => !u.startsWith("/deeptab/"))).toEqual([]);
     const built = (await readdir(dist, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile())
       .map((e) => relative(dist, join(e.parentPath, e.name)).replaceAll("\\", "/"))
       .filter((f) => !f.endsWith(".map") && f !== "sw.js");
-    expect([...manifest.files].sort()).toEqual(built.sort());
-    // The chunks load the worker and the wasm by absolute URLs under the base, each one precached.
+    expect(listed.sort()).toEqual(built.sort());
+    // The chunks load the worker and the wasm by absolute URLs under the base, each one listed.
     const chunks = await Promise.all(built.filter((f) => f.endsWith(".js")).map((f) => readFile(join(dist, f), "utf8")));
     const assetUrls = chunks.flatMap((code) => [...code.matchAll(/["'`](\/[^"'`]*assets\/[^"'`]+)["'`]/g)].map((m) => m[1]!));
     expect(assetUrls.some((u) => /\/work-[\w-]+\.js$/.test(u))).toBe(true);

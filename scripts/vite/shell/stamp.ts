@@ -1,11 +1,13 @@
 /**
- * Writes dist/sw.js for the files a build holds: its precache list (precache.ts) and the build hash over them, in
+ * Writes dist/sw.js for the files a build holds: its precache list (the app shell, precache.ts and
+ * scripts/bundle-size.mjs `appShell`), the files cached on first use, and the build hash over them all, in
  * the manifest line that starts the file. The app-shell plugin stamps a fresh build; `deeptab build` restamps the
  * prebuilt app once a site's own agents are written beside it, so the service worker precaches exactly what is
  * served. Node only.
  */
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { appShell } from "../../bundle-size.mjs";
 import { SW_FILE, manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
 /** Every file under dir, relative to it. */
@@ -24,11 +26,12 @@ export interface ShellStamp {
 /** Writes `<dir>/sw.js` from the bundled worker, with the manifest of every file now in `dir`. */
 export async function stampShell(dir: string, bundledWorker: string): Promise<ShellStamp> {
   const all = await listFiles(dir);
-  const files = precacheFiles(all);
-  const onDemand = onDemandFiles(all);
+  const shell = new Set(appShell(dir).files.map((f) => f.file));
+  const files = precacheFiles(all, shell);
+  const onDemand = onDemandFiles(all, shell);
   const read = (paths: string[]) => Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(dir, path)) })));
   const contents = await read(files);
-  // The hash covers the on-demand files too: a new Pyodide is a new build (and a new cache).
+  // The hash covers the on-demand files too: a new Pyodide is a new build (its new files are cached on first use).
   const version = shellVersion([...contents, ...(await read(onDemand))]);
   await writeFile(join(dir, SW_FILE), swSource(bundledWorker, { version, files, onDemand }));
   return { files: files.length, bytes: contents.reduce((sum, f) => sum + f.content.byteLength, 0), version };
