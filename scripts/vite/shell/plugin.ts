@@ -14,6 +14,7 @@ import { build } from "rolldown";
 import type { HtmlTagDescriptor, Plugin, ResolvedConfig } from "vite";
 import { cspContent } from "./csp.ts";
 import { SW_FILE } from "./precache.ts";
+import { appShell as shellOf } from "../../bundle-size.mjs";
 import { stampShell } from "./stamp.ts";
 
 /** The registration script's file name in dist/. */
@@ -96,7 +97,8 @@ export function appShell(): Plugin {
     },
     async writeBundle(options) {
       const outDir = options.dir ?? resolve(config.root, config.build.outDir);
-      const { files, bytes, version } = await stampShell(outDir, await worker);
+      const shell = new Set(shellOf(outDir).files.map((f) => f.file));
+      const { files, bytes, version } = await stampShell(outDir, await worker, shell);
       config.logger.info(`app shell: ${SW_FILE} precaches ${files} files, ${(bytes / 1024).toFixed(1)} KiB (build ${version})`);
     },
   };

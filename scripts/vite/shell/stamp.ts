@@ -1,13 +1,13 @@
 /**
- * Writes dist/sw.js for the files a build holds: its precache list (the app shell, precache.ts and
- * scripts/bundle-size.mjs `appShell`), the files cached on first use, and the build hash over them all, in
- * the manifest line that starts the file. The app-shell plugin stamps a fresh build; `deeptab build` restamps the
- * prebuilt app once a site's own agents are written beside it, so the service worker precaches exactly what is
- * served. Node only.
+ * Writes dist/sw.js for the files a build holds: its precache list (the app shell, precache.ts), the files cached on
+ * first use, and the build hash over them all, in the manifest line that starts the file. The app-shell plugin stamps
+ * a fresh build with the shell its imports give (scripts/bundle-size.mjs `appShell`); `deeptab build` restamps the
+ * prebuilt app once a site's own agents are written beside it, keeping the shell its manifest already lists (the
+ * package does not ship the bundle measures, nor the parser they need), so the service worker precaches exactly what
+ * is served. Node only.
  */
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { appShell } from "../../bundle-size.mjs";
 import { SW_FILE, manifestOf, onDemandFiles, precacheFiles, shellVersion, swSource } from "./precache.ts";
 
 /** Every file under dir, relative to it. */
@@ -23,10 +23,12 @@ export interface ShellStamp {
   version: string;
 }
 
-/** Writes `<dir>/sw.js` from the bundled worker, with the manifest of every file now in `dir`. */
-export async function stampShell(dir: string, bundledWorker: string): Promise<ShellStamp> {
+/**
+ * Writes `<dir>/sw.js` from the bundled worker, with the manifest of every file now in `dir`: those of `shell` (and
+ * precache.ts's SHELL_ALWAYS) precached, the rest cached on first use.
+ */
+export async function stampShell(dir: string, bundledWorker: string, shell: ReadonlySet<string>): Promise<ShellStamp> {
   const all = await listFiles(dir);
-  const shell = new Set(appShell(dir).files.map((f) => f.file));
   const files = precacheFiles(all, shell);
   const onDemand = onDemandFiles(all, shell);
   const read = (paths: string[]) => Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(dir, path)) })));
@@ -37,10 +39,14 @@ export async function stampShell(dir: string, bundledWorker: string): Promise<Sh
   return { files: files.length, bytes: contents.reduce((sum, f) => sum + f.content.byteLength, 0), version };
 }
 
-/** Rewrites the manifest of an existing `<dir>/sw.js` (a built app whose files have changed since). */
+/**
+ * Rewrites the manifest of an existing `<dir>/sw.js` (a built app whose files have changed since, e.g. a site's agents
+ * written): the shell stays what the manifest precached, of the files still there.
+ */
 export async function restampShell(dir: string): Promise<ShellStamp> {
   const text = await readFile(join(dir, SW_FILE), "utf8");
   const newline = text.indexOf("\n");
-  if (!manifestOf(text) || newline < 0) throw new Error(`${join(dir, SW_FILE)} has no precache manifest on its first line`);
-  return stampShell(dir, text.slice(newline + 1));
+  const manifest = manifestOf(text);
+  if (!manifest || newline < 0) throw new Error(`${join(dir, SW_FILE)} has no precache manifest on its first line`);
+  return stampShell(dir, text.slice(newline + 1), new Set(manifest.files));
 }
