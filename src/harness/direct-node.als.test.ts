@@ -32,7 +32,7 @@ describe("harness nodes with an AsyncLocalStorage", () => {
     const model = new ScriptedChatModel({ script: [{ text: "ok" }] });
     const agent = createDeepAgent({ model, middleware: [asks], checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "als" } };
-    const paused = await agent.invoke({ messages: [new HumanMessage("hi")] }, config);
+    const paused = (await agent.invoke({ messages: [new HumanMessage("hi")] }, config)) as { __interrupt__?: Array<{ value: unknown }> };
     expect(paused.__interrupt__?.[0]?.value).toBe("may I?");
     const done = await agent.invoke(new Command({ resume: "yes" }), config);
     expect(seen).toEqual(["als", "als"]);
