@@ -10,7 +10,9 @@
  * (harness/interrupt.ts). So a node here calls its function directly when the storage is the mock, and goes through
  * `runWithConfig` as LangGraph's wrapper does otherwise (Node with an AsyncLocalStorage, where a custom middleware may
  * call those functions). Callbacks are untouched: the node's config carries the run's handlers (streamed tokens,
- * token usage) to the model and tool calls as before.
+ * token usage) to the model and tool calls as before. An edge condition, which LangGraph would make a RunnableLambda,
+ * no longer reports a chain run of its own to the callbacks (nothing of deeptab listens for one; a tracer or
+ * `streamEvents()` would no longer list the routing function).
  */
 import { Runnable, type RunnableConfig } from "@langchain/core/runnables";
 import { AsyncLocalStorageProviderSingleton, MockAsyncLocalStorage } from "@langchain/core/singletons";
@@ -21,6 +23,7 @@ function hasAsyncLocalStorage(): boolean {
   return !(AsyncLocalStorageProviderSingleton.getInstance() instanceof MockAsyncLocalStorage);
 }
 
+/** A node or edge condition `fn` as a Runnable named `name`, for StateGraph's `addNode` and `addConditionalEdges`. */
 export class DirectNode<I, O> extends Runnable<I, O> {
   lc_namespace = ["deeptab", "harness"];
 
