@@ -44,6 +44,7 @@ import { redactError, redactSecrets } from "../core/redact.ts";
 import { bindToolsCached } from "./bind-tools.ts";
 import { composeModelCall, composeToolCall } from "./compose.ts";
 import { HarnessError } from "./errors.ts";
+import { DirectNode } from "./direct-node.ts";
 import { executeTool } from "./execute-tool.ts";
 import { appendMessages } from "./messages-reducer.ts";
 import { OptionalValueChannel } from "./optional-channel.ts";
@@ -428,15 +429,16 @@ export function buildAgentLoop(spec: LoopSpec) {
   // and the end (afterAgent), which then goes through its node first.
   // With an inbox, every way into the model goes through it.
   type NodeName = "before_agent" | "inbox" | "model" | "tools" | "after_model" | "after_agent";
-  const nodes: Array<[NodeName, ReturnType<typeof node>]> = [
-    ["before_agent", node(beforeAgentNode)],
-    ["model", node(modelNode)],
-    ["tools", node(toolsNode)],
-  ];
+  const nodes: Array<[NodeName, DirectNode<State, NodeResult>]> = [];
+  const add = (name: NodeName, fn: (state: AgentState, config: LangGraphRunnableConfig) => Promise<NodeResult>) =>
+    nodes.push([name, new DirectNode(node(fn), name)]);
+  add("before_agent", beforeAgentNode);
+  add("model", modelNode);
+  add("tools", toolsNode);
   const enter: NodeName = spec.inbox ? INBOX_NODE : "model";
-  if (spec.inbox) nodes.push([INBOX_NODE, node(inboxNode)]);
-  if (afterModelHooks.length) nodes.push(["after_model", node(afterModelNode)]);
-  if (afterAgentHooks.length) nodes.push(["after_agent", node(afterAgentNode)]);
+  if (spec.inbox) add(INBOX_NODE, inboxNode);
+  if (afterModelHooks.length) add("after_model", afterModelNode);
+  if (afterAgentHooks.length) add("after_agent", afterAgentNode);
   const graph = new StateGraph(annotation).addNode(nodes);
   graph.addEdge(START, "before_agent").addEdge("before_agent", enter).addEdge("tools", enter);
   if (spec.inbox) graph.addEdge(INBOX_NODE, "model");
@@ -446,10 +448,11 @@ export function buildAgentLoop(spec: LoopSpec) {
     return next === END ? finish : next === "model" ? enter : next;
   };
   const targets: Array<NodeName | typeof END> = ["tools", enter, finish];
-  if (afterModelHooks.length) graph.addEdge("model", "after_model").addConditionalEdges("after_model", routeState, targets);
-  else graph.addConditionalEdges("model", routeState, targets);
-  if (afterAgentHooks.length)
-    graph.addConditionalEdges("after_agent", (s: State) => (routeAfterAgent(asAgentState(s)) === END ? END : enter), [enter, END]);
+  const routing = new DirectNode(routeState, "route");
+  if (afterModelHooks.length) graph.addEdge("model", "after_model").addConditionalEdges("after_model", routing, targets);
+  else graph.addConditionalEdges("model", routing, targets);
+  const afterAgentRoute = (s: State) => (routeAfterAgent(asAgentState(s)) === END ? END : enter);
+  if (afterAgentHooks.length) graph.addConditionalEdges("after_agent", new DirectNode(afterAgentRoute, "route_after_agent"), [enter, END]);
   const compiled = graph.compile({ checkpointer: spec.checkpointer, store: spec.store, name: spec.name ?? "deep-agent" });
   // Durability "sync": a step starts only once the step before it is saved, so tools never run for an AI message that a
   // storage fault could still lose, and a tools step re-run after a fault runs from the same checkpoint (the same

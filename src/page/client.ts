@@ -174,14 +174,17 @@ export function connectAgent(worker: Worker): AgentClient {
   }
 
   async function start(threadId: string, call: (callback: EventCallback) => Promise<StartResult>, onEvent?: OnEvent): Promise<RunStart> {
-    await attachStopFlag(threadId);
+    // Posted now, and the run's call right after it without waiting for its answer: the worker takes calls in the
+    // order sent (each waits for the same storage), so the flag is the thread's before the run reads it, and the run
+    // starts while the page is still drawing the message sent (the answer would wait for that).
+    const attached = attachStopFlag(threadId);
     let finish: (event: TerminalEvent) => void = () => undefined;
     const done = new Promise<TerminalEvent>((resolve) => (finish = resolve));
     const callback = proxy((event: AgentEvent) => {
       onEvent?.(event);
       if (isTerminal(event)) finish(event);
     });
-    const started = await guard<StartResult>(call(callback));
+    const [started] = await Promise.all([guard<StartResult>(call(callback)), attached]);
     if (!started.ok) return started;
     const runId = started.value;
     runThreads.set(runId, threadId);
