@@ -17,6 +17,7 @@
 import { Command, isCommand } from "@langchain/langgraph/web";
 import { HarnessError } from "../harness/errors.ts";
 import { decisionsProblem, type HITLRequest } from "../middleware/hitl.ts";
+import { isRecord } from "../core/is-record.ts";
 
 /** A pending approval as an interrupt carries it; `taskId` is set when a subagent paused. */
 type PendingRequest = HITLRequest & { subagent?: string; taskId?: string };
@@ -27,10 +28,6 @@ interface Gated {
   getState(config: {
     configurable?: Record<string, unknown>;
   }): Promise<{ tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }> }>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRequest(value: unknown): value is PendingRequest {

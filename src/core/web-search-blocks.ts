@@ -8,6 +8,7 @@
  * title plain text; the page renders them as text and `href`, never as HTML. Pure.
  */
 import { safeHttpUrl } from "./http-url.ts";
+import { isRecord } from "./is-record.ts";
 
 /** A link an answer cites. */
 export interface CitationInfo {
@@ -31,7 +32,6 @@ const MAX_TITLE = 300;
 const MAX_QUERY = 500;
 
 type Rec = Record<string, unknown>;
-const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 const blocksOf = (content: unknown): Rec[] => (Array.isArray(content) ? content.filter(isRecord) : []);
 
 function link(url: unknown, title: unknown): CitationInfo | undefined {

@@ -12,6 +12,7 @@ import { TOOL_IMAGES_KEY, type ToolImage } from "../core/tool-images.ts";
 import { invalidCallProblem } from "./tool-calls.ts";
 import { checkArgs } from "./validate-args.ts";
 import type { StateUpdate, ToolCallRequest, ToolCallResult } from "./types.ts";
+import { isRecord } from "../core/is-record.ts";
 
 export function errorToolMessage(toolCallId: string, name: string, content: string): ToolMessage {
   return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
@@ -46,10 +47,6 @@ function thrownText(err: unknown): string {
     // An Error-like value whose getters or Proxy traps throw: shown as a value.
   }
   return `Error: the tool failed: ${describeThrown(err)}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Any value as tool-result text: strings as they are, everything else as JSON. */

@@ -10,6 +10,7 @@
 import { Validator } from "@langchain/core/utils/json_schema";
 import { err, ok, type Result } from "../core/result.ts";
 import type { JsonSchema } from "./types.ts";
+import { isRecord } from "../core/is-record.ts";
 
 /** Validated arguments (optional nulls removed), or what is wrong with them. */
 export type ArgsCheck = Result<Record<string, unknown>, string>;
@@ -30,10 +31,6 @@ function validatorFor(schema: JsonSchema): Validator {
     validators.set(schema, v);
   }
   return v;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function allowsNull(prop: unknown): boolean {

@@ -21,6 +21,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import { copyAIMessage, lastAIMessage, pendingToolCalls } from "../core/messages.ts";
 import { interruptWithConfig } from "../harness/interrupt.ts";
 import type { AgentMiddleware } from "../harness/types.ts";
+import { isRecord } from "../core/is-record.ts";
 
 export const HITL = "HumanInTheLoopMiddleware";
 
@@ -79,10 +80,6 @@ function normalizeInterruptOn(config: InterruptOnConfig): Map<string, InterruptR
     rules.set(name, value === true ? {} : value);
   }
   return rules;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** What is wrong with one decision for an action allowing `allowed`, or undefined when it is usable. */

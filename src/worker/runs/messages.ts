@@ -23,6 +23,7 @@ import type {
   UsageInfo,
   WebSearchInfo,
 } from "../../protocol/messages.ts";
+import { isRecord } from "../../core/is-record.ts";
 
 const ROLES: Partial<Record<string, Role>> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
 
@@ -103,10 +104,6 @@ export function toMessageInfo(msg: BaseMessage): MessageInfo {
     else if (meta[CANCELLED_KEY]) info.cancelled = true;
   }
   return info;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

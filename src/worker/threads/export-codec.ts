@@ -21,6 +21,7 @@ import { base64ToBytes, bytesToBase64 } from "../../backends/file-ops.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 import type { ExportedCheckpointV2, ExportedData, ExportedPlace, ExportedValue, ExportedWrite } from "../../protocol/threads.ts";
 import { applyMergePatch, mergePatch } from "./merge-patch.ts";
+import { isRecord } from "../../core/is-record.ts";
 
 /** The history part of a version 2 export. */
 export interface ExportedHistory {
@@ -45,7 +46,6 @@ const MAX_RESOLVED_MESSAGES = 20_000_000;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isMessageList = (value: unknown): value is BaseMessage[] =>
   Array.isArray(value) && value.length > 0 && value.every((m) => BaseMessage.isInstance(m));
 
@@ -125,12 +125,13 @@ export function historyEncoder(serde: SerializerProtocol): {
         const index = history.values.length;
         if (isMessageList(value)) {
           const refs = await messages(value);
-          const before = lastList.get(keyOf(at, channel));
+          const list = keyOf(at, channel);
+          const before = lastList.get(list);
           let keep = 0;
           while (before && keep < before.refs.length && keep < refs.length && before.refs[keep] === refs[keep]) keep += 1;
           const delta = before && keep > 0 ? { base: before.index, keep, messages: refs.slice(keep) } : { messages: refs };
           history.values.push({ ...at, channel, version, ...delta });
-          lastList.set(keyOf(at, channel), { index, refs });
+          lastList.set(list, { index, refs });
         } else history.values.push({ ...at, channel, version, ...(await data(value)) });
       }
       const pendingWrites: ExportedWrite[] = [];

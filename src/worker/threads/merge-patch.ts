@@ -4,8 +4,7 @@
  * `mergePatch` gives undefined then, and the caller keeps the value whole. Used by thread exports for checkpoints,
  * which differ from their parent in a few channel versions.
  */
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+import { isRecord } from "../../core/is-record.ts";
 
 const holdsNull = (value: unknown): boolean =>
   value === null || (typeof value === "object" && Object.values(value as object).some(holdsNull));
@@ -17,7 +16,7 @@ export function mergePatch(from: unknown, to: unknown): unknown {
 }
 
 function diff(from: unknown, to: unknown): unknown {
-  if (!isObject(from) || !isObject(to)) return to;
+  if (!isRecord(from) || !isRecord(to)) return to;
   const patch: Record<string, unknown> = {};
   for (const key of Object.keys(from)) if (!Object.hasOwn(to, key)) setOwn(patch, key, null);
   for (const [key, value] of Object.entries(to)) {
@@ -29,8 +28,8 @@ function diff(from: unknown, to: unknown): unknown {
 
 /** `target` with `patch` applied (RFC 7396 §2); `target` is not changed. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  if (!isRecord(patch)) return patch;
+  const out: Record<string, unknown> = isRecord(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else setOwn(out, key, applyMergePatch(Object.hasOwn(out, key) ? out[key] : undefined, value));

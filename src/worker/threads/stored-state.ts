@@ -10,12 +10,9 @@
  */
 import { BaseMessage, coerceMessageLikeToMessage } from "@langchain/core/messages";
 import { StorageError } from "../../storage/errors.ts";
+import { isRecord } from "../../core/is-record.ts";
 
 const KINDS = new Set(["human", "ai", "tool", "system"]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const optionalString = (value: unknown) => value === undefined || typeof value === "string";
 const nonEmptyString = (value: unknown) => typeof value === "string" && value !== "";

@@ -12,6 +12,7 @@ import type { MessageDict } from "../../protocol/messages.ts";
 import { SHARED_ROUTES } from "../layout.ts";
 import { messagesProblem } from "./stored-state.ts";
 import { IMPORT_LIMITS } from "./thread-export.ts";
+import { isRecord } from "../../core/is-record.ts";
 
 /** Most messages a copy may bring. */
 const COPY_MESSAGES_LIMIT = 20_000;
@@ -29,8 +30,6 @@ export function messageToDict(message: BaseMessage): MessageDict {
   }
   return out;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `raw` (message dicts from a server, or messages) as messages deeptab can read, or the first problem. */
 export function messagesFromDicts(raw: unknown): Result<BaseMessage[], string> {
