@@ -18,22 +18,22 @@ export async function decodeImport(
   parsed: ThreadExport | ThreadExportV1,
   serde: SerializerProtocol,
 ): Promise<Result<ImportedCheckpoint[], string>> {
-  let decoded: Result<ImportedCheckpoint[], string>;
-  if (parsed.version === 1) decoded = await decodeV1(parsed.checkpoints, serde);
-  else {
-    try {
-      decoded = await decodeHistory(parsed, serde);
-    } catch {
-      return err(invalid("its history cannot be read"));
-    }
-    if (!decoded.ok) return err(invalid(decoded.error));
-  }
+  const decoded = parsed.version === 1 ? await decodeV1(parsed.checkpoints, serde) : await decodeV2(parsed, serde);
   if (!decoded.ok) return decoded;
   for (const cp of decoded.value) {
     const problem = checkpointProblem(cp);
     if (problem) return err(invalid(`checkpoint ${cp.checkpoint.id}: ${problem}`));
   }
   return decoded;
+}
+
+async function decodeV2(parsed: ThreadExport, serde: SerializerProtocol): Promise<Result<ImportedCheckpoint[], string>> {
+  try {
+    const decoded = await decodeHistory(parsed, serde);
+    return decoded.ok ? decoded : err(invalid(decoded.error));
+  } catch {
+    return err(invalid("its history cannot be read"));
+  }
 }
 
 async function decodeV1(checkpoints: ExportedCheckpoint[], serde: SerializerProtocol): Promise<Result<ImportedCheckpoint[], string>> {
